@@ -1,0 +1,144 @@
+/**
+ * Connection limits: defaults, validation and per-phase resolution. Pure: no I/O.
+ * Options are validated once, at definition, into frozen resolved objects.
+ */
+import {
+  type ConnectionOperation,
+  type ConnectionPhase,
+  phaseOfOperation,
+} from '../wire/operation.js';
+
+export type { ConnectionOperation, ConnectionPhase };
+export { phaseOfOperation };
+
+/** Default deadline of one operation, in milliseconds. */
+export const DEFAULT_CONNECTION_TIMEOUT_MS = 30_000;
+/** Default raw byte ceiling of one operation's responses (SSE framing included): 1 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 1_048_576;
+/** Largest delay Node's timers honour; a larger one is clamped to 1 ms and fires almost at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** Limits of one operation (or the shared baseline); absent fields inherit. */
+export interface OperationLimits {
+  /** Deadline in milliseconds: a positive integer up to {@link MAX_TIMER_MS}. */
+  timeoutMs?: number;
+  /** Raw byte ceiling: a positive safe integer. */
+  maxResponseBytes?: number;
+}
+
+/** Limits with every field filled in. */
+export interface ResolvedOperationLimits {
+  /** Deadline in milliseconds. */
+  readonly timeoutMs: number;
+  /** Raw byte ceiling. */
+  readonly maxResponseBytes: number;
+}
+
+/** The limits of each MCP phase. */
+export interface ResolvedMcpLimits {
+  /** Handshake, `tools/list` and the SSE endpoint wait. */
+  readonly discovery: ResolvedOperationLimits;
+  /** `tools/call`. */
+  readonly call: ResolvedOperationLimits;
+}
+
+/** The MCP connection fields that carry limits. */
+export interface McpLimitsConfig {
+  /** Shared deadline for both phases. */
+  timeoutMs?: number;
+  /** Shared byte ceiling for both phases. */
+  maxResponseBytes?: number;
+  /** Per-phase overrides, field by field. */
+  limits?: { discovery?: OperationLimits; call?: OperationLimits };
+}
+
+/** A timeout: a safe integer with `0 < t <= MAX_TIMER_MS`; else a RangeError naming `option`. */
+export function assertTimeoutMs(value: unknown, option: string): number {
+  if (
+    typeof value !== 'number' ||
+    !Number.isSafeInteger(value) ||
+    value <= 0 ||
+    value > MAX_TIMER_MS
+  ) {
+    throw new RangeError(
+      `${option} must be a positive integer number of milliseconds no greater than ${MAX_TIMER_MS} (the timer range); got ${describe(value)}`,
+    );
+  }
+  return value;
+}
+
+/** A byte ceiling: a positive safe integer; else a RangeError naming `option`. */
+export function assertMaxResponseBytes(value: unknown, option: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    throw new RangeError(
+      `${option} must be a positive safe integer number of bytes; got ${describe(value)}`,
+    );
+  }
+  return value;
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'number' ? String(value) : typeof value;
+}
+
+/**
+ * Fills the defaults (30 s, 1 MiB) and validates. `option` prefixes the option names in errors,
+ * e.g. `limits.call` gives `limits.call.timeoutMs`.
+ */
+export function resolveOperationLimits(
+  shared: OperationLimits,
+  option?: string,
+): ResolvedOperationLimits {
+  const name = (field: string): string => (option === undefined ? field : `${option}.${field}`);
+  return Object.freeze({
+    timeoutMs: assertTimeoutMs(
+      shared.timeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS,
+      name('timeoutMs'),
+    ),
+    maxResponseBytes: assertMaxResponseBytes(
+      shared.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      name('maxResponseBytes'),
+    ),
+  });
+}
+
+function resolvePhase(
+  shared: ResolvedOperationLimits,
+  override: OperationLimits | undefined,
+  phase: ConnectionPhase,
+): ResolvedOperationLimits {
+  const option = `limits.${phase}`;
+  return Object.freeze({
+    timeoutMs:
+      override?.timeoutMs === undefined
+        ? shared.timeoutMs
+        : assertTimeoutMs(override.timeoutMs, `${option}.timeoutMs`),
+    maxResponseBytes:
+      override?.maxResponseBytes === undefined
+        ? shared.maxResponseBytes
+        : assertMaxResponseBytes(override.maxResponseBytes, `${option}.maxResponseBytes`),
+  });
+}
+
+/**
+ * Resolves the limits of both MCP phases. Both are validated even if one is never used; an
+ * override field left undefined inherits the shared value, independently per field. Frozen.
+ */
+export function resolveMcpLimits(config: McpLimitsConfig): ResolvedMcpLimits {
+  const shared = resolveOperationLimits({
+    timeoutMs: config.timeoutMs,
+    maxResponseBytes: config.maxResponseBytes,
+  });
+  return Object.freeze({
+    discovery: resolvePhase(shared, config.limits?.discovery, 'discovery'),
+    call: resolvePhase(shared, config.limits?.call, 'call'),
+  });
+}
+
+/** The resolved limits that govern one operation. */
+export function limitsForOperation(
+  limits: ResolvedMcpLimits,
+  operation: ConnectionOperation,
+): ResolvedOperationLimits {
+  return limits[phaseOfOperation(operation)];
+}

@@ -1,0 +1,142 @@
+/**
+ * Bounded body reads. Every upstream byte is counted raw (Content-Length is not a trust
+ * boundary), the ceiling is enforced while streaming, and the reader is always released.
+ */
+import { readChunk, releaseReader, throwIfAborted } from './abortable-read.js';
+import {
+  type ConnectionOperation,
+  type ConnectionPhase,
+  ConnectionResponseTooLargeError,
+  MAX_ERROR_BODY_CHARS,
+} from './errors.js';
+
+export { MAX_ERROR_BODY_CHARS } from './errors.js';
+
+/** How much may be read, for which operation, under which signal. */
+export interface ReadBudget {
+  /** The connection's configured name (for raw errors only). */
+  connectionName: string;
+  /** The step that is reading. */
+  operation: ConnectionOperation;
+  /** The phase whose ceiling applies. */
+  phase: ConnectionPhase;
+  /** Ceiling on raw bytes for the whole operation, `alreadyRead` included. */
+  maxBytes: number;
+  /** Aborting it stops the read at once with `signal.reason`. */
+  signal: AbortSignal;
+  /** Bytes the operation already read elsewhere (e.g. an earlier response). */
+  alreadyRead?: number;
+  /** Called with the running total after each chunk. */
+  onBytes?: (totalBytes: number) => void;
+}
+
+/** Never throws, never leaves an unhandled rejection; safe on a used or locked body. */
+export function cancelBody(response: Response): void {
+  const body = response.body;
+  if (body === null || body.locked) return;
+  try {
+    body.cancel().then(undefined, () => undefined);
+  } catch {
+    // Some runtimes throw synchronously on a disturbed body; nothing is left to release.
+  }
+}
+
+/** Builds the size error for a budget, with the total observed so far. */
+export function responseTooLarge(
+  budget: ReadBudget,
+  maxBytes: number,
+  observedReadBytes: number,
+): ConnectionResponseTooLargeError {
+  return new ConnectionResponseTooLargeError(budget.connectionName, maxBytes, {
+    operation: budget.operation,
+    phase: budget.phase,
+    observedReadBytes,
+  });
+}
+
+/**
+ * Streams the body through `onChunk`, counting raw bytes against the budget. Exactly `maxBytes`
+ * passes; one more byte fails with {@link ConnectionResponseTooLargeError}.
+ */
+async function consumeBounded(
+  response: Response,
+  budget: ReadBudget,
+  onChunk: (chunk: Uint8Array) => void,
+): Promise<void> {
+  const { signal } = budget;
+  throwIfAborted(signal);
+  const body = response.body;
+  if (body === null) return;
+  const reader = body.getReader();
+  let total = budget.alreadyRead ?? 0;
+  try {
+    for (;;) {
+      const { done, value } = await readChunk(reader, signal);
+      if (done) return;
+      total += value.byteLength;
+      budget.onBytes?.(total);
+      if (total > budget.maxBytes) throw responseTooLarge(budget, budget.maxBytes, total);
+      onChunk(value);
+    }
+  } finally {
+    releaseReader(reader);
+  }
+}
+
+/** Reads the whole body as bytes within the budget. */
+export async function readBoundedBytes(
+  response: Response,
+  budget: ReadBudget,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  await consumeBounded(response, budget, (chunk) => {
+    chunks.push(chunk);
+    length += chunk.byteLength;
+  });
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** Reads the whole body as UTF-8 text within the budget (multibyte split across chunks is fine). */
+export async function readBoundedText(response: Response, budget: ReadBudget): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  await consumeBounded(response, budget, (chunk) => {
+    text += decoder.decode(chunk, { stream: true });
+  });
+  return text + decoder.decode();
+}
+
+/** Reads and discards the body within the budget (e.g. a notification's answer). */
+export function drainBounded(response: Response, budget: ReadBudget): Promise<void> {
+  return consumeBounded(response, budget, () => undefined);
+}
+
+/**
+ * Best-effort excerpt of an error body: bounded by the budget, at most
+ * {@link MAX_ERROR_BODY_CHARS} characters kept. Abort rethrows the exact `signal.reason`, a size
+ * error rethrows; any other read failure yields `''`.
+ */
+export async function readErrorExcerpt(response: Response, budget: ReadBudget): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    // The whole body is still read to the ceiling (an oversized error body is a size refusal),
+    // but only the excerpt is kept in memory.
+    await consumeBounded(response, budget, (chunk) => {
+      if (text.length < MAX_ERROR_BODY_CHARS) text += decoder.decode(chunk, { stream: true });
+    });
+    if (text.length < MAX_ERROR_BODY_CHARS) text += decoder.decode();
+    return text.slice(0, MAX_ERROR_BODY_CHARS);
+  } catch (error) {
+    if (budget.signal.aborted) throw budget.signal.reason;
+    if (ConnectionResponseTooLargeError.isInstance(error)) throw error;
+    return '';
+  }
+}

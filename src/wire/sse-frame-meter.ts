@@ -1,0 +1,64 @@
+/**
+ * Measures SSE frames on raw bytes, before any decoding, so a frame that grows past its ceiling
+ * is refused while it is still partial. Pure: no I/O.
+ *
+ * A frame ends at a blank line; lines end with LF, CR or CRLF, in any mix (WHATWG HTML
+ * §9.2.6 "Interpreting an event stream"). A frame's size counts every byte from the end of the
+ * previous frame through its closing blank line, comments and terminators included.
+ */
+
+const CR = 0x0d;
+const LF = 0x0a;
+
+/** Stateful meter over one stream; feed it every chunk in order. */
+export interface SseFrameMeter {
+  /**
+   * Counts the chunk. Returns the index of the first byte that takes the current frame past the
+   * ceiling, or -1 when every frame so far is within it.
+   */
+  measure(chunk: Uint8Array): number;
+}
+
+/** A meter that refuses any frame longer than `maxFrameBytes` raw bytes. */
+export function createSseFrameMeter(maxFrameBytes: number): SseFrameMeter {
+  let frameBytes = 0;
+  let atLineStart = true;
+  let lastWasCR = false;
+  // A CR that ends a frame may be the first half of a CRLF: the LF still belongs to that frame.
+  let frameEndsAfterPossibleLF = false;
+
+  return {
+    measure(chunk: Uint8Array): number {
+      for (let index = 0; index < chunk.length; index++) {
+        const byte = chunk[index] as number;
+        if (frameEndsAfterPossibleLF) {
+          frameEndsAfterPossibleLF = false;
+          if (byte === LF && lastWasCR) {
+            lastWasCR = false;
+            if (++frameBytes > maxFrameBytes) return index;
+            frameBytes = 0;
+            continue;
+          }
+          frameBytes = 0;
+        }
+        if (++frameBytes > maxFrameBytes) return index;
+        if (byte === CR) {
+          if (atLineStart) frameEndsAfterPossibleLF = true;
+          atLineStart = true;
+          lastWasCR = true;
+        } else if (byte === LF) {
+          if (lastWasCR) {
+            lastWasCR = false;
+          } else {
+            if (atLineStart) frameBytes = 0;
+            atLineStart = true;
+          }
+        } else {
+          atLineStart = false;
+          lastWasCR = false;
+        }
+      }
+      return -1;
+    },
+  };
+}

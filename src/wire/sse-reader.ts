@@ -1,0 +1,93 @@
+/**
+ * Reads server-sent events from a response with raw byte ceilings: one on the whole stream and
+ * one per frame, both counted before decoding. Parsing is eventsource-parser's (the line the
+ * MCP SDK uses); this module only meters, decodes and cancels.
+ */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { readChunk, releaseReader, throwIfAborted } from './abortable-read.js';
+import { type ReadBudget, responseTooLarge } from './bounded-body.js';
+import type { ConnectionResponseTooLargeError } from './errors.js';
+import { createSseFrameMeter } from './sse-frame-meter.js';
+
+/** One dispatched SSE event. */
+export interface SseMessage {
+  /** The `event:` field; `message` when absent. */
+  event: string;
+  /** The `data:` lines joined with `\n`. */
+  data: string;
+  /** The `id:` field, when the frame had one. */
+  id?: string;
+}
+
+/** A read budget plus the per-frame ceiling and the server's `retry:` report. */
+export interface SseBudget extends ReadBudget {
+  /** Ceiling on one frame's raw bytes, terminators and comments included. */
+  maxFrameBytes: number;
+  /** Called with each `retry:` value the server sends (the caller clamps it). */
+  onRetry?: (retryMs: number) => void;
+}
+
+function toSseMessage(event: EventSourceMessage): SseMessage {
+  const message: SseMessage = { event: event.event ?? 'message', data: event.data };
+  if (event.id !== undefined) message.id = event.id;
+  return message;
+}
+
+/**
+ * Yields the stream's events in order. Comments and events the consumer ignores still count
+ * against the budget. Bytes before a ceiling is crossed are still parsed, so events that fit are
+ * delivered before the {@link ConnectionResponseTooLargeError}. Aborting the signal rejects with
+ * `signal.reason`; leaving the consumer's loop early cancels the stream.
+ */
+export async function* readSseMessages(
+  response: Response,
+  budget: SseBudget,
+): AsyncGenerator<SseMessage, void, undefined> {
+  const { signal } = budget;
+  throwIfAborted(signal);
+  const body = response.body;
+  if (body === null) return;
+  const pending: SseMessage[] = [];
+  const parser = createParser({
+    onEvent: (event) => pending.push(toSseMessage(event)),
+    onRetry: (retryMs) => budget.onRetry?.(retryMs),
+  });
+  const decoder = new TextDecoder();
+  const meter = createSseFrameMeter(budget.maxFrameBytes);
+  const reader = body.getReader();
+  let total = budget.alreadyRead ?? 0;
+  try {
+    for (;;) {
+      const { done, value } = await readChunk(reader, signal);
+      if (done) {
+        parser.feed(decoder.decode());
+        yield* pending.splice(0);
+        return;
+      }
+      const before = total;
+      total += value.byteLength;
+      budget.onBytes?.(total);
+
+      let usable = value.byteLength;
+      let failure: ConnectionResponseTooLargeError | undefined;
+      const frameOverflow = meter.measure(value);
+      if (frameOverflow >= 0) {
+        usable = frameOverflow;
+        failure = responseTooLarge(budget, budget.maxFrameBytes, total);
+      }
+      if (total > budget.maxBytes && budget.maxBytes - before < usable) {
+        usable = Math.max(0, budget.maxBytes - before);
+        failure = responseTooLarge(budget, budget.maxBytes, total);
+      }
+      const bytes = usable === value.byteLength ? value : value.subarray(0, usable);
+      parser.feed(decoder.decode(bytes, { stream: true }));
+      while (pending.length > 0) {
+        yield pending.shift() as SseMessage;
+        throwIfAborted(signal);
+      }
+      if (failure !== undefined) throw failure;
+    }
+  } finally {
+    releaseReader(reader);
+  }
+}

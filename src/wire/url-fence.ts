@@ -1,0 +1,140 @@
+/**
+ * The host fence: which URLs a connection may send requests (and so credentials) to.
+ * Pure: no I/O. This is a host fence, not a DNS-rebinding or private-network classifier;
+ * configured hosts are trusted, loopback included.
+ */
+import { ConnectionUrlError } from './errors.js';
+
+/** The set of `host[:port]` values (lowercased) a connection may reach. */
+export interface HostFence {
+  /** Lowercased `URL.host` values; a default port is never written. */
+  readonly hosts: ReadonlySet<string>;
+}
+
+const HTTP_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:']);
+
+/** Origin plus path: no userinfo, query or fragment, so it is safe for logs and errors. */
+export function redactUrl(url: URL | string): string {
+  let parsed: URL;
+  try {
+    parsed = typeof url === 'string' ? new URL(url) : url;
+  } catch {
+    return '[unparseable URL]';
+  }
+  const origin = parsed.origin === 'null' ? parsed.protocol : parsed.origin;
+  return `${origin}${parsed.pathname}`;
+}
+
+/**
+ * Parses a connection URL. Refuses (with {@link ConnectionUrlError}) anything unparseable, any
+ * scheme but http(s), and userinfo, which would put a credential in every diagnostic.
+ */
+export function parseConnectionUrl(raw: string, connectionName: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch (error) {
+    // The raw text may hold a token, so it is never echoed.
+    throw new ConnectionUrlError(
+      `Connection "${connectionName}" has an unparseable URL`,
+      undefined,
+      {
+        cause: error,
+      },
+    );
+  }
+  if (!HTTP_PROTOCOLS.has(url.protocol)) {
+    throw new ConnectionUrlError(
+      `Connection "${connectionName}" must use http(s), got "${url.protocol}"`,
+      url,
+    );
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ConnectionUrlError(
+      `Connection "${connectionName}" URL must not carry userinfo; use a token provider`,
+      url,
+    );
+  }
+  return url;
+}
+
+/** The entry as written, minus anything that could be a secret (userinfo, query, fragment). */
+function describeEntry(entry: string): string {
+  return entry.replace(/[?#].*$/s, '').replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/@]*@/i, '$1***@');
+}
+
+/** Normalizes one `allowHosts` entry through the URL parser, so ports and case match `URL.host`. */
+function normalizeAllowedHost(entry: string): string {
+  const refuse = (): never => {
+    throw new ConnectionUrlError(
+      `allowHosts entry "${describeEntry(entry)}" must be a bare host[:port]`,
+    );
+  };
+  const trimmed = entry.trim();
+  if (trimmed === '' || /[/\\@?#\s]/.test(trimmed) || trimmed.includes('://')) refuse();
+  let parsed: URL;
+  try {
+    parsed = new URL(`http://${trimmed}`);
+  } catch {
+    return refuse();
+  }
+  if (parsed.pathname !== '/' || parsed.search !== '' || parsed.hash !== '') refuse();
+  return parsed.host.toLowerCase();
+}
+
+/**
+ * The fence of a connection: its own URL's host plus the normalized `allowHosts`. An entry with a
+ * scheme, path, query or userinfo is refused with {@link ConnectionUrlError} naming the entry.
+ */
+export function createHostFence(url: URL, allowHosts: readonly string[] = []): HostFence {
+  const hosts = new Set<string>([url.host.toLowerCase()]);
+  for (const entry of allowHosts) hosts.add(normalizeAllowedHost(entry));
+  return Object.freeze({ hosts });
+}
+
+/** True for an http(s) URL without userinfo whose `host[:port]` is inside the fence. */
+export function isInsideFence(url: URL, fence: HostFence): boolean {
+  return (
+    HTTP_PROTOCOLS.has(url.protocol) &&
+    url.username === '' &&
+    url.password === '' &&
+    fence.hosts.has(url.host.toLowerCase())
+  );
+}
+
+/** Throws {@link ConnectionUrlError} unless {@link isInsideFence}. */
+export function assertInsideFence(url: URL, fence: HostFence, connectionName: string): void {
+  if (isInsideFence(url, fence)) return;
+  throw new ConnectionUrlError(
+    `Connection "${connectionName}" refused request to host "${url.host.toLowerCase()}": not the connection host or an allowed host`,
+    url,
+  );
+}
+
+/**
+ * Resolves the data of a legacy SSE `endpoint` event against the connection URL. The result is
+ * not fenced here: the caller fences it before any request (and so before any bearer) goes there.
+ */
+export function resolveEndpointUrl(data: string, base: URL, connectionName: string): URL {
+  const trimmed = data.trim();
+  if (trimmed === '') {
+    throw new ConnectionUrlError(`Connection "${connectionName}" received an empty SSE endpoint`);
+  }
+  let url: URL;
+  try {
+    url = new URL(trimmed, base);
+  } catch (error) {
+    throw new ConnectionUrlError(
+      `Connection "${connectionName}" received an unparseable SSE endpoint`,
+      undefined,
+      { cause: error },
+    );
+  }
+  if (!HTTP_PROTOCOLS.has(url.protocol)) {
+    throw new ConnectionUrlError(
+      `Connection "${connectionName}" received an SSE endpoint that is not http(s)`,
+      url,
+    );
+  }
+  return url;
+}
