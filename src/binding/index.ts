@@ -1,0 +1,82 @@
+/**
+ * `stitchkit-transport/binding`: the stitchkit tool contract. Definitions, the canonical runner,
+ * hooks, AppError/ToolResult, AgentToolError, the agent and MCP mounts, and introspection.
+ * Held back: `callHookContained`, `isPlainObject` and the zod helpers, which are internal plumbing.
+ */
+
+export { AgentToolError, agentToolErrorFromResult, isAgentToolError } from './agent-tool-error.js';
+export type { AppErrorOptions, ToolErrorProjecting } from './app-error.js';
+export {
+  AppError,
+  isRetryableStatus,
+  projectToolError,
+  TOOL_ERROR_PROJECTION,
+} from './app-error.js';
+export type {
+  AfterToolCallInfo,
+  BeforeToolCallInfo,
+  HookErrorInfo,
+  ToolCallHooks,
+  ToolErrorInfo,
+  ToolLifecycle,
+} from './hooks.js';
+export type {
+  AgentInputSchema,
+  AgentJsonSchemaOptions,
+  AgentMountOptions,
+  AgentTool,
+  AgentToolCallOptions,
+  AgentToolSet,
+} from './mount-agent.js';
+export { mountAgent } from './mount-agent.js';
+export type { McpMountOptions } from './mount-mcp.js';
+export { mountMcp } from './mount-mcp.js';
+export type { McpCallPresentation } from './presentation.js';
+export { presentOutput } from './presentation.js';
+export type { RunToolOptions } from './run-tool.js';
+export { runTool } from './run-tool.js';
+export type {
+  AnyRuntimeToolDefinition,
+  McpPresentation,
+  RuntimeToolCallContext,
+  RuntimeToolDefinition,
+  RuntimeToolHandlerContext,
+  RuntimeToolIdentity,
+  ToolAnnotations,
+  ToolHttpMethod,
+  ToolSource,
+  ToolTransport,
+} from './runtime-tool.js';
+export {
+  assertRuntimeToolDefinition,
+  DEFAULT_TOOL_TRANSPORTS,
+  defineRuntimeTool,
+  resolveToolTransports,
+  TOOL_NAME_PATTERN,
+  TOOL_TRANSPORTS,
+} from './runtime-tool.js';
+export type { ToolErrorEnvelope, ToolFailure, ToolResult } from './tool-result.js';
+export {
+  CANCELLED_CODE,
+  CANCELLED_STATUS,
+  toolCauseFromResult,
+  toolErrorEnvelope,
+  toolErrorFromResult,
+  toolResultFromAppError,
+  toolResultFromCancellation,
+  toolResultFromError,
+} from './tool-result.js';
+export type {
+  AdvertisedTransport,
+  ToolManifestEntry,
+  ToolNameEntry,
+  TransportSummary,
+} from './tool-surface.js';
+export {
+  buildToolManifest,
+  collectToolSurface,
+  listToolNames,
+  summarizeTransports,
+  toolInputJsonSchema,
+} from './tool-surface.js';
+export type { JsonSchemaObject, ValidationIssue } from './zod-schema.js';

@@ -1,0 +1,111 @@
+/**
+ * Mounts runtime tools as an AI-SDK-shaped ToolSet without depending on the `ai` package: the
+ * input schema is a Standard Schema (with Standard JSON Schema), which the AI SDK accepts.
+ */
+import { agentToolErrorFromResult } from './agent-tool-error.js';
+import type { ToolCallHooks, ToolLifecycle } from './hooks.js';
+import { runTool } from './run-tool.js';
+import type { AnyRuntimeToolDefinition } from './runtime-tool.js';
+import { collectToolSurface, toolInputJsonSchema } from './tool-surface.js';
+import type { JsonSchemaObject } from './zod-schema.js';
+
+/** Standard JSON Schema converter options, as the AI SDK passes them. */
+export interface AgentJsonSchemaOptions {
+  /** The JSON Schema dialect requested (the AI SDK asks for `draft-07`). */
+  readonly target: string;
+}
+
+/**
+ * A Standard Schema V1 with a Standard JSON Schema converter. Validation accepts any value as is:
+ * the canonical runner validates after `beforeToolCall`, so the SDK must not validate first.
+ */
+export interface AgentInputSchema {
+  /** The Standard Schema properties. */
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => { value: unknown };
+    readonly jsonSchema: {
+      readonly input: (options: AgentJsonSchemaOptions) => JsonSchemaObject;
+      readonly output: (options: AgentJsonSchemaOptions) => JsonSchemaObject;
+    };
+  };
+}
+
+/** What the AI SDK passes to `execute` (the fields this package reads). */
+export interface AgentToolCallOptions {
+  /** The model's id for this call; reaches every hook and the handler. */
+  toolCallId: string;
+  /** Aborts the call; becomes the handler's `ctx.signal`. */
+  abortSignal?: AbortSignal;
+}
+
+/** One tool of an {@link AgentToolSet}, shaped like an AI SDK `Tool`. */
+export interface AgentTool {
+  /** The tool's description for the model. */
+  description: string;
+  /** The input schema the model is shown. */
+  inputSchema: AgentInputSchema;
+  /** Runs the call through the canonical runner; rejects with an `AgentToolError` on failure. */
+  execute(args: unknown, options: AgentToolCallOptions): Promise<unknown>;
+}
+
+/** An AI-SDK-shaped ToolSet: tool name to tool. */
+export type AgentToolSet = Record<string, AgentTool>;
+
+/** Options of {@link mountAgent}. */
+export interface AgentMountOptions {
+  /** The definitions to mount; only those exposed on `AGENT` are. */
+  runtimeTools: readonly AnyRuntimeToolDefinition[];
+  /** Observers of every call. */
+  hooks?: ToolCallHooks;
+  /** The gate around every handler. */
+  lifecycle?: ToolLifecycle;
+  /** Host context spread into every call context. */
+  context?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Builds an AI-SDK-shaped ToolSet from the definitions exposed on `AGENT`. Success returns the
+ * result data (the `present.agent` value when declared); failure throws an `AgentToolError`.
+ * Throws at mount on a bad definition or a duplicate name (naming both sources).
+ */
+export function mountAgent(options: AgentMountOptions): AgentToolSet {
+  const { hooks, lifecycle, context } = options;
+  const tools: AgentToolSet = {};
+  for (const definition of collectToolSurface(options.runtimeTools, 'AGENT')) {
+    const inputSchema = agentInputSchema(toolInputJsonSchema(definition));
+    tools[definition.name] = {
+      description: definition.description,
+      inputSchema,
+      async execute(args, callOptions) {
+        const result = await runTool(definition, args, {
+          source: 'agent',
+          signal: callOptions?.abortSignal,
+          toolCallId: callOptions?.toolCallId,
+          context,
+          hooks,
+          lifecycle,
+          transport: 'AGENT',
+        });
+        if (result.ok) return result.data;
+        throw agentToolErrorFromResult(result);
+      },
+    };
+  }
+  return tools;
+}
+
+function agentInputSchema(jsonSchema: JsonSchemaObject): AgentInputSchema {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'stitchkit-transport',
+      validate: (value) => ({ value }),
+      jsonSchema: {
+        input: () => structuredClone(jsonSchema),
+        output: () => structuredClone(jsonSchema),
+      },
+    },
+  };
+}

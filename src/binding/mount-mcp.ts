@@ -1,0 +1,75 @@
+/**
+ * Registers runtime tools on an SDK `McpServer`. Every call runs through the canonical runner;
+ * the MCP wire shape is JSON text (+ structuredContent) on success, the safe envelope on failure.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { ToolCallHooks, ToolLifecycle } from './hooks.js';
+import type { McpCallPresentation } from './presentation.js';
+import { runTool } from './run-tool.js';
+import type { AnyRuntimeToolDefinition } from './runtime-tool.js';
+import { type ToolResult, toolErrorEnvelope } from './tool-result.js';
+import { collectToolSurface, toolInputJsonSchema } from './tool-surface.js';
+import type { JsonSchemaObject } from './zod-schema.js';
+
+/** Options of {@link mountMcp}. */
+export interface McpMountOptions {
+  /** Observers of every call. */
+  hooks?: ToolCallHooks;
+  /** The gate around every handler. */
+  lifecycle?: ToolLifecycle;
+  /** Host context spread into every call context. */
+  context?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Registers each definition exposed on `MCP` on `server`. tools/list shows the input's JSON
+ * Schema; the handler's signal follows MCP cancellation. Throws at mount on a bad definition or a
+ * duplicate name (naming both sources); the SDK itself refuses a name already registered.
+ */
+export function mountMcp(
+  server: McpServer,
+  runtimeTools: readonly AnyRuntimeToolDefinition[],
+  options: McpMountOptions = {},
+): void {
+  const { hooks, lifecycle, context } = options;
+  for (const definition of collectToolSurface(runtimeTools, 'MCP')) {
+    const config = {
+      description: definition.description,
+      inputSchema: advertisedPassThroughSchema(toolInputJsonSchema(definition)),
+      ...(definition.annotations === undefined ? {} : { annotations: definition.annotations }),
+    };
+    server.registerTool(definition.name, config, async (args, extra) => {
+      const result = await runTool(definition, args, {
+        source: 'mcp',
+        signal: extra.signal,
+        toolCallId: String(extra.requestId),
+        context,
+        hooks,
+        lifecycle,
+        transport: 'MCP',
+      });
+      return toCallToolResult(result);
+    });
+  }
+}
+
+/**
+ * The SDK validates arguments with the registered schema before our callback, which would run
+ * validation before `beforeToolCall` and replace our VALIDATION_ERROR envelope; so we register a
+ * loose object that passes arguments through, and advertise the real JSON Schema via zod's
+ * documented per-schema `toJSONSchema` override, which the SDK's tools/list conversion honours.
+ */
+function advertisedPassThroughSchema(jsonSchema: JsonSchemaObject): z.ZodObject {
+  const schema = z.looseObject({});
+  schema._zod.toJSONSchema = () => structuredClone(jsonSchema);
+  return schema;
+}
+
+/** Maps a runner result onto the MCP tool-call result. */
+function toCallToolResult(result: ToolResult): CallToolResult {
+  if (result.ok) return result.data as McpCallPresentation;
+  const text = JSON.stringify(toolErrorEnvelope(result));
+  return { content: [{ type: 'text', text }], isError: true };
+}

@@ -1,0 +1,142 @@
+/**
+ * The canonical runner: every call on every transport goes through `runTool`, exactly once, in
+ * the order beforeToolCall -> input validation -> beforeHandle -> handler -> afterHandle -> output
+ * validation -> presenter -> afterToolCall (onToolError first when something threw).
+ */
+import { AppError } from './app-error.js';
+import { callHookContained, type ToolCallHooks, type ToolLifecycle } from './hooks.js';
+import { isPlainObject, presentOutput } from './presentation.js';
+import type {
+  AnyRuntimeToolDefinition,
+  RuntimeToolCallContext,
+  RuntimeToolHandlerContext,
+  ToolSource,
+  ToolTransport,
+} from './runtime-tool.js';
+import {
+  type ToolResult,
+  toolResultFromAppError,
+  toolResultFromCancellation,
+  toolResultFromError,
+} from './tool-result.js';
+import { parseWithSchema } from './zod-schema.js';
+
+/** How one call is run. */
+export interface RunToolOptions {
+  /** The surface the call came from; becomes `ctx.source`. */
+  source: ToolSource;
+  /** The caller's cancellation; a never-aborting signal is used when absent. */
+  signal?: AbortSignal;
+  /** The caller's id for this call. */
+  toolCallId?: string;
+  /** Host context fields spread into the call context (framework-owned fields win). */
+  context?: Readonly<Record<string, unknown>>;
+  /** Observers of the call. */
+  hooks?: ToolCallHooks;
+  /** The gate around the handler. */
+  lifecycle?: ToolLifecycle;
+  /**
+   * The transport whose presenter applies (see `presentOutput`): with `MCP` the success `data`
+   * is the MCP presentation; with `AGENT` it is `present.agent`'s value when declared.
+   */
+  transport?: ToolTransport;
+}
+
+const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+
+/**
+ * Runs one call of `definition` with `rawArgs` and returns its {@link ToolResult}; it never
+ * rejects. A handler that throws the caller's `signal.reason` yields `CANCELLED` (499), whose
+ * retained cause is that exact reason.
+ */
+export async function runTool(
+  definition: AnyRuntimeToolDefinition,
+  rawArgs: unknown,
+  options: RunToolOptions,
+): Promise<ToolResult> {
+  const startedAt = performance.now();
+  const toolName = definition.name;
+  const { hooks, lifecycle } = options;
+  const signal = options.signal ?? NEVER_ABORTED;
+  const context: RuntimeToolCallContext = { ...options.context, signal, source: options.source };
+  if (options.toolCallId !== undefined) context.toolCallId = options.toolCallId;
+
+  let args = rawArgs;
+  let replacedArgs = false;
+  let result: ToolResult;
+  let thrown: { error: unknown } | undefined;
+  try {
+    const replacement = await callHookContained(
+      hooks,
+      'beforeToolCall',
+      { toolName, args: rawArgs, context },
+      toolName,
+    );
+    if (isPlainObject(replacement)) {
+      args = replacement;
+      replacedArgs = true;
+    }
+    const parsed = await parseWithSchema(definition.input, args);
+    if (!parsed.success) {
+      const error = new AppError('VALIDATION_ERROR', {
+        message: 'Invalid tool input',
+        status: 400,
+        details: { message: 'Invalid tool input', issues: parsed.issues },
+        retryable: false,
+        cause: parsed.error,
+      });
+      result = toolResultFromAppError(error, parsed.error);
+    } else {
+      // An object schema's parse result is an object.
+      const input = parsed.data as Record<string, unknown>;
+      const ctx: RuntimeToolHandlerContext<Record<string, unknown>> = { ...context, input };
+      signal.throwIfAborted();
+      await lifecycle?.beforeHandle?.(ctx, definition);
+      let output: unknown = await definition.handler(ctx);
+      const replaced = await lifecycle?.afterHandle?.(ctx, output, definition);
+      if (replaced !== undefined) output = replaced;
+      output = await validateOutput(definition, output);
+      result = { ok: true, data: presentOutput(definition, options.transport, output) };
+    }
+  } catch (error) {
+    thrown = { error };
+    result =
+      signal.aborted && error === signal.reason
+        ? toolResultFromCancellation(error)
+        : toolResultFromError(error);
+    await callHookContained(hooks, 'onToolError', { toolName, error, context }, toolName);
+  }
+
+  await callHookContained(
+    hooks,
+    'afterToolCall',
+    {
+      toolName,
+      args: rawArgs,
+      result,
+      durationMs: performance.now() - startedAt,
+      context,
+      ...(thrown ? { error: thrown.error } : {}),
+      ...(replacedArgs ? { effectiveArgs: args } : {}),
+    },
+    toolName,
+  );
+  return result;
+}
+
+/** Validates a declared output; a mismatch is the server's fault, never the caller's. */
+async function validateOutput(
+  definition: AnyRuntimeToolDefinition,
+  output: unknown,
+): Promise<unknown> {
+  if (definition.output === undefined) return output;
+  const parsed = await parseWithSchema(definition.output, output);
+  if (parsed.success) return parsed.data;
+  throw new AppError('INTERNAL_SERVER_ERROR', {
+    message: `Output of tool "${definition.name}" does not match its declared schema`,
+    status: 500,
+    details: { message: 'Internal server error' },
+    retryable: false,
+    cause: parsed.error,
+  });
+}
