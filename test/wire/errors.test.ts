@@ -1,0 +1,289 @@
+import { describe, expect, it } from 'vitest';
+import { AppError, projectToolError } from '../../src/binding/app-error.js';
+import {
+  ConnectionAuthorizationRequiredError,
+  ConnectionBudgetExceededError,
+  ConnectionProtocolError,
+  ConnectionRequestError,
+  ConnectionResponseTooLargeError,
+  ConnectionTimeoutError,
+  ConnectionUrlError,
+  MAX_ERROR_BODY_CHARS,
+} from '../../src/wire/errors.js';
+
+const SECRET_NAME = 'secret-conn-7f3a';
+const SECRET_URL = 'https://user:pw@api.example.test/mcp?token=SECRET-QUERY-TOKEN#frag';
+const SECRET_BODY = 'SECRET-BODY-MARKER Bearer SECRET-BEARER-TOKEN';
+const MARKERS = [
+  SECRET_NAME,
+  'api.example.test',
+  'SECRET-QUERY-TOKEN',
+  'SECRET-BODY-MARKER',
+  'SECRET-BEARER-TOKEN',
+];
+
+type AnyErrorClass = {
+  isInstance(value: unknown): boolean;
+  // biome-ignore lint/suspicious/noExplicitAny: the table holds constructors of different arity
+  new (...args: any[]): Error;
+};
+
+interface Row {
+  label: string;
+  make: () => Error;
+  errorClass: AnyErrorClass;
+  name: string;
+  code: string;
+  projectedCode: string;
+  status: number;
+  retryable: boolean;
+  reason: string;
+  details: Record<string, unknown>;
+}
+
+const rows: Row[] = [
+  {
+    label: 'authorization required',
+    make: () =>
+      new ConnectionAuthorizationRequiredError(SECRET_NAME, {
+        operation: 'tools/call',
+        cause: new Error(SECRET_BODY),
+      }),
+    errorClass: ConnectionAuthorizationRequiredError,
+    name: 'ConnectionAuthorizationRequiredError',
+    code: 'CONNECTION_AUTHORIZATION_REQUIRED',
+    projectedCode: 'UNAUTHORIZED',
+    status: 401,
+    retryable: false,
+    reason: 'authorization-required',
+    details: { operation: 'tools/call', phase: 'call' },
+  },
+  {
+    label: 'request failed with 503',
+    make: () =>
+      new ConnectionRequestError(SECRET_NAME, 503, SECRET_BODY, { operation: 'tools/list' }),
+    errorClass: ConnectionRequestError,
+    name: 'ConnectionRequestError',
+    code: 'CONNECTION_REQUEST_FAILED',
+    projectedCode: 'CONNECTION_REQUEST_FAILED',
+    status: 502,
+    retryable: true,
+    reason: 'upstream-request-failed',
+    details: { operation: 'tools/list', phase: 'discovery', upstreamStatus: 503 },
+  },
+  {
+    label: 'request failed with 500',
+    make: () => new ConnectionRequestError(SECRET_NAME, 500, SECRET_BODY),
+    errorClass: ConnectionRequestError,
+    name: 'ConnectionRequestError',
+    code: 'CONNECTION_REQUEST_FAILED',
+    projectedCode: 'CONNECTION_REQUEST_FAILED',
+    status: 502,
+    retryable: false,
+    reason: 'upstream-request-failed',
+    details: { phase: 'call', upstreamStatus: 500 },
+  },
+  {
+    label: 'request forbidden (403)',
+    make: () =>
+      new ConnectionRequestError(SECRET_NAME, 403, SECRET_BODY, { operation: 'tools/call' }),
+    errorClass: ConnectionRequestError,
+    name: 'ConnectionRequestError',
+    code: 'CONNECTION_REQUEST_FAILED',
+    projectedCode: 'FORBIDDEN',
+    status: 403,
+    retryable: false,
+    reason: 'permission-denied',
+    details: { operation: 'tools/call', phase: 'call', upstreamStatus: 403 },
+  },
+  {
+    label: 'url refused',
+    make: () =>
+      new ConnectionUrlError(`Connection "${SECRET_NAME}" refused a redirect`, SECRET_URL),
+    errorClass: ConnectionUrlError,
+    name: 'ConnectionUrlError',
+    code: 'CONNECTION_URL_REJECTED',
+    projectedCode: 'BAD_REQUEST',
+    status: 400,
+    retryable: false,
+    reason: 'url-rejected',
+    details: {},
+  },
+  {
+    label: 'timeout',
+    make: () =>
+      new ConnectionTimeoutError(SECRET_NAME, 50, {
+        operation: 'initialize',
+        observedReadBytes: 7,
+      }),
+    errorClass: ConnectionTimeoutError,
+    name: 'ConnectionTimeoutError',
+    code: 'CONNECTION_TIMEOUT',
+    projectedCode: 'CONNECTION_TIMEOUT',
+    status: 504,
+    retryable: false,
+    reason: 'deadline-exceeded',
+    details: { operation: 'initialize', phase: 'discovery', timeoutMs: 50, observedReadBytes: 7 },
+  },
+  {
+    label: 'response too large',
+    make: () =>
+      new ConnectionResponseTooLargeError(SECRET_NAME, 64, {
+        operation: 'tools/call',
+        observedReadBytes: 65,
+      }),
+    errorClass: ConnectionResponseTooLargeError,
+    name: 'ConnectionResponseTooLargeError',
+    code: 'CONNECTION_RESPONSE_TOO_LARGE',
+    projectedCode: 'CONNECTION_RESPONSE_TOO_LARGE',
+    status: 413,
+    retryable: false,
+    reason: 'response-too-large',
+    details: {
+      operation: 'tools/call',
+      phase: 'call',
+      maxResponseBytes: 64,
+      observedReadBytes: 65,
+    },
+  },
+  {
+    label: 'protocol error with a JSON-RPC code',
+    make: () =>
+      new ConnectionProtocolError(SECRET_NAME, `MCP error from "${SECRET_NAME}": ${SECRET_BODY}`, {
+        operation: 'tools/call',
+        rpcCode: -32602,
+      }),
+    errorClass: ConnectionProtocolError,
+    name: 'ConnectionProtocolError',
+    code: 'CONNECTION_PROTOCOL_ERROR',
+    projectedCode: 'CONNECTION_PROTOCOL_ERROR',
+    status: 502,
+    retryable: false,
+    reason: 'protocol-error',
+    details: { operation: 'tools/call', phase: 'call', rpcCode: -32602 },
+  },
+  {
+    label: 'budget exceeded',
+    make: () => new ConnectionBudgetExceededError(10, 12, 'schema bytes'),
+    errorClass: ConnectionBudgetExceededError,
+    name: 'ConnectionBudgetExceededError',
+    code: 'CONNECTION_BUDGET_EXCEEDED',
+    projectedCode: 'BAD_REQUEST',
+    status: 400,
+    retryable: false,
+    reason: 'mount-budget-exceeded',
+    details: { limit: 10, actual: 12, unit: 'schema bytes' },
+  },
+];
+
+const ALL_CLASSES: AnyErrorClass[] = [
+  ConnectionAuthorizationRequiredError,
+  ConnectionRequestError,
+  ConnectionUrlError,
+  ConnectionTimeoutError,
+  ConnectionResponseTooLargeError,
+  ConnectionProtocolError,
+  ConnectionBudgetExceededError,
+];
+
+describe.each(rows)('$label', (row) => {
+  it('carries its name and stable code', () => {
+    const error = row.make() as Error & { code: string };
+    expect(error.name).toBe(row.name);
+    expect(error.code).toBe(row.code);
+    expect(error).toBeInstanceOf(Error);
+  });
+
+  it('projects onto the safe code, status, retryability and reason', () => {
+    const projected = projectToolError(row.make());
+    expect(projected).toBeInstanceOf(AppError);
+    expect(projected?.code).toBe(row.projectedCode);
+    expect(projected?.status).toBe(row.status);
+    expect(projected?.retryable).toBe(row.retryable);
+    expect(projected?.details).toMatchObject({ reason: row.reason, ...row.details });
+    expect(typeof projected?.details?.message).toBe('string');
+  });
+
+  it('is recognised by instanceof and isInstance, and only by its own class', () => {
+    const error = row.make();
+    for (const other of ALL_CLASSES) {
+      const expected = other === row.errorClass;
+      expect(error instanceof other).toBe(expected);
+      expect(other.isInstance(error)).toBe(expected);
+    }
+  });
+
+  it('recognises an instance from a second copy of the package by its registered brand', () => {
+    const foreign = { [Symbol.for(`stitchkit-transport.error.${row.code}`)]: true };
+    expect(foreign instanceof row.errorClass).toBe(true);
+    expect(row.errorClass.isInstance(foreign)).toBe(true);
+    expect(row.errorClass.isInstance({})).toBe(false);
+    expect(row.errorClass.isInstance(null)).toBe(false);
+  });
+
+  it('keeps the connection name, URL, body and bearer out of the projected JSON', () => {
+    const projected = projectToolError(row.make());
+    const json = JSON.stringify({
+      code: projected?.code,
+      message: projected?.message,
+      details: projected?.details,
+      hint: projected?.hint,
+    });
+    for (const marker of MARKERS) expect(json).not.toContain(marker);
+  });
+});
+
+describe('ConnectionRequestError body', () => {
+  it('keeps at most 512 characters of the upstream body', () => {
+    const error = new ConnectionRequestError('c', 500, 'x'.repeat(2000));
+    expect(MAX_ERROR_BODY_CHARS).toBe(512);
+    expect(error.body).toHaveLength(512);
+  });
+
+  it('keeps a short body as is for host hooks', () => {
+    expect(new ConnectionRequestError('c', 500, SECRET_BODY).body).toBe(SECRET_BODY);
+  });
+});
+
+describe('ConnectionUrlError url field', () => {
+  it('stores the URL redacted to origin and path', () => {
+    const error = new ConnectionUrlError('refused', SECRET_URL);
+    expect(error.url).toBe('https://api.example.test/mcp');
+  });
+
+  it('stores nothing when no URL is given', () => {
+    expect(new ConnectionUrlError('refused').url).toBeUndefined();
+  });
+});
+
+describe('failure context defaults', () => {
+  it('defaults to phase call and 0 observed bytes without an operation', () => {
+    const error = new ConnectionTimeoutError('c', 10);
+    expect(error.operation).toBeUndefined();
+    expect(error.phase).toBe('call');
+    expect(error.observedReadBytes).toBe(0);
+  });
+
+  it('derives the phase from the operation when none is given', () => {
+    expect(new ConnectionTimeoutError('c', 10, { operation: 'endpoint' }).phase).toBe('discovery');
+  });
+
+  it('keeps an explicit phase over the derived one', () => {
+    const error = new ConnectionResponseTooLargeError('c', 10, {
+      operation: 'initialize',
+      phase: 'call',
+    });
+    expect(error.phase).toBe('call');
+  });
+
+  it('keeps the standard cause', () => {
+    const cause = new Error('inner');
+    expect(new ConnectionProtocolError('c', 'bad', { cause }).cause).toBe(cause);
+  });
+
+  it('has the authorization hint on the projection', () => {
+    expect(projectToolError(new ConnectionAuthorizationRequiredError('c'))?.hint).toBe(
+      'Obtain a new credential before retrying.',
+    );
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * A minimal node:http server on 127.0.0.1 with an OS-assigned port, for wire tests. It records
+ * requests, notices when a request's socket closes, and stops itself (sockets included).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the server saw of one request. */
+export interface SeenRequest {
+  method: string;
+  path: string;
+  /** Resolves when the client side of this request goes away (or the response ends). */
+  closed: Promise<void>;
+}
+
+/** A running loopback server. */
+export interface LoopbackServer {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  /** `host:port` as `URL.host` spells it. */
+  host: string;
+  /** Every request received, in order. */
+  requests: SeenRequest[];
+  /** Stops the server and destroys every socket. */
+  close(): Promise<void>;
+}
+
+/** Handles one request; it may write slowly or never finish. */
+export type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+/** Starts a server whose `close` the test must call (typically in `afterEach`). */
+export async function startLoopbackServer(handler: Handler): Promise<LoopbackServer> {
+  const requests: SeenRequest[] = [];
+  const server = createServer((req, res) => {
+    const closed = new Promise<void>((resolve) => res.on('close', () => resolve()));
+    requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', closed });
+    Promise.resolve(handler(req, res)).catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    host: `127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Writes `bytes` to the response in chunks of `size`, flushing each one separately. */
+export async function writeInChunks(
+  res: ServerResponse,
+  bytes: Uint8Array,
+  size: number,
+): Promise<void> {
+  for (let offset = 0; offset < bytes.length; offset += size) {
+    const ok = res.write(bytes.subarray(offset, offset + size));
+    if (!ok) await new Promise<void>((resolve) => res.once('drain', resolve));
+  }
+  res.end();
+}
+
+/** A signal that never aborts, for reads that should simply run to completion. */
+export function liveSignal(): AbortSignal {
+  return new AbortController().signal;
+}
