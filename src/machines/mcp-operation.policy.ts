@@ -1,0 +1,120 @@
+/**
+ * Pure policy of the `mcpOperation` machine: the fallback rule, resumption bounds, deadlines and
+ * response decoding. Pure: no I/O, no clock (time is passed in).
+ */
+import {
+  type ConnectionOperation,
+  type ConnectionPhase,
+  parseCallToolResult,
+  parseInitializeResult,
+  parseListToolsResult,
+  type RpcScope,
+  unwrapJsonRpcResponse,
+} from '../wire/index.js';
+import type { DecodedResponse, McpRequest } from './mcp-operation.types.js';
+import type { SecretValue } from './secret-value.js';
+
+/** The JSON-RPC id of `initialize`; every run is a fresh client, so ids restart at 1. */
+export const INITIALIZE_ID = 1;
+/** The JSON-RPC id of the run's request (`tools/list` or `tools/call`). */
+export const REQUEST_ID = 2;
+
+/** How many times a Streamable SSE response may be resumed with `Last-Event-ID`. */
+export const MAX_STREAM_RESUMPTIONS = 3;
+/** Wait before resuming when the server gave no `retry:` advice (the SDK's default, 1 s). */
+export const DEFAULT_RESUME_DELAY_MS = 1_000;
+/** Ceiling on a server-supplied `retry:` value: the server cannot make us sleep longer. */
+export const MAX_RESUME_DELAY_MS = 5_000;
+/** Bound on the best-effort `DELETE` that ends a stateful session during teardown. */
+export const SESSION_END_TIMEOUT_MS = 2_000;
+
+const FALLBACK_STATUSES: ReadonlySet<number> = new Set([400, 404, 405]);
+
+/**
+ * The MCP backwards-compatibility rule (spec 2025-11-25, transports): a Streamable HTTP
+ * `initialize` that fails with 400, 404 or 405 means "not a Streamable endpoint"; nothing else does.
+ */
+export function isFallbackStatus(status: number): boolean {
+  return FALLBACK_STATUSES.has(status);
+}
+
+/** A 401 always means "authorization required", on every request. */
+export function isUnauthorizedStatus(status: number): boolean {
+  return status === 401;
+}
+
+/** Milliseconds left before an absolute deadline, never negative. */
+export function remainingMs(deadlineAt: number, now: number): number {
+  return Math.max(0, deadlineAt - now);
+}
+
+/** The wait before resuming an interrupted SSE response: the server's advice, clamped. */
+export function resumeDelayMs(retryMs: number | undefined): number {
+  if (retryMs === undefined || !Number.isFinite(retryMs) || retryMs < 0) {
+    return DEFAULT_RESUME_DELAY_MS;
+  }
+  return Math.min(Math.floor(retryMs), MAX_RESUME_DELAY_MS);
+}
+
+/** Which phase's limits an operation of this run falls under. */
+export function phaseOf(operation: ConnectionOperation, requestPhase: ConnectionPhase) {
+  return operation === 'tools/call' || operation === 'tools/list' ? requestPhase : 'discovery';
+}
+
+/** The connection's request headers for one exchange; the only place secrets are revealed. */
+export function buildRequestHeaders(parts: {
+  readonly staticHeaders: Readonly<Record<string, SecretValue>>;
+  readonly token: SecretValue | undefined;
+  readonly sessionId: SecretValue | undefined;
+  readonly protocolVersion: string | undefined;
+  readonly accept: string;
+  readonly contentType?: string;
+  readonly lastEventId?: string;
+}): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parts.staticHeaders)) headers[name] = value.reveal();
+  // Protocol headers are written after the static ones so configuration cannot break framing.
+  headers.accept = parts.accept;
+  if (parts.contentType !== undefined) headers['content-type'] = parts.contentType;
+  if (parts.token !== undefined) headers.authorization = `Bearer ${parts.token.reveal()}`;
+  if (parts.sessionId !== undefined) headers['mcp-session-id'] = parts.sessionId.reveal();
+  if (parts.protocolVersion !== undefined) headers['mcp-protocol-version'] = parts.protocolVersion;
+  if (parts.lastEventId !== undefined) headers['last-event-id'] = parts.lastEventId;
+  return headers;
+}
+
+/** The JSON-RPC method name and params of the run's request. */
+export function requestEnvelope(request: McpRequest): {
+  method: string;
+  params: Record<string, unknown>;
+} {
+  return request.method === 'tools/call'
+    ? { method: 'tools/call', params: { ...request.params } }
+    : { method: 'tools/list', params: {} };
+}
+
+/**
+ * Decodes one JSON-RPC response for the operation that awaits it: unwraps the envelope and
+ * validates the result with the MCP SDK's schemas. Never throws.
+ */
+export function decodeRpcResponse(
+  message: unknown,
+  expectedId: number,
+  scope: RpcScope,
+): DecodedResponse {
+  try {
+    const result = unwrapJsonRpcResponse(message, expectedId, scope);
+    switch (scope.operation) {
+      case 'initialize':
+        return { ok: true, value: parseInitializeResult(result, scope) };
+      case 'tools/list':
+        return { ok: true, value: parseListToolsResult(result, scope) };
+      case 'tools/call':
+        return { ok: true, value: parseCallToolResult(result, scope) };
+      default:
+        return { ok: true, value: result };
+    }
+  } catch (error) {
+    return { ok: false, error };
+  }
+}

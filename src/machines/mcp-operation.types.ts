@@ -1,0 +1,148 @@
+/**
+ * Types of the `mcpOperation` machine: its input, context, events and output. Context holds data
+ * only; secrets sit in it wrapped in {@link SecretValue}, so serialised snapshots never show them.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ConnectionOperation, ConnectionPhase, HostFence } from '../wire/index.js';
+import type { SecretValue } from './secret-value.js';
+
+/** A deadline and a raw byte ceiling for one phase of an operation. */
+export interface PhaseLimits {
+  /** Milliseconds the phase may take, end to end. */
+  readonly timeoutMs: number;
+  /** Raw bytes the phase may read, SSE framing included. */
+  readonly maxResponseBytes: number;
+}
+
+/** The MCP request one machine run performs after the handshake. */
+export type McpRequest =
+  | { readonly method: 'tools/list' }
+  | {
+      readonly method: 'tools/call';
+      readonly params: { readonly name: string; readonly arguments: Record<string, unknown> };
+    };
+
+/** Which wire the operation ended up on. */
+export type McpTransportKind = 'streamable-http' | 'sse';
+
+/** The decoded result of `tools/list`: valid tools, and entries the SDK schema refused. */
+export interface McpToolList {
+  /** Tools that passed the SDK's `ToolSchema`. */
+  readonly tools: readonly Tool[];
+  /** Entries that did not, with the reason. */
+  readonly rejected: readonly { readonly name?: string; readonly message: string }[];
+}
+
+/** The result of the machine's request, by method. */
+export type McpRequestResult = McpToolList | CallToolResult;
+
+/** Resolves the bearer token for this run; `undefined` means no Authorization header. */
+export type TokenResolver = () => string | undefined | Promise<string | undefined>;
+
+/** What a run of `mcpOperation` needs. Built once per connection and call by the connection layer. */
+export interface McpOperationInput {
+  /** The connection's name; used in host-facing error messages only. */
+  readonly connectionName: string;
+  /** The connection URL (absolute http(s), already inside the fence). */
+  readonly url: string;
+  /** Hosts this connection may talk to. */
+  readonly fence: HostFence;
+  /** Static headers from the connection config, wrapped as secrets. */
+  readonly headers: Readonly<Record<string, SecretValue>>;
+  /** Resolves this run's credential (no context for discovery, the handler context for a call). */
+  readonly resolveToken: TokenResolver;
+  /** The request to perform after the handshake. */
+  readonly request: McpRequest;
+  /** `discovery` for tools/list, `call` for tools/call. */
+  readonly phase: ConnectionPhase;
+  /** Handshake limits are always the discovery limits; request limits are the phase's. */
+  readonly limits: { readonly handshake: PhaseLimits; readonly request: PhaseLimits };
+  /** The `fetch` to use; defaults to the global one. */
+  readonly fetch?: typeof fetch;
+  /** The name and version this client reports in `initialize`. */
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+}
+
+/** A decoded JSON-RPC response: the value, or the protocol error that refused it. */
+export type DecodedResponse =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly error: unknown };
+
+/** Context of `mcpOperation`: data only. */
+export interface McpOperationContext {
+  readonly connectionName: string;
+  readonly url: string;
+  readonly fence: HostFence;
+  readonly headers: Readonly<Record<string, SecretValue>>;
+  readonly resolveToken: TokenResolver;
+  readonly request: McpRequest;
+  readonly phase: ConnectionPhase;
+  readonly limits: { readonly handshake: PhaseLimits; readonly request: PhaseLimits };
+  readonly fetch: typeof fetch;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  /** The bearer token once resolved. */
+  token: SecretValue | undefined;
+  /** The wire in use. */
+  transport: McpTransportKind;
+  /** The legacy SSE POST endpoint, once announced and resolved. */
+  endpoint: string | undefined;
+  /** The Streamable HTTP session id, when the server assigned one. */
+  sessionId: SecretValue | undefined;
+  /** The protocol version the server chose. */
+  protocolVersion: string | undefined;
+  /** Absolute time (ms since epoch) at which the handshake deadline fires. */
+  handshakeDeadlineAt: number;
+  /** Absolute time (ms since epoch) at which the request deadline fires. */
+  requestDeadlineAt: number;
+  /** The operation in progress, for errors and limits. */
+  operation: ConnectionOperation;
+  /** Raw bytes the operation in progress has read. */
+  readBytes: number;
+  /** Raw byte ceiling of the operation in progress. */
+  maxBytes: number;
+  /** How many times the request's SSE stream has been resumed. */
+  resumeAttempts: number;
+  /** The last SSE event id seen on the request's stream. */
+  lastEventId: string | undefined;
+  /** The server's `retry:` advice for the request's stream, in ms. */
+  retryMs: number | undefined;
+  /** The last response taken from the legacy stream, decoded. */
+  received: DecodedResponse | undefined;
+  /** The final outcome, decided before teardown. */
+  outcome: McpOperationOutput | undefined;
+}
+
+/** Events the machine receives besides actor completions and delays. */
+export type McpOperationEvent =
+  | { type: 'CANCEL'; reason: unknown }
+  | { type: 'BYTES_READ'; bytes: number }
+  | { type: 'SSE_ENDPOINT'; url: string | undefined }
+  | { type: 'SSE_MESSAGE'; message: unknown }
+  | { type: 'STREAM_REJECTED'; status: number; body: string }
+  | { type: 'STREAM_ENDED' }
+  | { type: 'STREAM_FAILED'; error: unknown };
+
+/** How one Streamable HTTP exchange ended, as the machine's guards see it. */
+export type RpcExchange =
+  | { readonly kind: 'http-error'; readonly status: number; readonly body: string }
+  | { readonly kind: 'accepted'; readonly status: number }
+  | {
+      readonly kind: 'response';
+      readonly value: unknown;
+      readonly sessionId: SecretValue | undefined;
+    }
+  | {
+      readonly kind: 'interrupted';
+      readonly lastEventId: string;
+      readonly retryMs: number | undefined;
+    };
+
+/** The machine's output: the request's result, or the typed failure (or the caller's reason). */
+export type McpOperationOutput =
+  | {
+      readonly ok: true;
+      readonly result: McpRequestResult;
+      readonly transport: McpTransportKind;
+      readonly protocolVersion: string;
+    }
+  | { readonly ok: false; readonly error: unknown };
