@@ -1,0 +1,260 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  cancelBody,
+  drainBounded,
+  MAX_ERROR_BODY_CHARS,
+  type ReadBudget,
+  readBoundedBytes,
+  readBoundedText,
+  readErrorExcerpt,
+} from '../../src/wire/bounded-body.js';
+import { ConnectionResponseTooLargeError } from '../../src/wire/errors.js';
+import {
+  type Handler,
+  type LoopbackServer,
+  liveSignal,
+  startLoopbackServer,
+  writeInChunks,
+} from './loopback-server.js';
+
+let servers: LoopbackServer[] = [];
+
+afterEach(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+  servers = [];
+});
+
+async function get(handler: Handler): Promise<{ response: Response; server: LoopbackServer }> {
+  const server = await startLoopbackServer(handler);
+  servers.push(server);
+  return { response: await fetch(new URL('/body', server.origin)), server };
+}
+
+function budget(maxBytes: number, extra: Partial<ReadBudget> = {}): ReadBudget {
+  return {
+    connectionName: 'c',
+    operation: 'tools/call',
+    phase: 'call',
+    maxBytes,
+    signal: liveSignal(),
+    ...extra,
+  };
+}
+
+/** A body that enqueues `first` once, then never produces or honours cancellation. */
+function stubbornResponse(first: Uint8Array, headers?: HeadersInit): Response {
+  let sent = false;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (!sent) {
+        sent = true;
+        controller.enqueue(first);
+        return;
+      }
+      return new Promise<void>(() => undefined);
+    },
+    cancel() {
+      return new Promise<void>(() => undefined);
+    },
+  });
+  return new Response(stream, { headers });
+}
+
+const TEXT = 'añ€😀'.repeat(40);
+const BYTES = new TextEncoder().encode(TEXT);
+const N = BYTES.byteLength;
+
+describe.each([1, 2, 4096])('readBoundedText in chunks of %i bytes', (chunkSize) => {
+  it('accepts exactly maxBytes of multibyte UTF-8 and decodes it', async () => {
+    const { response } = await get((_req, res) => writeInChunks(res, BYTES, chunkSize));
+    expect(await readBoundedText(response, budget(N))).toBe(TEXT);
+  });
+
+  it('refuses maxBytes + 1 with ConnectionResponseTooLargeError', async () => {
+    const over = new Uint8Array([...BYTES, 0x21]);
+    const { response } = await get((_req, res) => writeInChunks(res, over, chunkSize));
+    const error = await readBoundedText(response, budget(N)).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConnectionResponseTooLargeError);
+    expect(error).toMatchObject({ maxBytes: N, operation: 'tools/call', phase: 'call' });
+    expect((error as ConnectionResponseTooLargeError).observedReadBytes).toBeGreaterThan(N);
+  });
+});
+
+describe('readBoundedBytes', () => {
+  it('returns the raw bytes', async () => {
+    const { response } = await get((_req, res) => writeInChunks(res, BYTES, 7));
+    expect(await readBoundedBytes(response, budget(N))).toEqual(BYTES);
+  });
+
+  it('counts alreadyRead against the ceiling', async () => {
+    const five = new Uint8Array([1, 2, 3, 4, 5]);
+    const ok = await get((_req, res) => res.end(five));
+    expect((await readBoundedBytes(ok.response, budget(10, { alreadyRead: 5 }))).byteLength).toBe(
+      5,
+    );
+    const over = await get((_req, res) => res.end(new Uint8Array(6)));
+    await expect(
+      readBoundedBytes(over.response, budget(10, { alreadyRead: 5 })),
+    ).rejects.toMatchObject({
+      observedReadBytes: 11,
+    });
+  });
+
+  it('reports the running total, alreadyRead included, after each chunk', async () => {
+    const totals: number[] = [];
+    const { response } = await get((_req, res) => writeInChunks(res, BYTES, 64));
+    await readBoundedBytes(
+      response,
+      budget(N + 100, { alreadyRead: 100, onBytes: (total) => totals.push(total) }),
+    );
+    expect(totals.length).toBeGreaterThan(0);
+    expect(totals.at(-1)).toBe(N + 100);
+    expect(totals).toEqual([...totals].sort((a, b) => a - b));
+  });
+});
+
+describe('Content-Length is not trusted', () => {
+  it('refuses a body larger than its declared Content-Length claims', async () => {
+    const response = new Response(new Uint8Array(100), { headers: { 'content-length': '1' } });
+    await expect(readBoundedBytes(response, budget(10))).rejects.toBeInstanceOf(
+      ConnectionResponseTooLargeError,
+    );
+  });
+
+  it('accepts a small body whose Content-Length claims more than the ceiling', async () => {
+    const response = new Response('abc', { headers: { 'content-length': '999999999' } });
+    expect(await readBoundedText(response, budget(10))).toBe('abc');
+  });
+});
+
+describe('cancellation', () => {
+  it('cancels the upstream stream once the ceiling is crossed', async () => {
+    const { response, server } = await get((_req, res) => {
+      res.writeHead(200);
+      const timer = setInterval(() => res.write(new Uint8Array(1024)), 5);
+      res.on('close', () => clearInterval(timer));
+    });
+    await expect(drainBounded(response, budget(4096))).rejects.toBeInstanceOf(
+      ConnectionResponseTooLargeError,
+    );
+    await server.requests[0]?.closed;
+    expect(response.bodyUsed).toBe(true);
+  });
+
+  it('stops a drip-feed on abort with the exact reason after some bytes were observed', async () => {
+    const controller = new AbortController();
+    const reason = new Error('deadline state left');
+    const totals: number[] = [];
+    const { response, server } = await get((_req, res) => {
+      res.writeHead(200);
+      const timer = setInterval(() => res.write('x'), 5);
+      res.on('close', () => clearInterval(timer));
+    });
+    const reading = readBoundedText(
+      response,
+      budget(1_000_000, {
+        signal: controller.signal,
+        onBytes: (total) => {
+          totals.push(total);
+          controller.abort(reason);
+        },
+      }),
+    );
+    await expect(reading).rejects.toBe(reason);
+    expect(totals[0]).toBeGreaterThan(0);
+    await server.requests[0]?.closed;
+  });
+
+  it('stops a stream that ignores cancellation when the signal aborts', async () => {
+    const controller = new AbortController();
+    const reason = new Error('deadline state left');
+    let observed = 0;
+    const reading = readBoundedText(
+      stubbornResponse(new Uint8Array([0x41])),
+      budget(100, {
+        signal: controller.signal,
+        onBytes: (total) => {
+          observed = total;
+          queueMicrotask(() => controller.abort(reason));
+        },
+      }),
+    );
+    await expect(reading).rejects.toBe(reason);
+    expect(observed).toBe(1);
+  });
+
+  it('rejects at once with the exact reason when the signal is already aborted', async () => {
+    const reason = new Error('stopped');
+    const response = new Response('abc');
+    await expect(
+      readBoundedText(response, budget(10, { signal: AbortSignal.abort(reason) })),
+    ).rejects.toBe(reason);
+  });
+});
+
+describe('readErrorExcerpt', () => {
+  it('keeps at most 512 characters of a larger error body', async () => {
+    const { response } = await get((_req, res) => res.writeHead(500).end('é'.repeat(2000)));
+    const excerpt = await readErrorExcerpt(response, budget(100_000));
+    expect(MAX_ERROR_BODY_CHARS).toBe(512);
+    expect(excerpt).toBe('é'.repeat(512));
+  });
+
+  it('returns a short error body whole', async () => {
+    const { response } = await get((_req, res) => res.writeHead(400).end('bad request'));
+    expect(await readErrorExcerpt(response, budget(1000))).toBe('bad request');
+  });
+
+  it('rethrows a size error instead of returning an excerpt', async () => {
+    const { response } = await get((_req, res) => res.writeHead(400).end('x'.repeat(200)));
+    await expect(readErrorExcerpt(response, budget(64))).rejects.toBeInstanceOf(
+      ConnectionResponseTooLargeError,
+    );
+  });
+
+  it('keeps the exact abort reason', async () => {
+    const controller = new AbortController();
+    const reason = new Error('caller stopped');
+    const reading = readErrorExcerpt(
+      stubbornResponse(new Uint8Array([0x41])),
+      budget(100, {
+        signal: controller.signal,
+        onBytes: () => queueMicrotask(() => controller.abort(reason)),
+      }),
+    );
+    await expect(reading).rejects.toBe(reason);
+  });
+
+  it('returns an empty excerpt when the body fails mid-read', async () => {
+    const { response } = await get((_req, res) => {
+      res.writeHead(502, { 'content-length': '1000' });
+      res.write('partial', () => res.destroy());
+    });
+    expect(await readErrorExcerpt(response, budget(10_000))).toBe('');
+  });
+});
+
+describe('cancelBody', () => {
+  it('never throws on a fresh, used or bodiless response', async () => {
+    const used = new Response('abc');
+    await used.text();
+    expect(() => {
+      cancelBody(new Response('abc'));
+      cancelBody(used);
+      cancelBody(new Response(null, { status: 204 }));
+    }).not.toThrow();
+  });
+
+  it('cancels a stream that rejects its cancellation without an unhandled rejection', async () => {
+    let cancelled = false;
+    const stream = new ReadableStream<Uint8Array>({
+      cancel() {
+        cancelled = true;
+        return Promise.reject(new Error('refuses'));
+      },
+    });
+    cancelBody(new Response(stream));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(cancelled).toBe(true);
+  });
+});

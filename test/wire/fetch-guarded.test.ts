@@ -1,0 +1,212 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConnectionUrlError } from '../../src/wire/errors.js';
+import { fetchWithoutRedirects, type WireScope } from '../../src/wire/fetch-guarded.js';
+import { createHostFence } from '../../src/wire/url-fence.js';
+import { type LoopbackServer, liveSignal, startLoopbackServer } from './loopback-server.js';
+
+let servers: LoopbackServer[] = [];
+
+afterEach(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+  servers = [];
+});
+
+async function serve(...args: Parameters<typeof startLoopbackServer>): Promise<LoopbackServer> {
+  const server = await startLoopbackServer(...args);
+  servers.push(server);
+  return server;
+}
+
+function scopeFor(server: LoopbackServer): WireScope {
+  return {
+    connectionName: 'c',
+    operation: 'initialize',
+    phase: 'discovery',
+    fence: createHostFence(new URL(server.origin)),
+  };
+}
+
+describe('fetchWithoutRedirects', () => {
+  it('returns a 2xx response with its body', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    const response = await fetchWithoutRedirects(
+      {
+        url: new URL('/mcp', server.origin),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+        signal: liveSignal(),
+      },
+      scopeFor(server),
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+    expect(server.requests.map((request) => request.method)).toEqual(['POST']);
+  });
+
+  it('refuses a 307 to the same host and cancels its body, freeing the request', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(307, { location: '/elsewhere' });
+      // A body that never ends: only cancellation can free this request.
+      res.write('redirecting...');
+    });
+    const request = fetchWithoutRedirects(
+      {
+        url: new URL('/mcp', server.origin),
+        method: 'POST',
+        headers: {},
+        body: '{}',
+        signal: liveSignal(),
+      },
+      scopeFor(server),
+    );
+    await expect(request).rejects.toBeInstanceOf(ConnectionUrlError);
+    await expect(request).rejects.toThrow(/refused a redirect/);
+    await server.requests[0]?.closed;
+    expect(server.requests.map((seen) => seen.path)).toEqual(['/mcp']);
+  });
+
+  it.each([301, 302, 303, 308])('refuses a %i redirect without following it', async (status) => {
+    const server = await serve((req, res) => {
+      if (req.url === '/mcp') res.writeHead(status, { location: '/target' }).end();
+      else res.writeHead(200).end('followed');
+    });
+    await expect(
+      fetchWithoutRedirects(
+        { url: new URL('/mcp', server.origin), method: 'GET', headers: {}, signal: liveSignal() },
+        scopeFor(server),
+      ),
+    ).rejects.toBeInstanceOf(ConnectionUrlError);
+    expect(server.requests.map((seen) => seen.path)).toEqual(['/mcp']);
+  });
+
+  it('refuses an off-fence URL before any request reaches the server', async () => {
+    const fenced = await serve((_req, res) => res.writeHead(200).end());
+    const foreign = await serve((_req, res) => res.writeHead(200).end());
+    const attempt = fetchWithoutRedirects(
+      {
+        url: new URL('/mcp?token=SECRET', foreign.origin),
+        method: 'POST',
+        headers: { authorization: 'Bearer SECRET' },
+        body: '{}',
+        signal: liveSignal(),
+      },
+      scopeFor(fenced),
+    );
+    await expect(attempt).rejects.toBeInstanceOf(ConnectionUrlError);
+    await expect(attempt).rejects.not.toThrow(/SECRET/);
+    expect(foreign.requests).toHaveLength(0);
+    expect(fenced.requests).toHaveLength(0);
+  });
+
+  it('sends to an allowed host outside the connection host', async () => {
+    const other = await serve((_req, res) => res.writeHead(204).end());
+    const scope: WireScope = {
+      connectionName: 'c',
+      operation: 'openapi/call',
+      phase: 'call',
+      fence: createHostFence(new URL('http://connection.example.test/'), [other.host]),
+    };
+    const response = await fetchWithoutRedirects(
+      { url: new URL('/x', other.origin), method: 'DELETE', headers: {}, signal: liveSignal() },
+      scope,
+    );
+    expect(response.status).toBe(204);
+  });
+
+  it('rejects with the exact abort reason when aborted before headers arrive', async () => {
+    const server = await serve(() => {
+      // Never answers.
+    });
+    const controller = new AbortController();
+    const reason = new Error('caller stopped');
+    const request = fetchWithoutRedirects(
+      {
+        url: new URL('/mcp', server.origin),
+        method: 'GET',
+        headers: {},
+        signal: controller.signal,
+      },
+      scopeFor(server),
+    );
+    await expect.poll(() => server.requests.length).toBe(1);
+    controller.abort(reason);
+    await expect(request).rejects.toBe(reason);
+    await server.requests[0]?.closed;
+  });
+
+  it('rejects with the exact reason and sends nothing when already aborted', async () => {
+    const server = await serve((_req, res) => res.writeHead(200).end());
+    const reason = new Error('already stopped');
+    await expect(
+      fetchWithoutRedirects(
+        {
+          url: new URL('/mcp', server.origin),
+          method: 'GET',
+          headers: {},
+          signal: AbortSignal.abort(reason),
+        },
+        scopeFor(server),
+      ),
+    ).rejects.toBe(reason);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('stops on abort even when an injected fetch ignores the signal', async () => {
+    let calls = 0;
+    const ignoringFetch = (() => {
+      calls += 1;
+      return new Promise<Response>(() => undefined);
+    }) as typeof fetch;
+    const controller = new AbortController();
+    const reason = new Error('deadline state left');
+    const request = fetchWithoutRedirects(
+      {
+        url: new URL('http://h.example.test/'),
+        method: 'GET',
+        headers: {},
+        signal: controller.signal,
+      },
+      {
+        connectionName: 'c',
+        operation: 'tools/list',
+        phase: 'discovery',
+        fence: createHostFence(new URL('http://h.example.test/')),
+        fetch: ignoringFetch,
+      },
+    );
+    controller.abort(reason);
+    await expect(request).rejects.toBe(reason);
+    expect(calls).toBe(1);
+  });
+
+  it('passes redirect manual and never asks to close the connection', async () => {
+    const seen: RequestInit[] = [];
+    const recordingFetch = ((_input: URL, init: RequestInit) => {
+      seen.push(init);
+      return Promise.resolve(new Response('ok'));
+    }) as typeof fetch;
+    await fetchWithoutRedirects(
+      {
+        url: new URL('http://h.example.test/'),
+        method: 'POST',
+        headers: { a: 'b' },
+        body: 'x',
+        signal: liveSignal(),
+      },
+      {
+        connectionName: 'c',
+        operation: 'tools/call',
+        phase: 'call',
+        fence: createHostFence(new URL('http://h.example.test/')),
+        fetch: recordingFetch,
+      },
+    );
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.redirect).toBe('manual');
+    expect(seen[0]?.headers).toEqual({ a: 'b' });
+    expect(seen[0]).not.toHaveProperty('dispatcher');
+  });
+});
