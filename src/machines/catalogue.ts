@@ -1,0 +1,23 @@
+/** Every machine of the library, for diagrams (`npm run visualize`) and for the model checks. */
+import type { AnyStateMachine } from 'xstate';
+import { waitMachine } from './wait.machine.js';
+
+/** One catalogue entry: the file-name stem, the machine, and a one-line summary. */
+export interface MachineCatalogueEntry {
+  /** Stem of the generated files (`visualizations/<name>.mmd`); kebab- or camel-case. */
+  readonly name: string;
+  /** The machine definition. */
+  readonly machine: AnyStateMachine;
+  /** One sentence for the visualizations index. */
+  readonly summary: string;
+}
+
+/** The machines drawn in `visualizations/`, in index order. */
+export const MACHINE_CATALOGUE: readonly MachineCatalogueEntry[] = [
+  {
+    name: 'wait',
+    machine: waitMachine,
+    summary:
+      'Polls, then sleeps on a backoff schedule, until done, the overall deadline, or cancellation (ADR 0081).',
+  },
+];

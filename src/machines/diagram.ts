@@ -1,0 +1,157 @@
+/**
+ * Offline diagrams of machine definitions (DESIGN §5): a Mermaid `stateDiagram-v2` walker over the
+ * state node tree, and a Stately-importable source holding the authoring config as a literal.
+ * Pure: no I/O; the output depends only on the definition, so regenerating it is deterministic.
+ */
+import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
+
+/** The name of an implementation reference (`'x'`, `{ type: 'x' }`, a named function). */
+function implementationName(reference: unknown): string | undefined {
+  if (typeof reference === 'string') return reference;
+  if (typeof reference === 'function') {
+    const type = (reference as { type?: unknown }).type;
+    // Built-in actions (the raise/cancel behind `after`, inline `assign`) are not implementations.
+    if (typeof type === 'string') return type.startsWith('xstate.') ? undefined : type;
+    return reference.name === '' ? undefined : reference.name;
+  }
+  if (typeof reference === 'object' && reference !== null) {
+    const type = (reference as { type?: unknown }).type;
+    return typeof type === 'string' ? type : undefined;
+  }
+  return undefined;
+}
+
+/** Mermaid id of a state node: its path joined by `_` (the machine root is `[*]` context). */
+function mermaidId(node: AnyStateNode): string {
+  return node.path.length === 0 ? node.machine.id : node.path.join('_');
+}
+
+/** `after DELAY`, `done(id)`, `error(id)`, `always`, or the event type itself. */
+export function describeEventType(node: AnyStateNode, eventType: string): string {
+  if (eventType === '') return 'always';
+  if (eventType.startsWith('xstate.after.')) {
+    const delayed = node.after.find((after) => after.eventType === eventType);
+    return `after ${String(delayed?.delay ?? eventType.slice('xstate.after.'.length))}`;
+  }
+  for (const [prefix, label] of [
+    ['xstate.done.actor.', 'done'],
+    ['xstate.error.actor.', 'error'],
+    ['xstate.done.state.', 'done.state'],
+  ] as const) {
+    if (eventType.startsWith(prefix)) return `${label}(${eventType.slice(prefix.length)})`;
+  }
+  return eventType;
+}
+
+function transitionLabel(node: AnyStateNode, transition: AnyTransitionDefinition): string {
+  let label = describeEventType(node, transition.eventType);
+  if (transition.guard !== undefined) {
+    label += ` [${implementationName(transition.guard) ?? 'guard'}]`;
+  }
+  const actions = transition.actions
+    .map((action) => implementationName(action))
+    .filter((name): name is string => name !== undefined);
+  if (actions.length > 0) label += ` / ${actions.join(', ')}`;
+  return label;
+}
+
+function isAncestorOrSelf(ancestor: AnyStateNode, node: AnyStateNode): boolean {
+  for (let current: AnyStateNode | undefined = node; current; current = current.parent) {
+    if (current === ancestor) return true;
+  }
+  return false;
+}
+
+/** The innermost composite node that contains both ends (where Mermaid draws the edge). */
+function edgeOwner(source: AnyStateNode, target: AnyStateNode): AnyStateNode {
+  for (let owner = source.parent; owner; owner = owner.parent) {
+    if (isAncestorOrSelf(owner, target)) return owner;
+  }
+  return source.machine.root;
+}
+
+function allTransitions(node: AnyStateNode): AnyTransitionDefinition[] {
+  return [...[...node.transitions.values()].flat(), ...(node.always ?? [])];
+}
+
+function childNodes(node: AnyStateNode): AnyStateNode[] {
+  return Object.values(node.states) as AnyStateNode[];
+}
+
+function collectEdges(node: AnyStateNode, edges: Map<AnyStateNode, string[]>): void {
+  for (const transition of allTransitions(node)) {
+    const targets = transition.target ?? [node];
+    for (const target of targets) {
+      const owner = edgeOwner(node, target);
+      const line = `${mermaidId(node)} --> ${mermaidId(target)} : ${transitionLabel(node, transition)}`;
+      edges.set(owner, [...(edges.get(owner) ?? []), line]);
+    }
+  }
+  for (const child of childNodes(node)) collectEdges(child, edges);
+}
+
+function stateNotes(node: AnyStateNode): string[] {
+  const id = mermaidId(node);
+  const notes: string[] = [];
+  for (const action of node.entry) {
+    const name = implementationName(action);
+    if (name !== undefined) notes.push(`${id} : entry / ${name}`);
+  }
+  for (const action of node.exit) {
+    const name = implementationName(action);
+    if (name !== undefined) notes.push(`${id} : exit / ${name}`);
+  }
+  for (const invoke of node.invoke) {
+    const src =
+      typeof invoke.src === 'string' ? invoke.src : (implementationName(invoke.src) ?? '');
+    notes.push(`${id} : invoke ${invoke.id}${src === '' || src === invoke.id ? '' : ` (${src})`}`);
+  }
+  return notes;
+}
+
+function renderRegion(
+  node: AnyStateNode,
+  edges: Map<AnyStateNode, string[]>,
+  indent: string,
+): string[] {
+  const lines: string[] = [];
+  const children = childNodes(node);
+  const initial = node.type === 'compound' ? node.initial?.target[0] : undefined;
+  if (initial !== undefined) lines.push(`${indent}[*] --> ${mermaidId(initial)}`);
+  for (const child of children) {
+    if (child.type === 'compound' || child.type === 'parallel') {
+      lines.push(`${indent}state ${mermaidId(child)} {`);
+      lines.push(...renderRegion(child, edges, `${indent}  `));
+      lines.push(`${indent}}`);
+    }
+    lines.push(...stateNotes(child).map((note) => `${indent}${note}`));
+    if (child.type === 'final') lines.push(`${indent}${mermaidId(child)} --> [*]`);
+  }
+  lines.push(...(edges.get(node) ?? []).map((edge) => `${indent}${edge}`));
+  return lines;
+}
+
+/**
+ * The machine as a Mermaid `stateDiagram-v2`: nested states as composite states; edges labelled
+ * `after DELAY_NAME`, `done(invokeId)`, `error(invokeId)`, `always`, or the event type, followed
+ * by `[guardName]` and `/ actionNames`; entry/exit actions and invokes as `entry / x`,
+ * `exit / x` and `invoke id (src)` state descriptions.
+ */
+export function toMermaid(machine: AnyStateMachine): string {
+  const edges = new Map<AnyStateNode, string[]>();
+  collectEdges(machine.root, edges);
+  const root = machine.root;
+  const lines = ['stateDiagram-v2', ...stateNotes(root).map((note) => `  ${note}`)];
+  lines.push(...renderRegion(root, edges, '  '));
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A JavaScript module that rebuilds the machine's authoring config with `createMachine`, for
+ * Stately Studio's "Import from code" or the visualizer. Implementations stay named references;
+ * inline functions (input mappers, params, context factories) are dropped by JSON.
+ */
+export function toStatelySource(machine: AnyStateMachine): string {
+  const config = JSON.stringify(machine.config, null, 2);
+  return `import { createMachine } from 'xstate';\nexport default createMachine(${config});\n`;
+}

@@ -1,0 +1,37 @@
+/** `stitchkit-transport/machines`: the machines, their runner, observation and diagrams. */
+export { MACHINE_CATALOGUE, type MachineCatalogueEntry } from './catalogue.js';
+export { describeEventType, toMermaid, toStatelySource } from './diagram.js';
+export {
+  attachTransitionObserver,
+  type InspectionObserver,
+  type OperationPhase,
+  operationFromMeta,
+  type TransitionLabels,
+  type TransitionObserver,
+  type TransitionRecord,
+  toStatePath,
+} from './observe.js';
+export {
+  type CancelEvent,
+  type MachineOk,
+  type MachineResult,
+  type RunMachineOptions,
+  runMachine,
+} from './run-machine.js';
+export { makeWaitActors, type WaitActorDependencies, type WaitPollContext } from './wait.actors.js';
+export { waitMachine } from './wait.machine.js';
+export {
+  backoffDelayMs,
+  DEFAULT_WAIT_BACKOFF_SECONDS,
+  DEFAULT_WAIT_TIMEOUT_MS,
+  isSleepEndingAtDeadline,
+  nextPollAt,
+  remainingMs,
+} from './wait.policy.js';
+export type {
+  WaitMachineInput,
+  WaitMachineOutput,
+  WaitPollInput,
+  WaitPollOutput,
+} from './wait.types.js';
+export { WaitTimeoutError } from './wait-timeout-error.js';
