@@ -27,6 +27,8 @@ export interface SseBudget extends ReadBudget {
   onRetry?: (retryMs: number) => void;
 }
 
+const CR = 0x0d;
+
 function toSseMessage(event: EventSourceMessage): SseMessage {
   const message: SseMessage = { event: event.event ?? 'message', data: event.data };
   if (event.id !== undefined) message.id = event.id;
@@ -56,11 +58,13 @@ export async function* readSseMessages(
   const meter = createSseFrameMeter(budget.maxFrameBytes);
   const reader = body.getReader();
   let total = budget.alreadyRead ?? 0;
+  let endsWithCR = false;
   try {
     for (;;) {
       const { done, value } = await readChunk(reader, signal);
       if (done) {
-        parser.feed(decoder.decode());
+        // The parser holds a final CR in case an LF follows; at the end of the stream none will.
+        parser.feed(decoder.decode() + (endsWithCR ? '\n' : ''));
         yield* pending.splice(0);
         return;
       }
@@ -80,6 +84,7 @@ export async function* readSseMessages(
         failure = responseTooLarge(budget, budget.maxBytes, total);
       }
       const bytes = usable === value.byteLength ? value : value.subarray(0, usable);
+      if (bytes.byteLength > 0) endsWithCR = bytes[bytes.byteLength - 1] === CR;
       parser.feed(decoder.decode(bytes, { stream: true }));
       while (pending.length > 0) {
         yield pending.shift() as SseMessage;

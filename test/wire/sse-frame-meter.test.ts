@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { createSseFrameMeter } from '../../src/wire/sse-frame-meter.js';
+
+const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/** Feeds `text` in chunks of `size` and returns the global index of the overflow, or -1. */
+function overflowAt(text: string, max: number, size: number): number {
+  const meter = createSseFrameMeter(max);
+  const bytes = encode(text);
+  for (let offset = 0; offset < bytes.length; offset += size) {
+    const index = meter.measure(bytes.subarray(offset, offset + size));
+    if (index >= 0) return offset + index;
+  }
+  return -1;
+}
+
+describe.each([1, 3, 4096])('createSseFrameMeter fed in chunks of %i bytes', (size) => {
+  it.each([
+    ['an LF frame of exactly the ceiling', 'data: abc\n\n', 11, -1],
+    ['an LF frame one byte over the ceiling', 'data: abc\n\n', 10, 10],
+    ['a CRLF frame of exactly the ceiling', 'data: abc\r\n\r\n', 13, -1],
+    ['a CRLF frame one byte over the ceiling', 'data: abc\r\n\r\n', 12, 12],
+    ['a CR frame of exactly the ceiling', 'data: abc\r\r', 11, -1],
+    ['two LF frames each within the ceiling', 'data: abc\n\ndata: def\n\n', 11, -1],
+    ['two CRLF frames each within the ceiling', 'data: abc\r\n\r\ndata: def\r\n\r\n', 13, -1],
+    ['two CR frames each within the ceiling', 'data: abc\r\rdata: def\r\r', 11, -1],
+    ['mixed terminators within the ceiling', 'data: abc\r\n\ndata: def\n\r\n', 12, -1],
+    ['comment lines without a blank line accumulating', ':ping\n:ping\n:ping\n', 12, 12],
+    ['comment frames each within the ceiling', ':ping\n\n:ping\n\n:ping\n\n', 7, -1],
+    ['a partial frame growing past the ceiling', `data: ${'x'.repeat(40)}`, 32, 32],
+    ['multi-line data counted as one frame', 'data: a\ndata: b\ndata: c\n\n', 20, 20],
+  ])('%s', (_label, text, max, expected) => {
+    expect(overflowAt(text, max, size)).toBe(expected);
+  });
+});
