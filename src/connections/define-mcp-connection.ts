@@ -1,0 +1,119 @@
+/**
+ * `defineMcpClientConnection`: checks an MCP connection's configuration once, at definition time,
+ * and keeps the resolved form (URL, fence, wrapped headers, limits) for every later operation.
+ * No I/O happens here.
+ */
+import { resolveToolTransports, type ToolTransport } from '../binding/index.js';
+import { type SecretValue, secretHeaders } from '../machines/secret-value.js';
+import { createHostFence, type HostFence, parseConnectionUrl } from '../wire/index.js';
+import { type ResolvedMcpLimits, resolveMcpLimits } from './limits.js';
+import type { McpClientConnection, McpClientConnectionConfig } from './types.js';
+
+/** The resolved form of an MCP connection, computed once. */
+export interface ResolvedMcpConnection {
+  readonly name: string;
+  readonly url: URL;
+  readonly fence: HostFence;
+  readonly headers: Readonly<Record<string, SecretValue>>;
+  readonly limits: ResolvedMcpLimits;
+  readonly transports: readonly ToolTransport[];
+  readonly allow: ReadonlySet<string> | undefined;
+  readonly block: ReadonlySet<string>;
+}
+
+const resolved = new WeakMap<McpClientConnection, ResolvedMcpConnection>();
+
+// RFC 9110 token characters: a header name outside them would make fetch throw on every call.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function requireName(name: unknown): string {
+  if (typeof name !== 'string' || name.trim() === '') {
+    throw new TypeError('MCP connection requires a non-empty name');
+  }
+  return name;
+}
+
+function checkHeaders(name: string, headers: unknown): Readonly<Record<string, SecretValue>> {
+  if (headers === undefined) return secretHeaders(undefined);
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
+    throw new TypeError(`MCP connection "${name}": transport.headers must be a record of strings`);
+  }
+  for (const [header, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(header) || typeof value !== 'string') {
+      throw new TypeError(
+        `MCP connection "${name}": transport.headers["${header}"] must be a valid header name with a string value`,
+      );
+    }
+  }
+  return secretHeaders(headers as Record<string, string>);
+}
+
+function checkNameList(
+  name: string,
+  option: string,
+  list: unknown,
+): ReadonlySet<string> | undefined {
+  if (list === undefined) return undefined;
+  if (!Array.isArray(list) || list.some((entry) => typeof entry !== 'string')) {
+    throw new TypeError(`MCP connection "${name}": ${option} must be an array of tool names`);
+  }
+  return new Set(list as string[]);
+}
+
+/**
+ * Defines an external MCP server as a source of tools. Throws at once for a bad name, URL,
+ * header, host, limit or transport list; performs no network I/O.
+ */
+export function defineMcpClientConnection(config: McpClientConnectionConfig): McpClientConnection {
+  const name = requireName(config?.name);
+  if (typeof config.transport?.url !== 'string') {
+    throw new TypeError(`MCP connection "${name}": transport.url must be a string`);
+  }
+  const url = parseConnectionUrl(config.transport.url, name);
+  const headers = checkHeaders(name, config.transport.headers);
+  const fence = createHostFence(url, config.allowHosts);
+  const limits = resolveMcpLimits({
+    ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
+    ...(config.maxResponseBytes === undefined ? {} : { maxResponseBytes: config.maxResponseBytes }),
+    ...(config.limits === undefined ? {} : { limits: config.limits }),
+  });
+  if (
+    config.transports !== undefined &&
+    (!Array.isArray(config.transports) || config.transports.length === 0)
+  ) {
+    throw new TypeError(`MCP connection "${name}": transports must list at least one transport`);
+  }
+  const transports = resolveToolTransports({ transports: config.transports });
+  if (config.transports !== undefined && transports.length !== config.transports.length) {
+    throw new TypeError(`MCP connection "${name}": transports may only name MCP, AGENT or CLI`);
+  }
+  for (const hook of ['token', 'observe', 'inspect'] as const) {
+    const value = config[hook];
+    if (
+      value !== undefined &&
+      typeof value !== 'function' &&
+      !(hook === 'inspect' && typeof value === 'object')
+    ) {
+      throw new TypeError(`MCP connection "${name}": ${hook} must be a function`);
+    }
+  }
+  const allow = checkNameList(name, 'tools.allow', config.tools?.allow);
+  const block = checkNameList(name, 'tools.block', config.tools?.block) ?? new Set<string>();
+  const connection: McpClientConnection = Object.freeze({ ...config, kind: 'mcp' as const });
+  resolved.set(
+    connection,
+    Object.freeze({ name, url, fence, headers, limits, transports, allow, block }),
+  );
+  return connection;
+}
+
+/** The resolved form of a connection made by {@link defineMcpClientConnection}. */
+export function resolveMcpConnection(connection: McpClientConnection): ResolvedMcpConnection {
+  const found = resolved.get(connection);
+  if (found === undefined) {
+    throw new TypeError(
+      'MCP connections must be created with defineMcpClientConnection (the definition is checked there)',
+    );
+  }
+  return found;
+}

@@ -1,0 +1,33 @@
+/**
+ * `stitchkit-transport/connections`: external MCP servers as typed, bounded, cancellable tools.
+ */
+export { defineMcpClientConnection } from './define-mcp-connection.js';
+export {
+  ConnectionAuthorizationRequiredError,
+  ConnectionBudgetExceededError,
+  type ConnectionFailureContext,
+  type ConnectionOperation,
+  type ConnectionPhase,
+  ConnectionProtocolError,
+  ConnectionRequestError,
+  ConnectionResponseTooLargeError,
+  ConnectionTimeoutError,
+  ConnectionUrlError,
+} from './errors.js';
+export {
+  DEFAULT_CONNECTION_TIMEOUT_MS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  MAX_TIMER_MS,
+  type OperationLimits,
+} from './limits.js';
+export { type CatalogEntry, describeCatalog, mountConnections, warnSkippedTool } from './mount.js';
+export type {
+  ConnectionDefinition,
+  ConnectionMountOptions,
+  ConnectionTokenProvider,
+  McpClientConnection,
+  McpClientConnectionConfig,
+  McpToolFilter,
+  SkippedTool,
+  SkipReason,
+} from './types.js';

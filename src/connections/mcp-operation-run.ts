@@ -1,0 +1,71 @@
+/**
+ * Runs one `mcpOperation` machine for a connection: one fresh client per operation, torn down in
+ * every outcome by the machine itself.
+ */
+import type { RuntimeToolHandlerContext } from '../binding/index.js';
+import { mcpOperationMachine } from '../machines/mcp-operation.machine.js';
+import type { McpOperationOutput, McpRequest } from '../machines/mcp-operation.types.js';
+import type { TransitionObserver } from '../machines/observe.js';
+import { runMachine } from '../machines/run-machine.js';
+import type { ResolvedMcpConnection } from './define-mcp-connection.js';
+import type { McpClientConnection } from './types.js';
+
+/** The successful output of one MCP operation. */
+export type McpOperationSuccess = Extract<McpOperationOutput, { ok: true }>;
+
+/** Everything one operation needs besides the connection. */
+export interface McpOperationRun {
+  readonly request: McpRequest;
+  /** The tool call's handler context; absent for discovery (no principal). */
+  readonly context?: RuntimeToolHandlerContext;
+  readonly signal?: AbortSignal;
+  readonly observe?: TransitionObserver;
+}
+
+/** Composes observers so each one is called and contained on its own. */
+export function composeObservers(
+  ...observers: (TransitionObserver | undefined)[]
+): TransitionObserver | undefined {
+  const present = observers.filter((observer) => observer !== undefined);
+  if (present.length <= 1) return present[0];
+  return (record) => {
+    for (const observer of present) {
+      try {
+        observer(record);
+      } catch {
+        // An observer never changes the outcome of a call.
+      }
+    }
+  };
+}
+
+/** Runs one operation (`tools/list` or `tools/call`) against the connection's server. */
+export function runMcpOperation(
+  connection: McpClientConnection,
+  resolved: ResolvedMcpConnection,
+  run: McpOperationRun,
+): Promise<McpOperationSuccess> {
+  const phase = run.request.method === 'tools/call' ? 'call' : 'discovery';
+  const provider = connection.token;
+  const context = run.context;
+  const observe = composeObservers(connection.observe, run.observe);
+  return runMachine(
+    mcpOperationMachine,
+    {
+      connectionName: resolved.name,
+      url: resolved.url.href,
+      fence: resolved.fence,
+      headers: resolved.headers,
+      resolveToken: () => (provider === undefined ? undefined : provider(context)),
+      request: run.request,
+      phase,
+      limits: { handshake: resolved.limits.discovery, request: resolved.limits[phase] },
+    },
+    {
+      ...(run.signal === undefined ? {} : { signal: run.signal }),
+      ...(observe === undefined ? {} : { observe }),
+      ...(connection.inspect === undefined ? {} : { inspect: connection.inspect }),
+      labels: { connection: resolved.name, phase, operation: run.request.method },
+    },
+  );
+}

@@ -1,0 +1,137 @@
+/**
+ * MCP discovery and the tools it yields: a dedicated discovery client (no principal), then one
+ * `RuntimeToolDefinition` per allowed tool, each call a fresh client with the caller's credential.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type AnyRuntimeToolDefinition,
+  defineRuntimeTool,
+  TOOL_NAME_PATTERN,
+  toolInputJsonSchema,
+} from '../binding/index.js';
+import type { McpToolList } from '../machines/mcp-operation.types.js';
+import type { TransitionObserver } from '../machines/observe.js';
+import { type ResolvedMcpConnection, resolveMcpConnection } from './define-mcp-connection.js';
+import { runMcpOperation } from './mcp-operation-run.js';
+import { unwrapMcpResult, upstreamToolError } from './mcp-result.js';
+import { jsonByteLength, zodObjectFromJsonSchema } from './tool-schema.js';
+import type { McpClientConnection, SkippedTool } from './types.js';
+
+/** What a mounted tool costs, recorded at mount for budgets and the catalog. */
+export interface MountedToolCost {
+  readonly connection: string;
+  readonly schemaBytes: number;
+}
+
+const mountedCosts = new WeakMap<AnyRuntimeToolDefinition, MountedToolCost>();
+
+/** The recorded cost of a tool mounted by this library, if it is one. */
+export function mountedToolCost(tool: AnyRuntimeToolDefinition): MountedToolCost | undefined {
+  return mountedCosts.get(tool);
+}
+
+/** Records the cost of a connection-mounted tool. */
+export function recordMountedToolCost(tool: AnyRuntimeToolDefinition, cost: MountedToolCost): void {
+  mountedCosts.set(tool, cost);
+}
+
+function isAllowed(resolved: ResolvedMcpConnection, name: string): boolean {
+  return (resolved.allow === undefined || resolved.allow.has(name)) && !resolved.block.has(name);
+}
+
+function buildTool(
+  connection: McpClientConnection,
+  resolved: ResolvedMcpConnection,
+  tool: Tool,
+  observe: TransitionObserver | undefined,
+): AnyRuntimeToolDefinition {
+  const name = tool.name;
+  const definition = defineRuntimeTool({
+    name,
+    description: tool.description ?? `External MCP tool "${name}"`,
+    identity: { serviceName: resolved.name, action: name, method: 'POST' },
+    input: zodObjectFromJsonSchema(tool.inputSchema),
+    transports: resolved.transports,
+    ...(tool.annotations === undefined ? {} : { annotations: { ...tool.annotations } }),
+    handler: async (context) => {
+      const outcome = await runMcpOperation(connection, resolved, {
+        request: {
+          method: 'tools/call',
+          params: { name, arguments: { ...(context.input as Record<string, unknown>) } },
+        },
+        context,
+        signal: context.signal,
+        ...(observe === undefined ? {} : { observe }),
+      });
+      const result = outcome.result as CallToolResult;
+      if (result.isError === true) throw upstreamToolError(name, result);
+      return context.source === 'cli' ? unwrapMcpResult(result) : result;
+    },
+    present: {
+      // Relay the server's own content blocks to MCP clients instead of re-encoding them as JSON.
+      mcp: (output) => {
+        const result = output as CallToolResult;
+        return Array.isArray(result?.content)
+          ? { content: result.content }
+          : { content: [{ type: 'text', text: JSON.stringify(output) }] };
+      },
+    },
+  });
+  // Fails here, not at mountAgent/mountMcp, when the converted schema has no JSON form.
+  toolInputJsonSchema(definition);
+  return definition;
+}
+
+/**
+ * Discovers one MCP connection's tools with a dedicated client (token provider called with no
+ * context) and builds their definitions. A tool that cannot be built is reported, not fatal.
+ */
+export async function discoverMcpTools(
+  connection: McpClientConnection,
+  report: (skipped: SkippedTool) => void,
+  observe?: TransitionObserver,
+): Promise<AnyRuntimeToolDefinition[]> {
+  const resolved = resolveMcpConnection(connection);
+  const outcome = await runMcpOperation(connection, resolved, {
+    request: { method: 'tools/list' },
+    ...(observe === undefined ? {} : { observe }),
+  });
+  const list = outcome.result as McpToolList;
+  for (const rejected of list.rejected) {
+    report({
+      connection: resolved.name,
+      tool: rejected.name ?? '',
+      reason: 'invalid-tool',
+      message: rejected.message,
+    });
+  }
+  const tools: AnyRuntimeToolDefinition[] = [];
+  for (const tool of list.tools) {
+    if (!isAllowed(resolved, tool.name)) continue;
+    if (!TOOL_NAME_PATTERN.test(tool.name)) {
+      report({
+        connection: resolved.name,
+        tool: tool.name,
+        reason: 'invalid-name',
+        message: 'tool names must match [A-Za-z0-9_-]{1,64} to be callable by models',
+      });
+      continue;
+    }
+    try {
+      const definition = buildTool(connection, resolved, tool, observe);
+      recordMountedToolCost(definition, {
+        connection: resolved.name,
+        schemaBytes: jsonByteLength(tool.inputSchema ?? {}),
+      });
+      tools.push(definition);
+    } catch (error) {
+      report({
+        connection: resolved.name,
+        tool: tool.name,
+        reason: 'unconvertible-schema',
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+  return tools;
+}

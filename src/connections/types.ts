@@ -1,0 +1,92 @@
+/**
+ * Public configuration types of `stitchkit-transport/connections` (DESIGN §2.1).
+ */
+import type { RuntimeToolHandlerContext, ToolTransport } from '../binding/index.js';
+import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';
+import type { OperationLimits } from './limits.js';
+
+/**
+ * Resolves the credential for one operation: called with no context for discovery and with the
+ * tool call's handler context for each call. Return `undefined` to send no `Authorization` header.
+ * Called once per operation; the library never caches the result.
+ */
+export type ConnectionTokenProvider = (
+  context?: RuntimeToolHandlerContext,
+) => string | undefined | Promise<string | undefined>;
+
+/** Which discovered MCP tools to mount. */
+export interface McpToolFilter {
+  /** Mount only these names (absent: all). */
+  readonly allow?: readonly string[];
+  /** Never mount these names; applied after `allow`. */
+  readonly block?: readonly string[];
+}
+
+/** Configuration of an external MCP server used as a source of tools. */
+export interface McpClientConnectionConfig {
+  /** A non-empty name; it identifies the connection to the host, never to the model. */
+  readonly name: string;
+  /** The server's Streamable HTTP (or legacy SSE) URL, and static headers sent on every request. */
+  readonly transport: { readonly url: string; readonly headers?: Readonly<Record<string, string>> };
+  /** Which discovered tools to mount. */
+  readonly tools?: McpToolFilter;
+  /** Resolves the bearer token per operation. */
+  readonly token?: ConnectionTokenProvider;
+  /** Extra `host[:port]` values inside the fence besides the URL's own host. */
+  readonly allowHosts?: readonly string[];
+  /** Deadline of each operation in ms; default 30 000; a positive integer up to 2 147 483 647. */
+  readonly timeoutMs?: number;
+  /** Raw byte ceiling of each operation's responses (SSE framing included); default 1 MiB. */
+  readonly maxResponseBytes?: number;
+  /** Per-phase overrides; an omitted field inherits the shared value. */
+  readonly limits?: { readonly discovery?: OperationLimits; readonly call?: OperationLimits };
+  /** Transports the discovered tools are exposed on; default MCP + AGENT. */
+  readonly transports?: readonly ToolTransport[];
+  /** Receives one record per state transition of this connection's machines. */
+  readonly observe?: TransitionObserver;
+  /** Handed to every machine actor of this connection (XState inspection API). */
+  readonly inspect?: InspectionObserver;
+}
+
+/** A checked MCP connection definition, ready for {@link mountConnections}. */
+export type McpClientConnection = McpClientConnectionConfig & { readonly kind: 'mcp' };
+
+/** Every kind of connection `mountConnections` accepts. */
+export type ConnectionDefinition = McpClientConnection;
+
+/** Why a discovered tool was not mounted (a closed vocabulary). */
+export type SkipReason =
+  | 'invalid-tool'
+  | 'invalid-name'
+  | 'unconvertible-schema'
+  | 'external-ref'
+  | 'recursive-ref'
+  | 'server-variables'
+  | 'structured-parameter'
+  | 'non-json-body'
+  | 'combined-security'
+  | 'unknown-security'
+  | 'unsupported-method'
+  | 'invalid-operation';
+
+/** A tool that was discovered but not mounted. */
+export interface SkippedTool {
+  /** The connection's name. */
+  readonly connection: string;
+  /** The tool's name as the server gave it (may be empty when the server gave none). */
+  readonly tool: string;
+  /** Why, from a closed vocabulary. */
+  readonly reason: SkipReason;
+  /** A host-facing explanation. */
+  readonly message: string;
+}
+
+/** Options of {@link mountConnections}. */
+export interface ConnectionMountOptions {
+  /** Ceilings on what the mounted surface may expose, checked after discovery. */
+  readonly budget?: { readonly maxTools?: number; readonly maxSchemaBytes?: number };
+  /** Receives each skipped tool; default: one `console.warn` line per tool. */
+  readonly onSkippedTool?: (skipped: SkippedTool) => void;
+  /** Receives the transition records of every connection in this mount. */
+  readonly observe?: TransitionObserver;
+}
