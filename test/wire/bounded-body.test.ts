@@ -42,7 +42,7 @@ function budget(maxBytes: number, extra: Partial<ReadBudget> = {}): ReadBudget {
 }
 
 /** A body that enqueues `first` once, then never produces or honours cancellation. */
-function stubbornResponse(first: Uint8Array, headers?: HeadersInit): Response {
+function stubbornResponse(first: Uint8Array, headers?: Record<string, string>): Response {
   let sent = false;
   const stream = new ReadableStream<Uint8Array>({
     pull(controller) {

@@ -26,7 +26,7 @@ export interface LoopbackServer {
 }
 
 /** Handles one request; it may write slowly or never finish. */
-export type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+export type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 /** Starts a server whose `close` the test must call (typically in `afterEach`). */
 export async function startLoopbackServer(handler: Handler): Promise<LoopbackServer> {
