@@ -8,6 +8,7 @@ import {
   PEER_TOOL_NAMES,
   startMcpPeers,
 } from '../fixtures/mcp-peers.js';
+import { extraHandles, handleCounts } from './stream-reading.js';
 
 let peers: McpPeers;
 
@@ -70,6 +71,8 @@ describe('streamable HTTP peers', () => {
     await client.connect(transport);
     expect(transport.sessionId).toEqual(expect.any(String));
     expect(peers.sessions.opened).toBe(before.opened + 1);
+    // The SDK client opens the standalone GET stream after the 202 to notifications/initialized.
+    await expect.poll(() => peers.openStreams()).toBe(1);
     await transport.terminateSession();
     await client.close();
     expect(peers.sessions.deleted).toBe(before.deleted + 1);
@@ -148,5 +151,24 @@ describe('legacy HTTP+SSE peers', () => {
     });
     expect(response.status).toBe(status);
     expect((await response.text()).length).toBeGreaterThan(0);
+  });
+});
+
+describe('closing the peers', () => {
+  it('leaves no server socket, listener or timer behind, even with a slow call in flight', async () => {
+    const before = handleCounts();
+    const own = await startMcpPeers();
+    const client = new Client({ name: 'selftest', version: '1.0.0' });
+    await client.connect(new SSEClientTransport(new URL(own.url('/legacy-only'))));
+    const pending = client.callTool({ name: 'slow', arguments: { ms: 60_000 } });
+    await expect
+      .poll(() => own.log.some((entry) => entry.rpcMethods.includes('tools/call')))
+      .toBe(true);
+    await own.close();
+    // The SDK's EventSource would keep reconnecting; closing the client settles the call.
+    await client.close();
+    await expect(pending).rejects.toThrow();
+    expect(own.abortedToolSignals).toBe(1);
+    await expect.poll(() => extraHandles(before)).toEqual({ sockets: 0, servers: 0, timers: 0 });
   });
 });

@@ -25,3 +25,29 @@ export async function readUntil(
 export function activeResources(type: string): number {
   return process.getActiveResourcesInfo().filter((name) => name === type).length;
 }
+
+/** Counts of the handle types a test server could leak. */
+export interface HandleCounts {
+  sockets: number;
+  servers: number;
+  timers: number;
+}
+
+/** The current number of TCP sockets, TCP listeners and timeouts. */
+export function handleCounts(): HandleCounts {
+  return {
+    sockets: activeResources('TCPSocketWrap'),
+    servers: activeResources('TCPServerWrap'),
+    timers: activeResources('Timeout'),
+  };
+}
+
+/** Handles above `baseline` (never negative): all zero when nothing was left behind. */
+export function extraHandles(baseline: HandleCounts): HandleCounts {
+  const now = handleCounts();
+  return {
+    sockets: Math.max(0, now.sockets - baseline.sockets),
+    servers: Math.max(0, now.servers - baseline.servers),
+    timers: Math.max(0, now.timers - baseline.timers),
+  };
+}
