@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   cancelBody,
   drainBounded,
@@ -12,6 +12,7 @@ import { ConnectionResponseTooLargeError } from '../../src/wire/errors.js';
 import {
   type Handler,
   type LoopbackServer,
+  leakedHandles,
   liveSignal,
   startLoopbackServer,
   writeInChunks,
@@ -22,6 +23,10 @@ let servers: LoopbackServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.map((server) => server.close()));
   servers = [];
+});
+
+afterAll(async () => {
+  expect(await leakedHandles()).toEqual([]);
 });
 
 async function get(handler: Handler): Promise<{ response: Response; server: LoopbackServer }> {

@@ -1,14 +1,23 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ConnectionUrlError } from '../../src/wire/errors.js';
 import { fetchWithoutRedirects, type WireScope } from '../../src/wire/fetch-guarded.js';
 import { createHostFence } from '../../src/wire/url-fence.js';
-import { type LoopbackServer, liveSignal, startLoopbackServer } from './loopback-server.js';
+import {
+  type LoopbackServer,
+  leakedHandles,
+  liveSignal,
+  startLoopbackServer,
+} from './loopback-server.js';
 
 let servers: LoopbackServer[] = [];
 
 afterEach(async () => {
   await Promise.all(servers.map((server) => server.close()));
   servers = [];
+});
+
+afterAll(async () => {
+  expect(await leakedHandles()).toEqual([]);
 });
 
 async function serve(...args: Parameters<typeof startLoopbackServer>): Promise<LoopbackServer> {

@@ -67,3 +67,21 @@ export async function writeInChunks(
 export function liveSignal(): AbortSignal {
   return new AbortController().signal;
 }
+
+const LEAK_KINDS: ReadonlySet<string> = new Set(['TCPSocketWrap', 'TCPServerWrap', 'Timeout']);
+
+/**
+ * Waits (up to a generous 2 s) for every socket, server and timer of this worker to go away and
+ * returns what is left: the caller asserts it is empty. Client sockets close asynchronously after
+ * the server destroys them, hence the wait.
+ */
+export async function leakedHandles(): Promise<string[]> {
+  let left: string[] = [];
+  for (let attempt = 0; attempt < 200; attempt++) {
+    left = process.getActiveResourcesInfo().filter((kind) => LEAK_KINDS.has(kind));
+    if (left.length === 0) return left;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => setTimeout(resolve, 10));
+  }
+  return process.getActiveResourcesInfo().filter((kind) => LEAK_KINDS.has(kind));
+}

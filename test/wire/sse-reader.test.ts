@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ConnectionResponseTooLargeError } from '../../src/wire/errors.js';
 import { readSseMessages, type SseBudget, type SseMessage } from '../../src/wire/sse-reader.js';
 import {
   type Handler,
   type LoopbackServer,
+  leakedHandles,
   liveSignal,
   startLoopbackServer,
   writeInChunks,
@@ -14,6 +15,10 @@ let servers: LoopbackServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.map((server) => server.close()));
   servers = [];
+});
+
+afterAll(async () => {
+  expect(await leakedHandles()).toEqual([]);
 });
 
 async function openStream(
