@@ -1,0 +1,46 @@
+/** The abstracted model of the `wait` machine used by its model checks and walks. */
+import type { AnyMachineSnapshot } from 'xstate';
+import type { WaitContext, WaitPollOutput } from '../../src/machines/wait.types.js';
+import type { ModelOptions } from './model-graph.js';
+
+/** The overall deadline of the modelled wait. */
+export const TIMEOUT_MS = 600_000;
+const input = { startedAt: 0, timeoutMs: TIMEOUT_MS, backoffSeconds: [2] };
+
+const pollDone = (
+  status: string,
+  finishedAt: number,
+): { type: string; output: WaitPollOutput } => ({
+  type: 'xstate.done.actor.poll',
+  output: { snapshot: { status }, done: status === 'ready', finishedAt },
+});
+
+/** Vertex key: the state, whether a state was seen, and whether the current sleep is the last. */
+export function serializeWaitState(snapshot: AnyMachineSnapshot): string {
+  if (snapshot.status === 'done') {
+    const output = snapshot.output as { ok: boolean; timedOut?: boolean };
+    return JSON.stringify({ value: snapshot.value, ok: output.ok, timedOut: output.timedOut });
+  }
+  const context = snapshot.context as WaitContext;
+  return JSON.stringify({
+    value: snapshot.value,
+    hasSnapshot: context.polls > 0,
+    lastSleep: snapshot.value === 'sleeping' ? context.sleepUntil >= context.deadlineAt : undefined,
+  });
+}
+
+export const waitModelOptions: ModelOptions = {
+  input,
+  serializeState: serializeWaitState,
+  eventCases: {
+    'xstate.done.actor.poll': [
+      pollDone('ready', 1_000),
+      pollDone('pending', 1_000),
+      pollDone('pending', TIMEOUT_MS - 1_000),
+    ],
+    'xstate.error.actor.poll': [
+      { type: 'xstate.error.actor.poll', error: new Error('poll failed') },
+    ],
+    CANCEL: [{ type: 'CANCEL', reason: 'walk cancelled' }],
+  },
+};
