@@ -55,12 +55,8 @@ export function mountMcp(
   }
 }
 
-/**
- * The SDK validates arguments with the registered schema before our callback, which would run
- * validation before `beforeToolCall` and replace our VALIDATION_ERROR envelope; so we register a
- * loose object that passes arguments through, and advertise the real JSON Schema via zod's
- * documented per-schema `toJSONSchema` override, which the SDK's tools/list conversion honours.
- */
+// The SDK validates before our callback (ahead of beforeToolCall, with its own error text), so we
+// register a pass-through object and advertise the real schema via zod's `toJSONSchema` override.
 function advertisedPassThroughSchema(jsonSchema: JsonSchemaObject): z.ZodObject {
   const schema = z.looseObject({});
   schema._zod.toJSONSchema = () => structuredClone(jsonSchema);
