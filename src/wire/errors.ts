@@ -75,10 +75,66 @@ function safeDetails(fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
-const AUTHORIZATION_BRAND = brandFor(CONNECTION_ERROR_CODES.authorizationRequired);
+const CONNECTION_ERROR_BRAND = Symbol.for('stitchkit-transport.error.CONNECTION_ERROR');
+
+/** A projected failure: always not retryable unless `retryable` says otherwise. */
+function projection(
+  code: string,
+  status: number,
+  details: Record<string, unknown> & { message: string },
+  extra: { retryable?: boolean; hint?: string } = {},
+): AppError {
+  return new AppError(code, {
+    message: details.message,
+    status,
+    retryable: extra.retryable ?? false,
+    details: safeDetails(details),
+    ...(extra.hint === undefined ? {} : { hint: extra.hint }),
+  });
+}
+
+/**
+ * The base of every connection error. Recognition goes through registered brands, never through
+ * the prototype chain, so errors from a second copy of the package still match `instanceof`
+ * and `isInstance`.
+ */
+export abstract class ConnectionError extends Error implements ToolErrorProjecting {
+  /** The registered brand of the class; each concrete class has its own. */
+  static readonly brand: symbol = CONNECTION_ERROR_BRAND;
+  /** Stable machine-readable code of the class. */
+  abstract readonly code: string;
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    const own = (new.target as unknown as { readonly brand: symbol }).brand;
+    for (const brand of new Set([CONNECTION_ERROR_BRAND, own])) {
+      Object.defineProperty(this, brand, { value: true, enumerable: false });
+    }
+  }
+
+  /** True for an instance of this class from any copy of the package. */
+  static isInstance<T>(
+    this: { readonly brand: symbol; readonly prototype: T },
+    value: unknown,
+  ): value is T {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the concrete subclass and its brand.
+    return hasBrand(value, this.brand);
+  }
+
+  /** Makes `instanceof` brand-based, so it works across copies of the package. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the concrete subclass and its brand.
+    return hasBrand(value, (this as unknown as { readonly brand: symbol }).brand);
+  }
+
+  /** The model-safe projection of this failure (DESIGN §2.2); never throws. */
+  abstract [TOOL_ERROR_PROJECTION](): AppError;
+}
 
 /** The upstream answered 401: the credential is missing, expired or revoked. */
-export class ConnectionAuthorizationRequiredError extends Error implements ToolErrorProjecting {
+export class ConnectionAuthorizationRequiredError extends ConnectionError {
+  /** The registered brand of this class. */
+  static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.authorizationRequired);
   override readonly name = 'ConnectionAuthorizationRequiredError';
   /** Stable code of this class. */
   readonly code = CONNECTION_ERROR_CODES.authorizationRequired;
@@ -97,41 +153,26 @@ export class ConnectionAuthorizationRequiredError extends Error implements ToolE
     this.phase = resolved.phase;
   }
 
-  get [AUTHORIZATION_BRAND](): true {
-    return true;
-  }
-
-  /** True for an instance from any copy of this package. */
-  static isInstance(value: unknown): value is ConnectionAuthorizationRequiredError {
-    return hasBrand(value, AUTHORIZATION_BRAND);
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasBrand(value, AUTHORIZATION_BRAND);
-  }
-
   /** `UNAUTHORIZED` / 401, not retryable without a new credential. */
   [TOOL_ERROR_PROJECTION](): AppError {
-    const message = 'The connection requires authorization.';
-    return new AppError('UNAUTHORIZED', {
-      message,
-      status: 401,
-      retryable: false,
-      hint: 'Obtain a new credential before retrying.',
-      details: safeDetails({
-        message,
+    return projection(
+      'UNAUTHORIZED',
+      401,
+      {
+        message: 'The connection requires authorization.',
         reason: 'authorization-required',
         operation: this.operation,
         phase: this.phase,
-      }),
-    });
+      },
+      { hint: 'Obtain a new credential before retrying.' },
+    );
   }
 }
 
-const REQUEST_BRAND = brandFor(CONNECTION_ERROR_CODES.request);
-
 /** The upstream answered with a non-2xx status other than 401 (403 included). */
-export class ConnectionRequestError extends Error implements ToolErrorProjecting {
+export class ConnectionRequestError extends ConnectionError {
+  /** The registered brand of this class. */
+  static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.request);
   override readonly name = 'ConnectionRequestError';
   /** Stable code of this class (the projection says `FORBIDDEN` for a 403). */
   readonly code = CONNECTION_ERROR_CODES.request;
@@ -164,48 +205,30 @@ export class ConnectionRequestError extends Error implements ToolErrorProjecting
     this.phase = resolved.phase;
   }
 
-  get [REQUEST_BRAND](): true {
-    return true;
-  }
-
-  /** True for an instance from any copy of this package. */
-  static isInstance(value: unknown): value is ConnectionRequestError {
-    return hasBrand(value, REQUEST_BRAND);
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasBrand(value, REQUEST_BRAND);
-  }
-
   /** 403 is `FORBIDDEN`; anything else is `CONNECTION_REQUEST_FAILED` / 502. */
   [TOOL_ERROR_PROJECTION](): AppError {
-    const base = { operation: this.operation, phase: this.phase, upstreamStatus: this.status };
+    const where = { operation: this.operation, phase: this.phase, upstreamStatus: this.status };
     if (this.status === 403) {
       const message = 'The connection refused the request: permission denied.';
-      return new AppError('FORBIDDEN', {
-        message,
-        status: 403,
-        retryable: false,
-        details: safeDetails({ message, reason: 'permission-denied', ...base }),
-      });
+      return projection('FORBIDDEN', 403, { message, reason: 'permission-denied', ...where });
     }
     const message = `The connection request failed with upstream status ${this.status}.`;
-    return new AppError('CONNECTION_REQUEST_FAILED', {
-      message,
-      status: 502,
-      retryable: isRetryableStatus(this.status),
-      details: safeDetails({ message, reason: 'upstream-request-failed', ...base }),
-    });
+    return projection(
+      'CONNECTION_REQUEST_FAILED',
+      502,
+      { message, reason: 'upstream-request-failed', ...where },
+      { retryable: isRetryableStatus(this.status) },
+    );
   }
 }
-
-const URL_BRAND = brandFor(CONNECTION_ERROR_CODES.url);
 
 /**
  * A URL was refused: unparseable, not http(s), carrying userinfo, outside the host fence, a
  * redirect, or an off-fence SSE endpoint.
  */
-export class ConnectionUrlError extends Error implements ToolErrorProjecting {
+export class ConnectionUrlError extends ConnectionError {
+  /** The registered brand of this class. */
+  static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.url);
   override readonly name = 'ConnectionUrlError';
   /** Stable code of this class. */
   readonly code = CONNECTION_ERROR_CODES.url;
@@ -218,28 +241,10 @@ export class ConnectionUrlError extends Error implements ToolErrorProjecting {
     this.url = url === undefined ? undefined : redactForError(url);
   }
 
-  get [URL_BRAND](): true {
-    return true;
-  }
-
-  /** True for an instance from any copy of this package. */
-  static isInstance(value: unknown): value is ConnectionUrlError {
-    return hasBrand(value, URL_BRAND);
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasBrand(value, URL_BRAND);
-  }
-
   /** `BAD_REQUEST` / 400: retrying the same URL cannot succeed. */
   [TOOL_ERROR_PROJECTION](): AppError {
     const message = 'The connection refused a URL outside its policy.';
-    return new AppError('BAD_REQUEST', {
-      message,
-      status: 400,
-      retryable: false,
-      details: { message, reason: 'url-rejected' },
-    });
+    return projection('BAD_REQUEST', 400, { message, reason: 'url-rejected' });
   }
 }
 
@@ -255,10 +260,10 @@ function redactForError(url: string | URL): string {
   }
 }
 
-const TIMEOUT_BRAND = brandFor(CONNECTION_ERROR_CODES.timeout);
-
 /** A deadline fired before the operation finished. */
-export class ConnectionTimeoutError extends Error implements ToolErrorProjecting {
+export class ConnectionTimeoutError extends ConnectionError {
+  /** The registered brand of this class. */
+  static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.timeout);
   override readonly name = 'ConnectionTimeoutError';
   /** Stable code of this class. */
   readonly code = CONNECTION_ERROR_CODES.timeout;
@@ -283,42 +288,23 @@ export class ConnectionTimeoutError extends Error implements ToolErrorProjecting
     this.observedReadBytes = resolved.observedReadBytes;
   }
 
-  get [TIMEOUT_BRAND](): true {
-    return true;
-  }
-
-  /** True for an instance from any copy of this package. */
-  static isInstance(value: unknown): value is ConnectionTimeoutError {
-    return hasBrand(value, TIMEOUT_BRAND);
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasBrand(value, TIMEOUT_BRAND);
-  }
-
   /** `CONNECTION_TIMEOUT` / 504, not retryable: the same budget would fail again. */
   [TOOL_ERROR_PROJECTION](): AppError {
-    const message = `The connection timed out after ${this.timeoutMs} ms.`;
-    return new AppError('CONNECTION_TIMEOUT', {
-      message,
-      status: 504,
-      retryable: false,
-      details: safeDetails({
-        message,
-        reason: 'deadline-exceeded',
-        operation: this.operation,
-        phase: this.phase,
-        timeoutMs: this.timeoutMs,
-        observedReadBytes: this.observedReadBytes,
-      }),
+    return projection('CONNECTION_TIMEOUT', 504, {
+      message: `The connection timed out after ${this.timeoutMs} ms.`,
+      reason: 'deadline-exceeded',
+      operation: this.operation,
+      phase: this.phase,
+      timeoutMs: this.timeoutMs,
+      observedReadBytes: this.observedReadBytes,
     });
   }
 }
 
-const TOO_LARGE_BRAND = brandFor(CONNECTION_ERROR_CODES.responseTooLarge);
-
 /** A raw byte ceiling (total or per SSE frame) was crossed. */
-export class ConnectionResponseTooLargeError extends Error implements ToolErrorProjecting {
+export class ConnectionResponseTooLargeError extends ConnectionError {
+  /** The registered brand of this class. */
+  static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.responseTooLarge);
   override readonly name = 'ConnectionResponseTooLargeError';
   /** Stable code of this class. */
   readonly code = CONNECTION_ERROR_CODES.responseTooLarge;
@@ -346,45 +332,26 @@ export class ConnectionResponseTooLargeError extends Error implements ToolErrorP
     this.observedReadBytes = resolved.observedReadBytes;
   }
 
-  get [TOO_LARGE_BRAND](): true {
-    return true;
-  }
-
-  /** True for an instance from any copy of this package. */
-  static isInstance(value: unknown): value is ConnectionResponseTooLargeError {
-    return hasBrand(value, TOO_LARGE_BRAND);
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasBrand(value, TOO_LARGE_BRAND);
-  }
-
   /** `CONNECTION_RESPONSE_TOO_LARGE` / 413, not retryable. */
   [TOOL_ERROR_PROJECTION](): AppError {
-    const message = `The connection response exceeded the ${this.maxBytes} byte limit.`;
-    return new AppError('CONNECTION_RESPONSE_TOO_LARGE', {
-      message,
-      status: 413,
-      retryable: false,
-      details: safeDetails({
-        message,
-        reason: 'response-too-large',
-        operation: this.operation,
-        phase: this.phase,
-        maxResponseBytes: this.maxBytes,
-        observedReadBytes: this.observedReadBytes,
-      }),
+    return projection('CONNECTION_RESPONSE_TOO_LARGE', 413, {
+      message: `The connection response exceeded the ${this.maxBytes} byte limit.`,
+      reason: 'response-too-large',
+      operation: this.operation,
+      phase: this.phase,
+      maxResponseBytes: this.maxBytes,
+      observedReadBytes: this.observedReadBytes,
     });
   }
 }
-
-const PROTOCOL_BRAND = brandFor(CONNECTION_ERROR_CODES.protocol);
 
 /**
  * The upstream broke the protocol: not JSON, an id mismatch, a stream that ended without a
  * response, an invalid MCP result, or a JSON-RPC error response (`rpcCode`).
  */
-export class ConnectionProtocolError extends Error implements ToolErrorProjecting {
+export class ConnectionProtocolError extends ConnectionError {
+  /** The registered brand of this class. */
+  static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.protocol);
   override readonly name = 'ConnectionProtocolError';
   /** Stable code of this class. */
   readonly code = CONNECTION_ERROR_CODES.protocol;
@@ -414,44 +381,25 @@ export class ConnectionProtocolError extends Error implements ToolErrorProjectin
     this.rpcCode = context?.rpcCode;
   }
 
-  get [PROTOCOL_BRAND](): true {
-    return true;
-  }
-
-  /** True for an instance from any copy of this package. */
-  static isInstance(value: unknown): value is ConnectionProtocolError {
-    return hasBrand(value, PROTOCOL_BRAND);
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasBrand(value, PROTOCOL_BRAND);
-  }
-
   /** `CONNECTION_PROTOCOL_ERROR` / 502, not retryable. */
   [TOOL_ERROR_PROJECTION](): AppError {
-    const message =
-      this.rpcCode === undefined
-        ? 'The connection returned a malformed response.'
-        : `The connection answered with JSON-RPC error ${this.rpcCode}.`;
-    return new AppError('CONNECTION_PROTOCOL_ERROR', {
-      message,
-      status: 502,
-      retryable: false,
-      details: safeDetails({
-        message,
-        reason: 'protocol-error',
-        operation: this.operation,
-        phase: this.phase,
-        rpcCode: this.rpcCode,
-      }),
+    return projection('CONNECTION_PROTOCOL_ERROR', 502, {
+      message:
+        this.rpcCode === undefined
+          ? 'The connection returned a malformed response.'
+          : `The connection answered with JSON-RPC error ${this.rpcCode}.`,
+      reason: 'protocol-error',
+      operation: this.operation,
+      phase: this.phase,
+      rpcCode: this.rpcCode,
     });
   }
 }
 
-const BUDGET_BRAND = brandFor(CONNECTION_ERROR_CODES.budgetExceeded);
-
 /** The mounted connections expose more tools or schema bytes than the mount budget allows. */
-export class ConnectionBudgetExceededError extends Error implements ToolErrorProjecting {
+export class ConnectionBudgetExceededError extends ConnectionError {
+  /** The registered brand of this class. */
+  static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.budgetExceeded);
   override readonly name = 'ConnectionBudgetExceededError';
   /** Stable code of this class. */
   readonly code = CONNECTION_ERROR_CODES.budgetExceeded;
@@ -469,33 +417,14 @@ export class ConnectionBudgetExceededError extends Error implements ToolErrorPro
     this.unit = unit;
   }
 
-  get [BUDGET_BRAND](): true {
-    return true;
-  }
-
-  /** True for an instance from any copy of this package. */
-  static isInstance(value: unknown): value is ConnectionBudgetExceededError {
-    return hasBrand(value, BUDGET_BRAND);
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasBrand(value, BUDGET_BRAND);
-  }
-
   /** `BAD_REQUEST` / 400: the mount configuration must change. */
   [TOOL_ERROR_PROJECTION](): AppError {
-    const message = `Connection surface exposes ${this.actual} ${this.unit}, above the budget of ${this.limit}.`;
-    return new AppError('BAD_REQUEST', {
-      message,
-      status: 400,
-      retryable: false,
-      details: {
-        message,
-        reason: 'mount-budget-exceeded',
-        limit: this.limit,
-        actual: this.actual,
-        unit: this.unit,
-      },
+    return projection('BAD_REQUEST', 400, {
+      message: `Connection surface exposes ${this.actual} ${this.unit}, above the budget of ${this.limit}.`,
+      reason: 'mount-budget-exceeded',
+      limit: this.limit,
+      actual: this.actual,
+      unit: this.unit,
     });
   }
 }

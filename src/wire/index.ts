@@ -18,6 +18,7 @@ export {
   CONNECTION_ERROR_CODES,
   ConnectionAuthorizationRequiredError,
   ConnectionBudgetExceededError,
+  ConnectionError,
   type ConnectionFailureContext,
   ConnectionProtocolError,
   ConnectionRequestError,

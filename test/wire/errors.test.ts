@@ -3,6 +3,7 @@ import { AppError, projectToolError } from '../../src/binding/app-error.js';
 import {
   ConnectionAuthorizationRequiredError,
   ConnectionBudgetExceededError,
+  ConnectionError,
   ConnectionProtocolError,
   ConnectionRequestError,
   ConnectionResponseTooLargeError,
@@ -213,12 +214,19 @@ describe.each(rows)('$label', (row) => {
     }
   });
 
+  it('is a ConnectionError', () => {
+    const error = row.make();
+    expect(error instanceof ConnectionError).toBe(true);
+    expect(ConnectionError.isInstance(error)).toBe(true);
+  });
+
   it('recognises an instance from a second copy of the package by its registered brand', () => {
     const foreign = { [Symbol.for(`stitchkit-transport.error.${row.code}`)]: true };
     expect(foreign instanceof row.errorClass).toBe(true);
     expect(row.errorClass.isInstance(foreign)).toBe(true);
     expect(row.errorClass.isInstance({})).toBe(false);
     expect(row.errorClass.isInstance(null)).toBe(false);
+    expect(new Error('plain') instanceof row.errorClass).toBe(false);
   });
 
   it('keeps the connection name, URL, body and bearer out of the projected JSON', () => {
