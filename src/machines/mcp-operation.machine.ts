@@ -353,9 +353,12 @@ export const mcpOperationMachine = setup({
     failCancelled: assign(({ event }) => ({
       outcome: { ok: false as const, error: event.type === 'CANCEL' ? event.reason : undefined },
     })),
-    // Leaving a state already aborted its requests and readers; this drops the run's secrets so
-    // the final snapshot holds no credential.
-    teardown: assign({ token: undefined, sessionId: undefined }),
+    // Leaving each state already aborted its requests and stopped its stream reader; teardown
+    // wipes the credential and session id this run resolved, so no later holder can use them.
+    teardown: ({ context }) => {
+      context.token?.wipe();
+      context.sessionId?.wipe();
+    },
   },
 }).createMachine({
   id: 'mcpOperation',

@@ -9,16 +9,27 @@ const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
 
 /** An opaque holder for a secret string; every serialisation path prints `[redacted]`. */
 export class SecretValue {
-  readonly #value: string;
+  #value: string | undefined;
 
   constructor(value: string) {
     this.#value = value;
     Object.freeze(this);
   }
 
-  /** The secret itself; call only where it is put on the wire. */
+  /** The secret itself; call only where it is put on the wire. Throws once wiped. */
   reveal(): string {
+    if (this.#value === undefined) throw new TypeError('This secret was wiped at teardown');
     return this.#value;
+  }
+
+  /** Forgets the secret, so nothing that still holds this object can use it. */
+  wipe(): void {
+    this.#value = undefined;
+  }
+
+  /** True once {@link SecretValue.wipe} ran. */
+  get wiped(): boolean {
+    return this.#value === undefined;
   }
 
   /** Serialisation hook: JSON never sees the secret. */

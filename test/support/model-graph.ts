@@ -25,6 +25,11 @@ export interface ModelOptions {
   readonly serializeState?: (snapshot: AnyMachineSnapshot) => string;
   /** Traversal limit (iterations); default 5 000. */
   readonly limit?: number;
+  /**
+   * Drops events that cannot happen in a vertex although the machine accepts them, e.g. the
+   * later of two timers whose order the abstracted context already decides.
+   */
+  readonly isPossible?: (snapshot: AnyMachineSnapshot, event: AnyEventObject) => boolean;
 }
 
 /** One explored edge. */
@@ -80,6 +85,7 @@ export function buildModelGraph(machine: AnyStateMachine, options: ModelOptions 
     filterEvents: (snapshot, event) => {
       const current = snapshot as AnyMachineSnapshot;
       if (current.status !== 'active') return false;
+      if (options.isPossible?.(current, event as AnyEventObject) === false) return false;
       try {
         return current.can(event as AnyEventObject);
       } catch (error) {

@@ -1,0 +1,153 @@
+/**
+ * Model checks of `mcpOperation` (DESIGN §3.6): invariants 1–5 over the explored model, and the
+ * real actor walked along every edge with deferred actor results and fake timers.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type AnyEventObject, fromCallback, fromPromise, transition } from 'xstate';
+import { mcpOperationMachine } from '../../src/machines/mcp-operation.machine.js';
+import type { McpOperationContext } from '../../src/machines/mcp-operation.types.js';
+import { isInsideFence } from '../../src/wire/index.js';
+import { checkModel, modelCheckProblems } from '../support/model-check.js';
+import { buildModelGraph } from '../support/model-graph.js';
+import { mcpModelInput, mcpModelOptions } from '../support/model-mcp-operation.js';
+import { walkEveryEdge } from '../support/model-walk.js';
+
+const LEGACY_STATES = [
+  'initializing',
+  'initializeCheck',
+  'notifying',
+  'requesting',
+  'responseCheck',
+];
+
+function valueOf(snapshot: { value: unknown }): string {
+  return JSON.stringify(snapshot.value);
+}
+
+describe('mcpOperation model', () => {
+  it('satisfies invariants 1–4: no trap state, teardown into final, cleanup on exit, deadlines and CANCEL, delays resolve', () => {
+    const report = checkModel(mcpOperationMachine, mcpModelOptions);
+    expect(modelCheckProblems(report)).toEqual([]);
+    console.info(`mcpOperation: ${report.states} states, ${report.edges} edges checked`);
+    expect(report.states).toBeGreaterThan(20);
+  });
+
+  it('has fallback edges only from the first initialize and only for 400, 404 and 405', () => {
+    const graph = buildModelGraph(mcpOperationMachine, mcpModelOptions);
+    const intoLegacy = graph.edges.filter(
+      (edge) =>
+        valueOf(edge.targetSnapshot).includes('"legacy"') &&
+        !valueOf(edge.sourceSnapshot).includes('"legacy"'),
+    );
+    expect(
+      intoLegacy.map((edge) => ({
+        from: edge.sourceSnapshot.value,
+        event: edge.event.type,
+        status: (edge.event as { output?: { status?: number } }).output?.status,
+      })),
+    ).toEqual(
+      [400, 404, 405].map((status) => ({
+        from: { streamable: 'initializing' },
+        event: 'xstate.done.actor.postInitialize',
+        status,
+      })),
+    );
+  });
+
+  it('never falls back from any other state or status (every status 100–599 on every exchange)', () => {
+    const graph = buildModelGraph(mcpOperationMachine, mcpModelOptions);
+    const offenders: string[] = [];
+    for (const snapshot of graph.states.values()) {
+      if (snapshot.status !== 'active' || valueOf(snapshot).includes('"legacy"')) continue;
+      for (const id of ['postInitialize', 'postInitialized', 'postRequest', 'resumeRequest']) {
+        for (let status = 100; status < 600; status += 1) {
+          const event = {
+            type: `xstate.done.actor.${id}`,
+            output: { kind: 'http-error', status, body: '' },
+          } as AnyEventObject;
+          if (!snapshot.can(event)) continue;
+          const [next] = transition(mcpOperationMachine, snapshot, event);
+          const fellBack = valueOf(next).includes('"legacy"');
+          const allowed = id === 'postInitialize' && [400, 404, 405].includes(status) && fellBack;
+          if (fellBack && !allowed) offenders.push(`${valueOf(snapshot)} ${id} ${status}`);
+          if (!fellBack && id === 'postInitialize' && [400, 404, 405].includes(status)) {
+            offenders.push(`${valueOf(snapshot)} ${id} ${status} did not fall back`);
+          }
+        }
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('never reaches a state that posts to the legacy endpoint unless the endpoint is inside the fence', () => {
+    const graph = buildModelGraph(mcpOperationMachine, mcpModelOptions);
+    const posting = graph.edges
+      .map((edge) => edge.targetSnapshot)
+      .filter((snapshot) => LEGACY_STATES.some((state) => snapshot.matches({ legacy: state })));
+    expect(posting.length).toBeGreaterThan(0);
+    const outside = posting.filter((snapshot) => {
+      const { endpoint, fence } = snapshot.context as McpOperationContext;
+      return endpoint === undefined || !isInsideFence(new URL(endpoint), fence);
+    });
+    expect(outside).toEqual([]);
+  });
+});
+
+describe('mcpOperation walked on the real actor', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 0 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('takes every edge of the model as predicted', async () => {
+    const pending = new Map<
+      string,
+      { resolve(value: unknown): void; reject(error: unknown): void }
+    >();
+    const deferred = fromPromise<unknown, unknown>(
+      ({ self }) =>
+        new Promise((resolve, reject) => {
+          pending.set(self.id, { resolve, reject });
+        }),
+    );
+    const machine = mcpOperationMachine.provide({
+      actors: {
+        resolveCredentials: deferred as never,
+        exchange: deferred as never,
+        deleteSession: deferred as never,
+        // Stream events are sent to the machine by the walk itself.
+        legacyStream: fromCallback(() => () => {}) as never,
+      },
+    });
+    const settle =
+      (kind: 'done' | 'error') =>
+      ({ event }: { event: AnyEventObject }) => {
+        const id = event.type.replace(`xstate.${kind}.actor.`, '');
+        const entry = pending.get(id);
+        if (entry === undefined) throw new Error(`no pending actor ${id}`);
+        if (kind === 'done') entry.resolve((event as { output?: unknown }).output);
+        else entry.reject((event as { error?: unknown }).error);
+      };
+    const executors: Record<string, (step: { event: AnyEventObject }) => void> = {};
+    for (const type of Object.keys(mcpModelOptions.eventCases ?? {})) {
+      if (type.startsWith('xstate.done.actor.')) executors[type] = settle('done');
+      if (type.startsWith('xstate.error.actor.')) executors[type] = settle('error');
+    }
+    const report = await walkEveryEdge(machine, {
+      ...mcpModelOptions,
+      input: mcpModelInput,
+      beforePath: () => {
+        pending.clear();
+        vi.setSystemTime(0);
+      },
+      executors,
+    });
+    console.info(
+      `mcpOperation: walked ${report.walked}/${report.total} edges in ${report.paths} paths`,
+    );
+    expect(report.failures).toEqual([]);
+    expect(report.walked).toBe(report.total);
+  });
+});

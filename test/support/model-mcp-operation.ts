@@ -1,0 +1,209 @@
+/**
+ * The abstracted model of the `mcpOperation` machine for its model checks and walks: the input,
+ * how a snapshot becomes a vertex, and the concrete outcomes each actor and stream event can have.
+ */
+import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
+import { MAX_STREAM_RESUMPTIONS, resumeDelayMs } from '../../src/machines/mcp-operation.policy.js';
+import type {
+  McpOperationContext,
+  McpOperationInput,
+  RpcExchange,
+} from '../../src/machines/mcp-operation.types.js';
+import { SecretValue } from '../../src/machines/secret-value.js';
+import {
+  ConnectionResponseTooLargeError,
+  createHostFence,
+  LATEST_PROTOCOL_VERSION,
+} from '../../src/wire/index.js';
+import type { ModelOptions } from './model-graph.js';
+
+/** The modelled connection URL; the fence is its host only. */
+export const MODEL_URL = 'http://127.0.0.1:7000/mcp';
+
+/** Input of every modelled run: a tools/call with distinct handshake and request limits. */
+export const mcpModelInput: McpOperationInput = {
+  connectionName: 'model',
+  url: MODEL_URL,
+  fence: createHostFence(new URL(MODEL_URL)),
+  headers: {},
+  resolveToken: () => 'token',
+  request: { method: 'tools/call', params: { name: 'echo', arguments: {} } },
+  phase: 'call',
+  limits: {
+    handshake: { timeoutMs: 5_000, maxResponseBytes: 1_000 },
+    request: { timeoutMs: 3_000, maxResponseBytes: 2_000 },
+  },
+};
+
+/**
+ * Whether the request deadline fires before the resume delay. The model's interruptions happen at
+ * the start of the request window, so the server's advice against the whole window decides it.
+ */
+function deadlineBeforeResume(context: McpOperationContext): boolean {
+  return resumeDelayMs(context.retryMs) >= context.limits.request.timeoutMs;
+}
+
+/**
+ * Only the earlier of awaitingResume's two timers can fire.
+ */
+export function isPossibleMcpEvent(snapshot: AnyMachineSnapshot, event: AnyEventObject): boolean {
+  if (!snapshot.matches({ streamable: 'awaitingResume' })) return true;
+  const deadlineFirst = deadlineBeforeResume(snapshot.context as McpOperationContext);
+  if (event.type.startsWith('xstate.after.RESUME_DELAY.')) return !deadlineFirst;
+  if (event.type.startsWith('xstate.after.REQUEST_DEADLINE.')) return deadlineFirst;
+  return true;
+}
+
+/**
+ * Vertex key: the state, whether a session is open (teardown branches on it), whether a
+ * resumption is still allowed, and the outcome's kind once decided.
+ */
+export function serializeMcpState(snapshot: AnyMachineSnapshot): string {
+  const context = snapshot.context as McpOperationContext;
+  return JSON.stringify({
+    value: snapshot.value,
+    status: snapshot.status,
+    session: context.sessionId !== undefined,
+    canResume: context.resumeAttempts < MAX_STREAM_RESUMPTIONS,
+    deadlineFirst: snapshot.matches({ streamable: 'awaitingResume' })
+      ? deadlineBeforeResume(context)
+      : undefined,
+    outcome: context.outcome === undefined ? undefined : context.outcome.ok,
+  });
+}
+
+const done = (id: string, output: RpcExchange | SecretValue | undefined): AnyEventObject => ({
+  type: `xstate.done.actor.${id}`,
+  output,
+});
+const failed = (id: string, error: unknown): AnyEventObject => ({
+  type: `xstate.error.actor.${id}`,
+  error,
+});
+const httpError = (status: number): RpcExchange => ({ kind: 'http-error', status, body: 'no' });
+const interrupted: RpcExchange = { kind: 'interrupted', lastEventId: 'e1', retryMs: 500 };
+/** An interruption whose retry advice outlasts the request deadline. */
+const interruptedSlowRetry: RpcExchange = {
+  kind: 'interrupted',
+  lastEventId: 'e1',
+  retryMs: 5_000,
+};
+const accepted: RpcExchange = { kind: 'accepted', status: 202 };
+const initialized = (session: boolean): RpcExchange => ({
+  kind: 'response',
+  value: { protocolVersion: LATEST_PROTOCOL_VERSION },
+  sessionId: session ? new SecretValue('session-1') : undefined,
+});
+const called: RpcExchange = {
+  kind: 'response',
+  value: { content: [{ type: 'text', text: 'ok' }] },
+  sessionId: undefined,
+};
+const tooLarge = new ConnectionResponseTooLargeError('model', 1_000, {
+  operation: 'notifications/initialized',
+  phase: 'discovery',
+  observedReadBytes: 1_001,
+});
+
+/** Every status the fallback rule distinguishes, tried on every exchange. */
+export const MODEL_STATUSES = [400, 401, 403, 404, 405, 500] as const;
+
+const requestOutcomes = (id: string) => [
+  ...MODEL_STATUSES.map((status) => done(id, httpError(status))),
+  done(id, called),
+  done(id, interrupted),
+  done(id, interruptedSlowRetry),
+  done(id, accepted),
+];
+
+const legacyPostOutcomes = (id: string) => [
+  done(id, accepted),
+  done(id, httpError(401)),
+  done(id, httpError(500)),
+];
+
+const rpcResult = (id: number, result: unknown) => ({ jsonrpc: '2.0', id, result });
+
+/** The concrete events of the model, per event type. */
+export const mcpEventCases: Readonly<Record<string, readonly AnyEventObject[]>> = {
+  'xstate.done.actor.resolveCredentials': [done('resolveCredentials', new SecretValue('token'))],
+  'xstate.error.actor.resolveCredentials': [failed('resolveCredentials', new Error('provider'))],
+  'xstate.done.actor.postInitialize': [
+    ...MODEL_STATUSES.map((status) => done('postInitialize', httpError(status))),
+    done('postInitialize', initialized(true)),
+    done('postInitialize', initialized(false)),
+    done('postInitialize', interrupted),
+  ],
+  'xstate.error.actor.postInitialize': [failed('postInitialize', new Error('network'))],
+  'xstate.done.actor.postInitialized': [
+    done('postInitialized', accepted),
+    done('postInitialized', httpError(500)),
+  ],
+  'xstate.error.actor.postInitialized': [
+    failed('postInitialized', tooLarge),
+    failed('postInitialized', new Error('network')),
+  ],
+  'xstate.done.actor.postRequest': requestOutcomes('postRequest'),
+  'xstate.error.actor.postRequest': [failed('postRequest', new Error('network'))],
+  'xstate.done.actor.resumeRequest': requestOutcomes('resumeRequest'),
+  'xstate.error.actor.resumeRequest': [failed('resumeRequest', new Error('network'))],
+  'xstate.done.actor.postLegacyInitialize': legacyPostOutcomes('postLegacyInitialize'),
+  'xstate.error.actor.postLegacyInitialize': [failed('postLegacyInitialize', new Error('net'))],
+  'xstate.done.actor.postLegacyInitialized': [done('postLegacyInitialized', accepted)],
+  'xstate.error.actor.postLegacyInitialized': [
+    failed('postLegacyInitialized', tooLarge),
+    failed('postLegacyInitialized', new Error('network')),
+  ],
+  'xstate.done.actor.postLegacyRequest': legacyPostOutcomes('postLegacyRequest'),
+  'xstate.error.actor.postLegacyRequest': [failed('postLegacyRequest', new Error('network'))],
+  'xstate.done.actor.deleteSession': [{ type: 'xstate.done.actor.deleteSession' }],
+  'xstate.error.actor.deleteSession': [failed('deleteSession', new Error('network'))],
+  SSE_ENDPOINT: [
+    { type: 'SSE_ENDPOINT', url: 'http://127.0.0.1:7000/messages?sessionId=1' },
+    { type: 'SSE_ENDPOINT', url: 'http://127.0.0.1:7001/messages' },
+    { type: 'SSE_ENDPOINT', url: undefined },
+  ],
+  SSE_MESSAGE: [
+    {
+      type: 'SSE_MESSAGE',
+      message: rpcResult(1, {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: {},
+        serverInfo: { name: 's', version: '1' },
+      }),
+    },
+    {
+      type: 'SSE_MESSAGE',
+      message: rpcResult(1, {
+        protocolVersion: '1999-01-01',
+        capabilities: {},
+        serverInfo: { name: 's', version: '1' },
+      }),
+    },
+    { type: 'SSE_MESSAGE', message: rpcResult(2, { content: [] }) },
+    {
+      type: 'SSE_MESSAGE',
+      message: { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'bad' } },
+    },
+    { type: 'SSE_MESSAGE', message: rpcResult(99, {}) },
+  ],
+  STREAM_REJECTED: [
+    { type: 'STREAM_REJECTED', status: 401, body: '' },
+    { type: 'STREAM_REJECTED', status: 500, body: 'no' },
+  ],
+  STREAM_FAILED: [{ type: 'STREAM_FAILED', error: new Error('reset') }],
+  BYTES_READ: [
+    { type: 'BYTES_READ', bytes: 10 },
+    { type: 'BYTES_READ', bytes: 1_000_000 },
+  ],
+  CANCEL: [{ type: 'CANCEL', reason: 'caller stopped' }],
+};
+
+/** Model options shared by the checks and the walk. */
+export const mcpModelOptions: ModelOptions = {
+  input: mcpModelInput,
+  serializeState: serializeMcpState,
+  eventCases: mcpEventCases,
+  isPossible: isPossibleMcpEvent,
+  limit: 20_000,
+};
