@@ -27,16 +27,16 @@ function withDefsDialect(schema: Record<string, unknown>): Record<string, unknow
  * zod cannot convert throws (the caller skips that one tool).
  */
 export function zodObjectFromJsonSchema(inputSchema: unknown): z.ZodObject {
-  if (
-    inputSchema === undefined ||
-    (typeof inputSchema === 'object' &&
-      inputSchema !== null &&
-      Object.keys(inputSchema).every((key) => key === 'type' || key === '$schema'))
-  ) {
-    return z.looseObject({});
-  }
+  if (inputSchema === undefined) return z.looseObject({});
   if (typeof inputSchema !== 'object' || inputSchema === null || Array.isArray(inputSchema)) {
     throw new TypeError('inputSchema must be a JSON Schema object');
+  }
+  const { type } = inputSchema as Record<string, unknown>;
+  if (
+    (type === undefined || type === 'object') &&
+    Object.keys(inputSchema).every((key) => key === 'type' || key === '$schema')
+  ) {
+    return z.looseObject({});
   }
   const converted = z.fromJSONSchema(withDefsDialect(inputSchema as Record<string, unknown>));
   if (converted._zod.def.type !== 'object') {
