@@ -1,0 +1,222 @@
+/**
+ * Converting a server's JSON Schema tool input into the zod object a mounted tool validates with,
+ * and what happens at mount when one tool's schema cannot be converted.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { z } from 'zod';
+import { runTool } from '../../src/binding/index.js';
+import {
+  defineMcpClientConnection,
+  mountConnections,
+  type SkippedTool,
+} from '../../src/connections/index.js';
+import { jsonByteLength, zodObjectFromJsonSchema } from '../../src/connections/tool-schema.js';
+import { type FaultServer, mcpHandler, startFaultServer } from '../fixtures/fault-server.js';
+import {
+  activeResourceCounts,
+  expectNoLeakedResources,
+  trackUnhandledRejections,
+} from '../support/leaks.js';
+
+const STAMP_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+const STAMP_DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
+
+const ITEM_DEFINITION = {
+  type: 'object',
+  properties: { id: { type: 'integer' } },
+  required: ['id'],
+};
+
+function accepts(schema: z.ZodObject, value: unknown): boolean {
+  return schema.safeParse(value).success;
+}
+
+describe('zodObjectFromJsonSchema', () => {
+  it.each([
+    ['an absent schema', undefined],
+    ['an empty schema', {}],
+    ['a bare object type', { type: 'object' }],
+    ['a bare object type with a 2020-12 stamp', { $schema: STAMP_2020_12, type: 'object' }],
+  ])('turns %s into an object that accepts any keys', (_label, schema) => {
+    const converted = zodObjectFromJsonSchema(schema);
+    expect(converted.parse({ anything: 1, nested: { deep: true } })).toEqual({
+      anything: 1,
+      nested: { deep: true },
+    });
+    expect(accepts(converted, {})).toBe(true);
+    expect(accepts(converted, 'text')).toBe(false);
+  });
+
+  it('keeps properties, types and required keys', () => {
+    const converted = zodObjectFromJsonSchema({
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'string' } },
+      required: ['a'],
+    });
+    expect(converted.parse({ a: 1, b: 'x' })).toEqual({ a: 1, b: 'x' });
+    expect(accepts(converted, { a: 1 })).toBe(true);
+    expect(accepts(converted, { b: 'x' })).toBe(false);
+    expect(accepts(converted, { a: '1' })).toBe(false);
+  });
+
+  it.each([
+    ['a 2020-12 stamp', { $schema: STAMP_2020_12 }],
+    ['no stamp', {}],
+    ['a draft-07 stamp', { $schema: STAMP_DRAFT_07 }],
+  ])('resolves draft-07 definitions under %s', (_label, stamp) => {
+    const converted = zodObjectFromJsonSchema({
+      ...stamp,
+      type: 'object',
+      properties: { item: { $ref: '#/definitions/item' } },
+      required: ['item'],
+      definitions: { item: ITEM_DEFINITION },
+    });
+    expect(converted.parse({ item: { id: 7 } })).toEqual({ item: { id: 7 } });
+    expect(accepts(converted, { item: { id: 'seven' } })).toBe(false);
+    expect(accepts(converted, { item: {} })).toBe(false);
+    expect(accepts(converted, {})).toBe(false);
+  });
+
+  it('resolves 2020-12 $defs', () => {
+    const converted = zodObjectFromJsonSchema({
+      $schema: STAMP_2020_12,
+      type: 'object',
+      properties: { item: { $ref: '#/$defs/item' } },
+      required: ['item'],
+      $defs: { item: ITEM_DEFINITION },
+    });
+    expect(accepts(converted, { item: { id: 1 } })).toBe(true);
+    expect(accepts(converted, { item: { id: 1.5 } })).toBe(false);
+  });
+
+  it('throws for a $ref that resolves nowhere', () => {
+    expect(() =>
+      zodObjectFromJsonSchema({
+        type: 'object',
+        properties: { x: { $ref: '#/definitions/missing' } },
+      }),
+    ).toThrow('Reference not found: #/definitions/missing');
+  });
+
+  it.each([
+    ['null', null],
+    ['a string', 'object'],
+    ['a number', 42],
+    ['a boolean', true],
+    ['an array', []],
+  ])('throws a TypeError for %s instead of a schema object', (_label, schema) => {
+    expect(() => zodObjectFromJsonSchema(schema)).toThrow(
+      new TypeError('inputSchema must be a JSON Schema object'),
+    );
+  });
+
+  it.each([
+    ['a bare string type', { type: 'string' }],
+    ['a bare string type with a stamp', { $schema: STAMP_2020_12, type: 'string' }],
+    ['a constrained string', { type: 'string', minLength: 1 }],
+    ['an array type', { type: 'array', items: { type: 'number' } }],
+  ])('throws a TypeError for a schema of %s, which describes no object', (_label, schema) => {
+    expect(() => zodObjectFromJsonSchema(schema)).toThrow(
+      new TypeError('inputSchema must describe an object'),
+    );
+  });
+});
+
+describe('jsonByteLength', () => {
+  it.each([
+    ['an ASCII object', { a: 1 }, 7],
+    ['a two-byte character', { a: 'é' }, 10],
+    ['a three-byte character', '€', 5],
+    ['a four-byte character', '𝄞', 6],
+    ['an empty schema', {}, 2],
+    ['undefined (no JSON form)', undefined, 0],
+  ])('counts the UTF-8 bytes of the JSON of %s', (_label, value, bytes) => {
+    expect(jsonByteLength(value)).toBe(bytes);
+  });
+});
+
+describe('mounting a surface with one unconvertible tool', () => {
+  const BROKEN_SCHEMA = {
+    type: 'object',
+    properties: { x: { $ref: '#/definitions/missing' } },
+  };
+  const TOOLS = [
+    {
+      name: 'echo',
+      description: 'Echoes the message back.',
+      inputSchema: {
+        type: 'object',
+        properties: { message: { type: 'string' } },
+        required: ['message'],
+      },
+    },
+    { name: 'broken', description: 'Has a dangling reference.', inputSchema: BROKEN_SCHEMA },
+    { name: 'ping', description: 'Takes nothing.', inputSchema: { type: 'object' } },
+  ];
+
+  let server: FaultServer;
+  let baseline: ReturnType<typeof activeResourceCounts>;
+  const unhandled = trackUnhandledRejections();
+
+  beforeAll(async () => {
+    baseline = activeResourceCounts();
+    server = await startFaultServer(mcpHandler({}, { tools: TOOLS }));
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  afterAll(async () => {
+    await server.close();
+    await expectNoLeakedResources(baseline);
+    expect(unhandled).toEqual([]);
+  });
+
+  function connection() {
+    return defineMcpClientConnection({ name: 'schemas', transport: { url: server.url } });
+  }
+
+  it('skips only that tool, reports it through onSkippedTool and mounts the rest', async () => {
+    const skipped: SkippedTool[] = [];
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const tools = await mountConnections([connection()], {
+      onSkippedTool: (entry) => skipped.push(entry),
+    });
+    expect(tools.map((tool) => tool.name)).toEqual(['echo', 'ping']);
+    expect(skipped).toEqual([
+      {
+        connection: 'schemas',
+        tool: 'broken',
+        reason: 'unconvertible-schema',
+        message: 'Reference not found: #/definitions/missing',
+      },
+    ]);
+    expect(warn).not.toHaveBeenCalled();
+    const echo = tools[0];
+    if (echo === undefined) throw new Error('echo not mounted');
+    const result = await runTool(echo, { message: 'still works' }, { source: 'agent' });
+    expect(result).toEqual({
+      ok: true,
+      data: { content: [{ type: 'text', text: 'Echo: still works' }] },
+    });
+  });
+
+  it('writes exactly one console.warn line per skipped tool without onSkippedTool', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const tools = await mountConnections([connection()]);
+    expect(tools.map((tool) => tool.name)).toEqual(['echo', 'ping']);
+    expect(warn.mock.calls).toEqual([
+      [
+        '[stitchkit-transport] connection "schemas": tool "broken" not mounted (unconvertible-schema): Reference not found: #/definitions/missing',
+      ],
+    ]);
+  });
+
+  it('keeps mounting when onSkippedTool itself throws', async () => {
+    const tools = await mountConnections([connection()], {
+      onSkippedTool: () => {
+        throw new Error('reporter broke');
+      },
+    });
+    expect(tools.map((tool) => tool.name)).toEqual(['echo', 'ping']);
+  });
+});
