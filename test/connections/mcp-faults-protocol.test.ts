@@ -1,0 +1,181 @@
+/**
+ * Fault scenarios: answers that break the protocol (malformed JSON, a JSON-RPC error) and
+ * redirects, which are refused even to the connection's own host.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type AnyRuntimeToolDefinition,
+  runTool,
+  toolCauseFromResult,
+} from '../../src/binding/index.js';
+import {
+  ConnectionProtocolError,
+  ConnectionUrlError,
+  defineMcpClientConnection,
+  type McpClientConnectionConfig,
+  mountConnections,
+} from '../../src/connections/index.js';
+import {
+  type FaultHandler,
+  type FaultServer,
+  mcp,
+  mcpHandler,
+  reply,
+  startFaultServer,
+} from '../fixtures/fault-server.js';
+import {
+  activeResourceCounts,
+  expectNoLeakedResources,
+  trackUnhandledRejections,
+} from '../support/leaks.js';
+
+const started: FaultServer[] = [];
+let baseline: ReturnType<typeof activeResourceCounts>;
+const unhandled = trackUnhandledRejections();
+
+beforeAll(() => {
+  baseline = activeResourceCounts();
+});
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((server) => server.close()));
+});
+afterAll(async () => {
+  await expectNoLeakedResources(baseline);
+  expect(unhandled).toEqual([]);
+});
+
+async function start(handler: FaultHandler): Promise<FaultServer> {
+  const server = await startFaultServer(handler);
+  started.push(server);
+  return server;
+}
+
+function connect(server: FaultServer, extra: Partial<McpClientConnectionConfig> = {}) {
+  return defineMcpClientConnection({ name: 'faulty', transport: { url: server.url }, ...extra });
+}
+
+/** What reached the server, one line per request: HTTP method, path and JSON-RPC method. */
+function wire(server: FaultServer, from = 0): string[] {
+  return server.requests
+    .slice(from)
+    .map((request) =>
+      [request.method, request.path, request.rpc?.method].filter(Boolean).join(' '),
+    );
+}
+
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected the operation to fail');
+    },
+    (error: unknown) => error,
+  );
+}
+
+async function mountEcho(server: FaultServer): Promise<AnyRuntimeToolDefinition> {
+  const tools = await mountConnections([connect(server)]);
+  expect(tools.map((tool) => tool.name)).toEqual(['echo']);
+  return tools[0] as AnyRuntimeToolDefinition;
+}
+
+const HANDSHAKE = ['POST /mcp initialize', 'POST /mcp notifications/initialized'];
+const MALFORMED = reply.raw(200, { 'content-type': 'application/json' }, [
+  '{"jsonrpc":"2.0","id":',
+]);
+
+describe('a malformed JSON body', () => {
+  it('on initialize ends discovery in ConnectionProtocolError without fallback', async () => {
+    const server = await start(mcpHandler({ initialize: MALFORMED }));
+    const error = await rejectionOf(mountConnections([connect(server)]));
+    expect(error).toBeInstanceOf(ConnectionProtocolError);
+    expect(error).toMatchObject({
+      operation: 'initialize',
+      phase: 'discovery',
+      rpcCode: undefined,
+    });
+    expect(wire(server)).toEqual(['POST /mcp initialize']);
+  });
+
+  it('on tools/call ends the call in ConnectionProtocolError after exactly one tools/call', async () => {
+    const server = await start(mcpHandler({ 'tools/call': MALFORMED }));
+    const echo = await mountEcho(server);
+    const before = server.requests.length;
+    const result = await runTool(echo, { message: 'hi' }, { source: 'agent' });
+    expect(result).toEqual({
+      ok: false,
+      code: 'CONNECTION_PROTOCOL_ERROR',
+      details: {
+        message: 'The connection returned a malformed response.',
+        reason: 'protocol-error',
+        operation: 'tools/call',
+        phase: 'call',
+      },
+      retryable: false,
+    });
+    const cause = toolCauseFromResult(result);
+    expect(cause).toBeInstanceOf(ConnectionProtocolError);
+    expect(cause).toMatchObject({ operation: 'tools/call', phase: 'call', rpcCode: undefined });
+    expect(wire(server, before)).toEqual([...HANDSHAKE, 'POST /mcp tools/call']);
+  });
+});
+
+describe('a JSON-RPC error response to tools/call', () => {
+  it('ends the call in ConnectionProtocolError carrying the rpcCode', async () => {
+    const server = await start(
+      mcpHandler({ 'tools/call': (request) => mcp.error(request.rpc?.id ?? null, -32603, 'boom') }),
+    );
+    const echo = await mountEcho(server);
+    const before = server.requests.length;
+    const result = await runTool(echo, { message: 'hi' }, { source: 'agent' });
+    expect(result).toEqual({
+      ok: false,
+      code: 'CONNECTION_PROTOCOL_ERROR',
+      details: {
+        message: 'The connection answered with JSON-RPC error -32603.',
+        reason: 'protocol-error',
+        operation: 'tools/call',
+        phase: 'call',
+        rpcCode: -32603,
+      },
+      retryable: false,
+    });
+    const cause = toolCauseFromResult(result);
+    expect(cause).toBeInstanceOf(ConnectionProtocolError);
+    expect(cause).toMatchObject({ operation: 'tools/call', phase: 'call', rpcCode: -32603 });
+    expect(wire(server, before)).toEqual([...HANDSHAKE, 'POST /mcp tools/call']);
+  });
+});
+
+describe('a 307 to the same host', () => {
+  it('on initialize ends discovery in ConnectionUrlError; the target receives nothing', async () => {
+    const server: FaultServer = await start(
+      mcpHandler({ initialize: () => reply.redirect(307, `${server.origin}/moved`) }),
+    );
+    const error = await rejectionOf(mountConnections([connect(server)]));
+    expect(error).toBeInstanceOf(ConnectionUrlError);
+    expect(error).toMatchObject({ url: server.url });
+    expect(wire(server)).toEqual(['POST /mcp initialize']);
+  });
+
+  it('on tools/call ends the call in ConnectionUrlError; the target receives nothing', async () => {
+    const server: FaultServer = await start(
+      mcpHandler({ 'tools/call': () => reply.redirect(307, `${server.origin}/moved`) }),
+    );
+    const echo = await mountEcho(server);
+    const before = server.requests.length;
+    const result = await runTool(echo, { message: 'hi' }, { source: 'agent' });
+    expect(result).toEqual({
+      ok: false,
+      code: 'BAD_REQUEST',
+      details: {
+        message: 'The connection refused a URL outside its policy.',
+        reason: 'url-rejected',
+      },
+      retryable: false,
+    });
+    const cause = toolCauseFromResult(result);
+    expect(cause).toBeInstanceOf(ConnectionUrlError);
+    expect(cause).toMatchObject({ url: server.url });
+    expect(wire(server, before)).toEqual([...HANDSHAKE, 'POST /mcp tools/call']);
+  });
+});
