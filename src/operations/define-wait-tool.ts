@@ -1,0 +1,126 @@
+/**
+ * `defineWaitTool` (ADR 0081): a managed `RuntimeToolDefinition` that polls until done, runs
+ * through the canonical runner, and mounts on MCP, Agent, or a subset.
+ */
+import type { z } from 'zod';
+import {
+  AppError,
+  defineRuntimeTool,
+  type McpPresentation,
+  type RuntimeToolDefinition,
+  type RuntimeToolHandlerContext,
+  type ToolAnnotations,
+  type ToolTransport,
+} from '../binding/index.js';
+import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';
+import { runWaitOperation } from './wait-operation.js';
+
+/** How a state reads to a person or model; `isError` marks a terminal failure. */
+export interface WaitRendering {
+  /** The text shown for the state. */
+  readonly text: string;
+  /** True when the state is a failure (the managed tool answers `WAIT_FAILED`). */
+  readonly isError?: boolean;
+}
+
+/** Configuration of {@link defineWaitTool}. */
+export interface WaitToolConfig<I extends z.ZodObject, S extends z.ZodType> {
+  /** Tool name; default `'wait'`. */
+  readonly name?: string;
+  /** What the tool waits for. */
+  readonly description: string;
+  /** Who the tool belongs to; the method is always `GET`. */
+  readonly identity: {
+    readonly serviceName: string;
+    readonly action: string;
+    readonly scope?: string;
+  };
+  /** Surfaces; default MCP + AGENT. */
+  readonly transports?: readonly ToolTransport[];
+  /** MCP annotations. */
+  readonly annotations?: ToolAnnotations;
+  /** The tool's input schema. */
+  readonly input: I;
+  /** The state schema: every poll result is validated by it, and it is the output schema. */
+  readonly state: S;
+  /** Observes the state once; `context.signal` fires on caller abort or at the deadline. */
+  poll(input: z.infer<I>, context: RuntimeToolHandlerContext<z.infer<I>>): unknown;
+  /** True when a state is final. */
+  done(state: z.infer<S>): boolean;
+  /** The timeout in seconds chosen by the input; `undefined` uses the default. */
+  timeoutFromInput?(input: z.infer<I>): number | undefined;
+  /** Sleep schedule in seconds, last entry repeating; default 2,3,5,5,8,10. */
+  readonly backoff?: readonly number[];
+  /** Default timeout in seconds; default 600. */
+  readonly defaultTimeout?: number;
+  /** Renders a state; drives the MCP text, `WAIT_FAILED`, and the timeout message. */
+  render?(state: z.infer<S>, timedOut: boolean): WaitRendering;
+  /** Per-transport presenters; they override the `render`-based MCP presenter. */
+  readonly present?: RuntimeToolDefinition<I, S>['present'];
+  /** Receives the wait machine's transition records. */
+  readonly observe?: TransitionObserver;
+  /** Handed to the wait actor unchanged. */
+  readonly inspect?: InspectionObserver;
+}
+
+/** Default wait timeout, in seconds. */
+export const DEFAULT_WAIT_TIMEOUT_SECONDS = 600;
+
+/**
+ * Builds the managed wait tool. Its handler polls through the `wait` machine; a timeout with a
+ * state is `AppError('WAIT_TIMEOUT', rendered text, 408)`, a timeout before any state is
+ * `WAIT_TIMEOUT` too, and a state whose rendering `isError` is `AppError('WAIT_FAILED', text,
+ * 409)`. Otherwise the validated state is the output.
+ */
+export function defineWaitTool<I extends z.ZodObject, S extends z.ZodType>(
+  config: WaitToolConfig<I, S>,
+): RuntimeToolDefinition<I, S> {
+  const render = config.render;
+  const mcpPresenter =
+    render === undefined
+      ? undefined
+      : (state: z.infer<S>): McpPresentation => ({
+          content: [{ type: 'text', text: render(state, false).text }],
+        });
+  const present =
+    mcpPresenter === undefined && config.present === undefined
+      ? undefined
+      : { ...(mcpPresenter === undefined ? {} : { mcp: mcpPresenter }), ...config.present };
+  return defineRuntimeTool<I, S>({
+    name: config.name ?? 'wait',
+    description: config.description,
+    identity: { ...config.identity, method: 'GET' },
+    input: config.input,
+    output: config.state,
+    ...(config.transports === undefined ? {} : { transports: config.transports }),
+    ...(config.annotations === undefined ? {} : { annotations: config.annotations }),
+    ...(present === undefined ? {} : { present }),
+    async handler(ctx) {
+      const seconds = config.timeoutFromInput?.(ctx.input) ?? config.defaultTimeout;
+      const result = await runWaitOperation<z.infer<S>>({
+        poll: async ({ signal }) =>
+          config.state.parse(await config.poll(ctx.input, { ...ctx, signal })) as z.infer<S>,
+        done: (state) => config.done(state),
+        timeoutMs: Math.round((seconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000),
+        signal: ctx.signal,
+        ...(config.backoff === undefined ? {} : { backoffSeconds: config.backoff }),
+        ...(config.observe === undefined ? {} : { observe: config.observe }),
+        ...(config.inspect === undefined ? {} : { inspect: config.inspect }),
+      });
+      if (result.timedOut) {
+        const text =
+          render?.(result.state, true).text ?? 'Wait timed out before the operation completed';
+        throw new AppError('WAIT_TIMEOUT', { message: text, status: 408, retryable: false });
+      }
+      const rendering = render?.(result.state, false);
+      if (rendering?.isError === true) {
+        throw new AppError('WAIT_FAILED', {
+          message: rendering.text,
+          status: 409,
+          retryable: false,
+        });
+      }
+      return result.state;
+    },
+  });
+}

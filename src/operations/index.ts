@@ -1,0 +1,16 @@
+/** `stitchkit-transport/operations`: the generic native operations of ADR 0081. */
+export {
+  DEFAULT_WAIT_TIMEOUT_SECONDS,
+  defineWaitTool,
+  type WaitRendering,
+  type WaitToolConfig,
+} from './define-wait-tool.js';
+export { type MountWaitOptions, mountWait, waitProgressMessage } from './mount-wait.js';
+export {
+  assertWaitTimeoutMs,
+  MAX_WAIT_TIMEOUT_MS,
+  runWaitOperation,
+  type WaitOperationOptions,
+  type WaitOperationResult,
+  type WaitTick,
+} from './wait-operation.js';

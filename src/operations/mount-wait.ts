@@ -1,0 +1,116 @@
+/**
+ * `mountWait` (ADR 0019/0081): the raw MCP adapter of the wait operation. It registers directly
+ * on an SDK `McpServer` and keeps the text/`isError` wire contract; no lifecycle or hooks run.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { TOOL_NAME_PATTERN } from '../binding/index.js';
+import { DEFAULT_WAIT_TIMEOUT_SECONDS, type WaitRendering } from './define-wait-tool.js';
+import { runWaitOperation } from './wait-operation.js';
+
+/** Options of {@link mountWait}. */
+export interface MountWaitOptions<Shape extends z.ZodRawShape> {
+  /** Tool name; default `'wait'`. */
+  readonly name?: string;
+  /** What the tool waits for. */
+  readonly description: string;
+  /** The input shape, validated by the SDK. */
+  readonly inputSchema: Shape;
+  /** Observes the state once; `signal` fires on cancellation or at the deadline. */
+  poll(args: z.infer<z.ZodObject<Shape>>, context: { readonly signal: AbortSignal }): unknown;
+  /** True when a state is final. */
+  done(state: unknown): boolean;
+  /** The timeout in seconds chosen by the arguments. */
+  timeoutFromArgs?(args: z.infer<z.ZodObject<Shape>>): number | undefined;
+  /** Sleep schedule in seconds, last entry repeating; default 2,3,5,5,8,10. */
+  readonly backoff?: readonly number[];
+  /** Default timeout in seconds; default 600. */
+  readonly defaultTimeout?: number;
+  /** Renders the final state; default pretty JSON with `isError` = timed out. */
+  render?(state: unknown, timedOut: boolean): WaitRendering;
+}
+
+function textResult(text: string, isError: boolean): CallToolResult {
+  const content: CallToolResult['content'] = [{ type: 'text', text }];
+  return isError ? { content, isError: true } : { content };
+}
+
+/** `"<phase> — poll N, Xs elapsed"` when the state has a string `phase`, else `"poll N, …"`. */
+export function waitProgressMessage(state: unknown, poll: number, elapsedMs: number): string {
+  const phase = (state as { phase?: unknown } | null | undefined)?.phase;
+  const tail = `poll ${poll}, ${Math.round(elapsedMs / 1000)}s elapsed`;
+  return typeof phase === 'string' ? `${phase} — ${tail}` : tail;
+}
+
+/**
+ * Registers the raw wait tool. Progress notifications are sent per poll only when the request
+ * carries a `progressToken`. Success is `{ content }` with no `isError` key; a timeout renders
+ * with `isError: true`; a throwing poll or render answers `Wait failed: <message>` as an error.
+ */
+export function mountWait<Shape extends z.ZodRawShape>(
+  server: McpServer,
+  options: MountWaitOptions<Shape>,
+): void {
+  const name = options.name ?? 'wait';
+  if (!TOOL_NAME_PATTERN.test(name)) {
+    throw new TypeError(`mountWait: tool name ${JSON.stringify(name)} is not deliverable`);
+  }
+  type Args = z.infer<z.ZodObject<Shape>>;
+  const register = server.registerTool.bind(server) as (
+    name: string,
+    config: { description: string; inputSchema: Shape },
+    callback: (
+      args: Args,
+      extra: {
+        signal: AbortSignal;
+        _meta?: { progressToken?: string | number };
+        sendNotification(notification: {
+          method: 'notifications/progress';
+          params: { progressToken: string | number; progress: number; message?: string };
+        }): Promise<void>;
+      },
+    ) => Promise<CallToolResult>,
+  ) => void;
+  register(
+    name,
+    { description: options.description, inputSchema: options.inputSchema },
+    async (args, extra) => {
+      const progressToken = extra._meta?.progressToken;
+      try {
+        const seconds = options.timeoutFromArgs?.(args) ?? options.defaultTimeout;
+        const result = await runWaitOperation<unknown>({
+          poll: ({ signal }) => options.poll(args, { signal }),
+          done: (state) => options.done(state),
+          timeoutMs: Math.round((seconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000),
+          signal: extra.signal,
+          ...(options.backoff === undefined ? {} : { backoffSeconds: options.backoff }),
+          ...(progressToken === undefined
+            ? {}
+            : {
+                onPoll: (tick) => {
+                  void extra
+                    .sendNotification({
+                      method: 'notifications/progress',
+                      params: {
+                        progressToken,
+                        progress: tick.poll,
+                        message: waitProgressMessage(tick.state, tick.poll, tick.elapsedMs),
+                      },
+                    })
+                    .catch(() => {});
+                },
+              }),
+        });
+        if (options.render !== undefined) {
+          const rendering = options.render(result.state, result.timedOut);
+          return textResult(rendering.text, rendering.isError === true);
+        }
+        return textResult(JSON.stringify(result.state, null, 2), result.timedOut);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return textResult(`Wait failed: ${message}`, true);
+      }
+    },
+  );
+}

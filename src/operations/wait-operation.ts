@@ -1,0 +1,112 @@
+/**
+ * The transport-neutral core of the wait operation (ADR 0081): one run of the `wait` machine
+ * through `runMachine`, shared by `defineWaitTool` and the raw `mountWait` adapter.
+ */
+import type {
+  InspectionObserver,
+  TransitionLabels,
+  TransitionObserver,
+} from '../machines/observe.js';
+import { runMachine } from '../machines/run-machine.js';
+import { makeWaitActors, type WaitPollContext } from '../machines/wait.actors.js';
+import { waitMachine } from '../machines/wait.machine.js';
+import { DEFAULT_WAIT_TIMEOUT_MS } from '../machines/wait.policy.js';
+
+/** Largest timer Node honours; a longer one is clamped to 1 ms and fires almost at once. */
+export const MAX_WAIT_TIMEOUT_MS = 2_147_483_647;
+
+/** What the core reports after each completed poll. */
+export interface WaitTick<TState> {
+  /** 1-based number of the poll that just completed. */
+  readonly poll: number;
+  /** Milliseconds since the wait started. */
+  readonly elapsedMs: number;
+  /** The state it returned. */
+  readonly state: TState;
+}
+
+/** Options of {@link runWaitOperation}. */
+export interface WaitOperationOptions<TState> {
+  /** Observes the state once; its signal fires on caller abort or at the overall deadline. */
+  poll(context: WaitPollContext): Promise<TState> | TState;
+  /** True when a state is final. */
+  done(state: TState): boolean;
+  /** Overall deadline in milliseconds; default 600 000, at most 2 147 483 647. */
+  readonly timeoutMs?: number;
+  /** Sleep schedule in seconds, last entry repeating; default 2,3,5,5,8,10. */
+  readonly backoffSeconds?: readonly number[];
+  /** Caller cancellation; the wait rejects with its exact reason. */
+  readonly signal?: AbortSignal;
+  /** Called after every completed poll (progress reporting); a throw is contained. */
+  readonly onPoll?: (tick: WaitTick<TState>) => void;
+  /** Receives the machine's transition records. */
+  readonly observe?: TransitionObserver;
+  /** Handed to the actor unchanged. */
+  readonly inspect?: InspectionObserver;
+  /** Labels for the transition records. */
+  readonly labels?: TransitionLabels;
+}
+
+/** The outcome of a wait that observed at least one state. */
+export interface WaitOperationResult<TState> {
+  /** The last observed state. */
+  readonly state: TState;
+  /** True when the deadline passed before `done` accepted a state. */
+  readonly timedOut: boolean;
+  /** Completed polls. */
+  readonly polls: number;
+}
+
+/** Checks a wait timeout: a positive integer number of milliseconds within Node's timer range. */
+export function assertWaitTimeoutMs(timeoutMs: number): number {
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_WAIT_TIMEOUT_MS) {
+    throw new RangeError(
+      `wait timeout must be a positive integer number of milliseconds up to ${MAX_WAIT_TIMEOUT_MS}, got ${timeoutMs}`,
+    );
+  }
+  return timeoutMs;
+}
+
+/**
+ * Polls until `done`, the deadline, or cancellation. Resolves with the last state (`timedOut`
+ * when the deadline passed); rejects with `WaitTimeoutError` when no state was seen before the
+ * deadline, with the poll's error when a poll throws, and with `signal.reason` on cancellation.
+ * An already-aborted signal rejects before the first poll.
+ */
+export async function runWaitOperation<TState>(
+  options: WaitOperationOptions<TState>,
+): Promise<WaitOperationResult<TState>> {
+  const timeoutMs = assertWaitTimeoutMs(options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);
+  const startedAt = Date.now();
+  let polls = 0;
+  const machine = waitMachine.provide({
+    actors: makeWaitActors({
+      poll: async (context) => {
+        const state = await options.poll(context);
+        polls += 1;
+        try {
+          options.onPoll?.({ poll: polls, elapsedMs: Date.now() - startedAt, state });
+        } catch {
+          // Progress reporting never changes the outcome of the wait.
+        }
+        return state;
+      },
+      isDone: (state) => options.done(state as TState),
+    }),
+  });
+  const output = await runMachine(
+    machine,
+    {
+      timeoutMs,
+      startedAt,
+      ...(options.backoffSeconds === undefined ? {} : { backoffSeconds: options.backoffSeconds }),
+    },
+    {
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.observe === undefined ? {} : { observe: options.observe }),
+      ...(options.inspect === undefined ? {} : { inspect: options.inspect }),
+      labels: { operation: 'wait', ...options.labels },
+    },
+  );
+  return { state: output.snapshot as TState, timedOut: output.timedOut, polls: output.polls };
+}
