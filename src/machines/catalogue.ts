@@ -1,5 +1,6 @@
 /** Every machine of the library, for diagrams (`npm run visualize`) and for the model checks. */
 import type { AnyStateMachine } from 'xstate';
+import { mcpOperationMachine } from './mcp-operation.machine.js';
 import { waitMachine } from './wait.machine.js';
 
 /** One catalogue entry: the file-name stem, the machine, and a one-line summary. */
@@ -14,6 +15,12 @@ export interface MachineCatalogueEntry {
 
 /** The machines drawn in `visualizations/`, in index order. */
 export const MACHINE_CATALOGUE: readonly MachineCatalogueEntry[] = [
+  {
+    name: 'mcp-operation',
+    machine: mcpOperationMachine,
+    summary:
+      'One MCP client for one operation: credentials, Streamable HTTP handshake with the legacy SSE fallback on 400/404/405 only, the request (resumable), and a teardown every path passes through (ADR 0180).',
+  },
   {
     name: 'wait',
     machine: waitMachine,

@@ -1,6 +1,28 @@
 /** `stitchkit-transport/machines`: the machines, their runner, observation and diagrams. */
 export { MACHINE_CATALOGUE, type MachineCatalogueEntry } from './catalogue.js';
 export { describeEventType, toMermaid, toStatelySource } from './diagram.js';
+export { mcpOperationMachine } from './mcp-operation.machine.js';
+export {
+  DEFAULT_RESUME_DELAY_MS,
+  INITIALIZE_ID,
+  isFallbackStatus,
+  isUnauthorizedStatus,
+  MAX_RESUME_DELAY_MS,
+  MAX_STREAM_RESUMPTIONS,
+  REQUEST_ID,
+  resumeDelayMs,
+  SESSION_END_TIMEOUT_MS,
+} from './mcp-operation.policy.js';
+export type {
+  McpOperationInput,
+  McpOperationOutput,
+  McpRequest,
+  McpRequestResult,
+  McpToolList,
+  McpTransportKind,
+  PhaseLimits,
+  TokenResolver,
+} from './mcp-operation.types.js';
 export {
   attachTransitionObserver,
   type InspectionObserver,
@@ -18,6 +40,7 @@ export {
   type RunMachineOptions,
   runMachine,
 } from './run-machine.js';
+export { SecretValue, secretHeaders } from './secret-value.js';
 export { makeWaitActors, type WaitActorDependencies, type WaitPollContext } from './wait.actors.js';
 export { waitMachine } from './wait.machine.js';
 export {

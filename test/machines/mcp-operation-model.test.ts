@@ -64,7 +64,7 @@ describe('mcpOperation model', () => {
           const event = {
             type: `xstate.done.actor.${id}`,
             output: { kind: 'http-error', status, body: '' },
-          } as AnyEventObject;
+          } as never;
           if (!snapshot.can(event)) continue;
           const [next] = transition(mcpOperationMachine, snapshot, event);
           const fellBack = valueOf(next).includes('"legacy"');
