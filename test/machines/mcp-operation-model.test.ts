@@ -20,7 +20,7 @@ const LEGACY_STATES = [
   'responseCheck',
 ];
 
-function valueOf(snapshot: { value: unknown }): string {
+function stateOf(snapshot: { value: unknown }): string {
   return JSON.stringify(snapshot.value);
 }
 
@@ -36,8 +36,8 @@ describe('mcpOperation model', () => {
     const graph = buildModelGraph(mcpOperationMachine, mcpModelOptions);
     const intoLegacy = graph.edges.filter(
       (edge) =>
-        valueOf(edge.targetSnapshot).includes('"legacy"') &&
-        !valueOf(edge.sourceSnapshot).includes('"legacy"'),
+        stateOf(edge.targetSnapshot).includes('"legacy"') &&
+        !stateOf(edge.sourceSnapshot).includes('"legacy"'),
     );
     expect(
       intoLegacy.map((edge) => ({
@@ -58,7 +58,7 @@ describe('mcpOperation model', () => {
     const graph = buildModelGraph(mcpOperationMachine, mcpModelOptions);
     const offenders: string[] = [];
     for (const snapshot of graph.states.values()) {
-      if (snapshot.status !== 'active' || valueOf(snapshot).includes('"legacy"')) continue;
+      if (snapshot.status !== 'active' || stateOf(snapshot).includes('"legacy"')) continue;
       for (const id of ['postInitialize', 'postInitialized', 'postRequest', 'resumeRequest']) {
         for (let status = 100; status < 600; status += 1) {
           const event = {
@@ -67,11 +67,11 @@ describe('mcpOperation model', () => {
           } as never;
           if (!snapshot.can(event)) continue;
           const [next] = transition(mcpOperationMachine, snapshot, event);
-          const fellBack = valueOf(next).includes('"legacy"');
+          const fellBack = stateOf(next).includes('"legacy"');
           const allowed = id === 'postInitialize' && [400, 404, 405].includes(status) && fellBack;
-          if (fellBack && !allowed) offenders.push(`${valueOf(snapshot)} ${id} ${status}`);
+          if (fellBack && !allowed) offenders.push(`${stateOf(snapshot)} ${id} ${status}`);
           if (!fellBack && id === 'postInitialize' && [400, 404, 405].includes(status)) {
-            offenders.push(`${valueOf(snapshot)} ${id} ${status} did not fall back`);
+            offenders.push(`${stateOf(snapshot)} ${id} ${status} did not fall back`);
           }
         }
       }
