@@ -1,0 +1,75 @@
+/**
+ * The import direction of DESIGN §1, pinned: binding <- wire <- machines <- openapi, operations
+ * <- connections <- cli. A file that needs to import "upwards" belongs lower.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '../../src');
+
+/** Which top-level folders each folder may import from (itself always allowed). */
+const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  binding: [],
+  wire: ['binding'],
+  machines: ['binding', 'wire'],
+  openapi: ['binding', 'wire', 'machines'],
+  operations: ['binding', 'wire', 'machines'],
+  connections: ['binding', 'wire', 'machines', 'openapi', 'operations'],
+  cli: ['binding', 'wire', 'machines', 'openapi', 'operations', 'connections'],
+  '.': ['binding', 'wire', 'machines', 'openapi', 'operations', 'connections', 'cli'],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+function layerOf(file: string): string {
+  const [first, ...rest] = relative(SRC, file).split('/');
+  return rest.length === 0 ? '.' : (first ?? '.');
+}
+
+function relativeImports(text: string): string[] {
+  const specifiers = [...text.matchAll(/from\s+'(\.[^']+)'/g)].map((match) => match[1] ?? '');
+  return specifiers.filter((specifier) => specifier.startsWith('.'));
+}
+
+describe('source layering', () => {
+  const files = sourceFiles(SRC);
+
+  it('sees every layer that exists today', () => {
+    expect([...new Set(files.map(layerOf))].sort()).toEqual(
+      expect.arrayContaining(['.', 'binding', 'connections', 'machines', 'operations', 'wire']),
+    );
+  });
+
+  it('imports only downwards', () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = layerOf(file);
+      const allowed = ALLOWED[from];
+      if (allowed === undefined) {
+        violations.push(`${relative(SRC, file)}: folder "${from}" has no layering rule`);
+        continue;
+      }
+      for (const specifier of relativeImports(readFileSync(file, 'utf8'))) {
+        const to = layerOf(resolve(dirname(file), specifier));
+        if (to !== from && !allowed.includes(to)) {
+          violations.push(`${relative(SRC, file)} imports ${specifier} (${from} -> ${to})`);
+        }
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('keeps the optional `ai` package out of the runtime code', () => {
+    const offenders = files.filter((file) =>
+      /from\s+'ai(\/[^']*)?'/.test(readFileSync(file, 'utf8')),
+    );
+    expect(offenders.map((file) => relative(SRC, file))).toEqual([]);
+  });
+});
