@@ -1,0 +1,206 @@
+import { generateText, stepCountIs } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  type AnyRuntimeToolDefinition,
+  mountAgent,
+  mountMcp,
+  runTool,
+  toolCauseFromResult,
+} from '../../src/binding/index.js';
+import { defineWaitTool, type WaitToolConfig } from '../../src/operations/define-wait-tool.js';
+import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+
+function modelCalling(toolName: string, input: unknown) {
+  return new MockLanguageModelV3({
+    doGenerate: [
+      {
+        content: [
+          { type: 'tool-call', toolCallId: 'call-1', toolName, input: JSON.stringify(input) },
+        ],
+        finishReason: { unified: 'tool-calls', raw: undefined },
+        usage,
+        warnings: [],
+      },
+      {
+        content: [{ type: 'text', text: 'done' }],
+        finishReason: { unified: 'stop', raw: undefined },
+        usage,
+        warnings: [],
+      },
+    ],
+  });
+}
+
+const JobState = z.object({
+  jobId: z.string(),
+  status: z.enum(['queued', 'running', 'ready', 'failed']),
+});
+type JobState = z.infer<typeof JobState>;
+const JobInput = z.object({ jobId: z.string(), timeout: z.number().optional() });
+
+/** A job whose status walks through `script` (the last entry repeats), one step per poll. */
+function jobTool(
+  script: readonly JobState['status'][],
+  extra: Partial<WaitToolConfig<typeof JobInput, typeof JobState>> = {},
+) {
+  const polls: string[] = [];
+  const definition = defineWaitTool({
+    description: 'Waits for a job to finish',
+    identity: { serviceName: 'jobs', action: 'waitForJob' },
+    input: JobInput,
+    state: JobState,
+    poll: (input) => {
+      polls.push(input.jobId);
+      return { jobId: input.jobId, status: script[Math.min(polls.length - 1, script.length - 1)] };
+    },
+    done: (state) => state.status === 'ready' || state.status === 'failed',
+    timeoutFromInput: (input) => input.timeout,
+    backoff: [0.01],
+    ...extra,
+  });
+  return { definition: definition as AnyRuntimeToolDefinition, polls };
+}
+
+let peer: McpPeer | undefined;
+afterEach(async () => {
+  await peer?.stop();
+  peer = undefined;
+});
+afterAll(async () => {
+  const open = () =>
+    process
+      .getActiveResourcesInfo()
+      .filter((name) => name === 'TCPServerWrap' || name === 'TCPSocketWrap');
+  const deadline = Date.now() + 5_000;
+  while (open().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  expect(open()).toEqual([]);
+});
+
+describe('defineWaitTool', () => {
+  it('is a GET tool named wait by default whose output schema is the state schema', () => {
+    const { definition } = jobTool(['ready']);
+    expect(definition.name).toBe('wait');
+    expect(definition.identity).toEqual({
+      serviceName: 'jobs',
+      action: 'waitForJob',
+      method: 'GET',
+    });
+    expect(definition.output).toBe(JobState);
+  });
+
+  it('returns the same data on MCP and on Agent from one definition', async () => {
+    const mcpJob = jobTool(['queued', 'running', 'ready']);
+    peer = await startMcpPeer((server) => mountMcp(server, [mcpJob.definition]));
+    const viaMcp = await peer.client.callTool({ name: 'wait', arguments: { jobId: 'j-1' } });
+
+    const agentJob = jobTool(['queued', 'running', 'ready']);
+    const tools = mountAgent({ runtimeTools: [agentJob.definition] });
+    const viaAgent = await generateText({
+      model: modelCalling('wait', { jobId: 'j-1' }),
+      tools,
+      prompt: 'wait for j-1',
+      stopWhen: stepCountIs(2),
+    });
+
+    const expected = { jobId: 'j-1', status: 'ready' };
+    expect(viaMcp.structuredContent).toEqual(expected);
+    expect(viaMcp.isError).toBeFalsy();
+    expect(viaAgent.steps[0]?.toolResults.map((result) => result.output)).toEqual([expected]);
+    expect({ mcp: mcpJob.polls.length, agent: agentJob.polls.length }).toEqual({
+      mcp: 3,
+      agent: 3,
+    });
+  });
+
+  it('makes zero polls when beforeHandle refuses the call, on MCP and on Agent', async () => {
+    const { definition, polls } = jobTool(['ready']);
+    const lifecycle = {
+      beforeHandle: () => {
+        throw new Error('not allowed');
+      },
+    };
+    peer = await startMcpPeer((server) => mountMcp(server, [definition], { lifecycle }));
+    const viaMcp = await peer.client.callTool({ name: 'wait', arguments: { jobId: 'j-2' } });
+    expect(viaMcp.isError).toBe(true);
+    const tools = mountAgent({ runtimeTools: [definition], lifecycle });
+    const viaAgent = await generateText({
+      model: modelCalling('wait', { jobId: 'j-2' }),
+      tools,
+      prompt: 'wait',
+      stopWhen: stepCountIs(2),
+    });
+    expect(viaAgent.steps[0]?.content.some((part) => part.type === 'tool-error')).toBe(true);
+    expect(polls).toEqual([]);
+  });
+
+  it('answers WAIT_TIMEOUT (408) with the rendered text when the deadline passes with a state', async () => {
+    const { definition } = jobTool(['running'], {
+      render: (state: JobState, timedOut: boolean) => ({
+        text: `${state.jobId} is ${state.status}${timedOut ? ' (gave up)' : ''}`,
+      }),
+    });
+    const result = await runTool(
+      definition,
+      { jobId: 'j-3', timeout: 0.05 },
+      { source: 'internal' },
+    );
+    expect(result).toMatchObject({ ok: false, code: 'WAIT_TIMEOUT' });
+    expect(toolCauseFromResult(result)).toMatchObject({
+      status: 408,
+      message: 'j-3 is running (gave up)',
+    });
+  });
+
+  it('answers WAIT_FAILED (409) when the rendering of the final state is an error', async () => {
+    const { definition } = jobTool(['running', 'failed'], {
+      render: (state: JobState) => ({
+        text: `job ${state.status}`,
+        isError: state.status === 'failed',
+      }),
+    });
+    const result = await runTool(definition, { jobId: 'j-4' }, { source: 'internal' });
+    expect(result).toMatchObject({ ok: false, code: 'WAIT_FAILED' });
+    expect(toolCauseFromResult(result)).toMatchObject({ status: 409, message: 'job failed' });
+  });
+
+  it('presents the rendered text on MCP', async () => {
+    const { definition } = jobTool(['ready'], {
+      render: (state: JobState) => ({ text: `job ${state.jobId} ${state.status}` }),
+    });
+    const result = await runTool(definition, { jobId: 'j-5' }, { source: 'mcp', transport: 'MCP' });
+    expect(result).toEqual({
+      ok: true,
+      data: { content: [{ type: 'text', text: 'job j-5 ready' }] },
+    });
+  });
+
+  it('rejects a polled state that does not match the state schema as an internal error', async () => {
+    const { definition } = jobTool(['ready'], { poll: () => ({ jobId: 7 }) });
+    const result = await runTool(definition, { jobId: 'j-6' }, { source: 'internal' });
+    expect(result).toMatchObject({ ok: false, code: 'INTERNAL_SERVER_ERROR' });
+  });
+
+  it('stops polling on cancellation and keeps the caller reason as the cause', async () => {
+    const controller = new AbortController();
+    const reason = new Error('user cancelled');
+    const { definition, polls } = jobTool(['running'], { backoff: [60] });
+    const pending = runTool(
+      definition,
+      { jobId: 'j-7' },
+      { source: 'internal', signal: controller.signal },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort(reason);
+    const result = await pending;
+    expect(result).toMatchObject({ ok: false, code: 'CANCELLED' });
+    expect(toolCauseFromResult(result)).toBe(reason);
+    expect(polls).toHaveLength(1);
+  });
+});
