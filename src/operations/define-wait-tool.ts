@@ -13,7 +13,7 @@ import {
   type ToolTransport,
 } from '../binding/index.js';
 import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';
-import { runWaitOperation } from './wait-operation.js';
+import { assertWaitTimeoutMs, runWaitOperation } from './wait-operation.js';
 
 /** How a state reads to a person or model; `isError` marks a terminal failure. */
 export interface WaitRendering {
@@ -75,6 +75,9 @@ export const DEFAULT_WAIT_TIMEOUT_SECONDS = 600;
 export function defineWaitTool<I extends z.ZodObject, S extends z.ZodType>(
   config: WaitToolConfig<I, S>,
 ): RuntimeToolDefinition<I, S> {
+  if (config.defaultTimeout !== undefined) {
+    assertWaitTimeoutMs(Math.round(config.defaultTimeout * 1000));
+  }
   const render = config.render;
   const mcpPresenter =
     render === undefined

@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { TOOL_NAME_PATTERN } from '../binding/index.js';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, type WaitRendering } from './define-wait-tool.js';
-import { runWaitOperation } from './wait-operation.js';
+import { assertWaitTimeoutMs, runWaitOperation } from './wait-operation.js';
 
 /** Options of {@link mountWait}. */
 export interface MountWaitOptions<Shape extends z.ZodRawShape> {
@@ -55,6 +55,9 @@ export function mountWait<Shape extends z.ZodRawShape>(
   const name = options.name ?? 'wait';
   if (!TOOL_NAME_PATTERN.test(name)) {
     throw new TypeError(`mountWait: tool name ${JSON.stringify(name)} is not deliverable`);
+  }
+  if (options.defaultTimeout !== undefined) {
+    assertWaitTimeoutMs(Math.round(options.defaultTimeout * 1000));
   }
   type Args = z.infer<z.ZodObject<Shape>>;
   const register = server.registerTool.bind(server) as (

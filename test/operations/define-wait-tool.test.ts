@@ -95,6 +95,11 @@ describe('defineWaitTool', () => {
     expect(definition.output).toBe(JobState);
   });
 
+  it('refuses a default timeout outside the timer range at definition time', () => {
+    expect(() => jobTool(['ready'], { defaultTimeout: 3_000_000 })).toThrow(RangeError);
+    expect(() => jobTool(['ready'], { defaultTimeout: 0 })).toThrow(RangeError);
+  });
+
   it('returns the same data on MCP and on Agent from one definition', async () => {
     const mcpJob = jobTool(['queued', 'running', 'ready']);
     peer = await startMcpPeer((server) => mountMcp(server, [mcpJob.definition]));
