@@ -1,0 +1,280 @@
+/**
+ * Fault scenarios: the legacy HTTP+SSE fallback. The endpoint wait is bounded by the handshake
+ * deadline, the endpoint is fenced before any request (and so any bearer) reaches it, and the
+ * legacy stream frames CRLF, skips frames for other ids and charges everything to the budget.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type AnyRuntimeToolDefinition,
+  runTool,
+  toolCauseFromResult,
+} from '../../src/binding/index.js';
+import {
+  ConnectionResponseTooLargeError,
+  ConnectionTimeoutError,
+  ConnectionUrlError,
+  defineMcpClientConnection,
+  type McpClientConnectionConfig,
+  mountConnections,
+} from '../../src/connections/index.js';
+import type { TransitionRecord } from '../../src/machines/observe.js';
+import {
+  answerRpc,
+  type FaultHandler,
+  type FaultServer,
+  legacyMcpHandler,
+  mcpHandler,
+  mcpMessage,
+  reply,
+  sseComment,
+  sseMessageFrame,
+  startFaultServer,
+} from '../fixtures/fault-server.js';
+import {
+  activeResourceCounts,
+  expectNoLeakedResources,
+  trackUnhandledRejections,
+} from '../support/leaks.js';
+
+const started: FaultServer[] = [];
+let baseline: ReturnType<typeof activeResourceCounts>;
+const unhandled = trackUnhandledRejections();
+
+beforeAll(() => {
+  baseline = activeResourceCounts();
+});
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((server) => server.close()));
+});
+afterAll(async () => {
+  await expectNoLeakedResources(baseline);
+  expect(unhandled).toEqual([]);
+});
+
+async function start(handler: FaultHandler): Promise<FaultServer> {
+  const server = await startFaultServer(handler);
+  started.push(server);
+  return server;
+}
+
+function connect(server: FaultServer, extra: Partial<McpClientConnectionConfig> = {}) {
+  return defineMcpClientConnection({ name: 'faulty', transport: { url: server.url }, ...extra });
+}
+
+/** What reached the server, one line per request: HTTP method, path and JSON-RPC method. */
+function wire(server: FaultServer, from = 0): string[] {
+  return server.requests
+    .slice(from)
+    .map((request) =>
+      [request.method, request.path, request.rpc?.method].filter(Boolean).join(' '),
+    );
+}
+
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected the operation to fail');
+    },
+    (error: unknown) => error,
+  );
+}
+
+async function mountEcho(
+  server: FaultServer,
+  extra: Partial<McpClientConnectionConfig> = {},
+): Promise<AnyRuntimeToolDefinition> {
+  const tools = await mountConnections([connect(server, extra)]);
+  expect(tools.map((tool) => tool.name)).toEqual(['echo']);
+  return tools[0] as AnyRuntimeToolDefinition;
+}
+
+/** A whole legacy operation as the server sees it. */
+const LEGACY = (request: string) => [
+  'POST /mcp initialize',
+  'GET /mcp',
+  'POST /messages initialize',
+  'POST /messages notifications/initialized',
+  `POST /messages ${request}`,
+];
+const echoResult = (text: string) => ({ content: [{ type: 'text', text: `Echo: ${text}` }] });
+
+describe('the legacy endpoint wait', () => {
+  it('ends in ConnectionTimeoutError at endpoint when only comments arrive, and closes the stream', async () => {
+    const preFrames = [sseComment('ready'), sseComment('still ready')];
+    const server = await start(legacyMcpHandler({ neverSendEndpoint: true, preFrames }));
+    const startedAt = performance.now();
+    const error = await rejectionOf(mountConnections([connect(server, { timeoutMs: 500 })]));
+    expect(performance.now() - startedAt).toBeLessThan(3_000);
+    expect(error).toBeInstanceOf(ConnectionTimeoutError);
+    expect(error).toMatchObject({
+      timeoutMs: 500,
+      operation: 'endpoint',
+      phase: 'discovery',
+      observedReadBytes: Buffer.byteLength(preFrames.join('')),
+    });
+    expect(wire(server)).toEqual(['POST /mcp initialize', 'GET /mcp']);
+    await expect.poll(() => server.openStreams()).toBe(0);
+    expect(server.closedRequests()).toBe(1);
+  });
+});
+
+describe('the legacy endpoint fence', () => {
+  it('refuses an endpoint on another port; that server receives nothing', async () => {
+    const other = await start(mcpHandler());
+    const server = await start(legacyMcpHandler({ endpoint: `${other.origin}/messages` }));
+    const error = await rejectionOf(mountConnections([connect(server, { token: () => 'secret' })]));
+    expect(error).toBeInstanceOf(ConnectionUrlError);
+    expect(error).toMatchObject({ url: `${other.origin}/messages` });
+    expect(other.requests).toEqual([]);
+    expect(wire(server)).toEqual(['POST /mcp initialize', 'GET /mcp']);
+    await expect.poll(() => server.openStreams()).toBe(0);
+  });
+
+  it('refuses an endpoint on another host name for the same server', async () => {
+    const server = await start(mcpHandler());
+    const endpoint = `http://localhost:${server.port}/messages`;
+    server.setHandler(legacyMcpHandler({ endpoint }));
+    const error = await rejectionOf(mountConnections([connect(server)]));
+    expect(error).toBeInstanceOf(ConnectionUrlError);
+    expect(error).toMatchObject({ url: endpoint });
+    expect(wire(server)).toEqual(['POST /mcp initialize', 'GET /mcp']);
+    await expect.poll(() => server.openStreams()).toBe(0);
+  });
+
+  it('accepts an endpoint on another host name that allowHosts names', async () => {
+    const server = await start(mcpHandler());
+    const endpoint = `http://localhost:${server.port}/messages`;
+    server.setHandler(legacyMcpHandler({ endpoint }));
+    const echo = await mountEcho(server, { allowHosts: [`localhost:${server.port}`] });
+    const result = await runTool(echo, { message: 'fenced in' }, { source: 'agent' });
+    expect(result).toEqual({ ok: true, data: echoResult('fenced in') });
+    expect(wire(server)).toEqual([...LEGACY('tools/list'), ...LEGACY('tools/call')]);
+    expect(
+      server.requests.filter((request) => request.path === '/messages').map((r) => r.headers.host),
+    ).toEqual(Array(6).fill(`localhost:${server.port}`));
+    await expect.poll(() => server.openStreams()).toBe(0);
+  });
+
+  it('accepts an endpoint on another port that allowHosts names', async () => {
+    let server: FaultServer | undefined;
+    // The endpoint server relays each answer onto the first server's legacy stream.
+    const other = await start((request) => {
+      const answer = answerRpc(request);
+      if (answer !== undefined) server?.later(0, () => server?.push(sseMessageFrame(answer)));
+      return reply.status(202, 'Accepted');
+    });
+    server = await start(legacyMcpHandler({ endpoint: `${other.origin}/messages` }));
+    const echo = await mountEcho(server, { allowHosts: [new URL(other.origin).host] });
+    const result = await runTool(echo, { message: 'over there' }, { source: 'agent' });
+    expect(result).toEqual({ ok: true, data: echoResult('over there') });
+    expect(wire(server)).toEqual(Array(2).fill(['POST /mcp initialize', 'GET /mcp']).flat());
+    expect(wire(other)).toEqual(
+      ['tools/list', 'tools/call'].flatMap((request) => LEGACY(request).slice(2)),
+    );
+  });
+});
+
+describe('the legacy stream', () => {
+  it('framed with CRLF discovers and calls successfully', async () => {
+    const server = await start(
+      legacyMcpHandler({ newline: '\r\n', preFrames: [sseComment('hello', '\r\n')] }),
+    );
+    const echo = await mountEcho(server);
+    const result = await runTool(echo, { message: 'crlf' }, { source: 'agent' });
+    expect(result).toEqual({ ok: true, data: echoResult('crlf') });
+    expect(wire(server)).toEqual([...LEGACY('tools/list'), ...LEGACY('tools/call')]);
+  });
+
+  it('skips frames for other ids; the right response wins', async () => {
+    const wrongFirst = (_request: unknown, _server: unknown, correct: unknown) => ({
+      frames: [
+        sseComment('keepalive'),
+        sseMessageFrame({ ...(correct as object), id: 999 }),
+        sseMessageFrame(correct),
+      ],
+    });
+    const server = await start(
+      legacyMcpHandler({
+        rpc: { initialize: wrongFirst, 'tools/list': wrongFirst, 'tools/call': wrongFirst },
+      }),
+    );
+    const echo = await mountEcho(server);
+    const result = await runTool(echo, { message: 'right' }, { source: 'agent' });
+    expect(result).toEqual({ ok: true, data: echoResult('right') });
+  });
+
+  it('charges wrong-id frames and comments to the call read budget', async () => {
+    const right = sseMessageFrame(mcpMessage.callResult(2, echoResult('fits')));
+    const junk = [
+      sseComment('padding padding padding'),
+      sseMessageFrame(mcpMessage.callResult(7, echoResult('not yours'))),
+    ];
+    const budget = Buffer.byteLength(right) + 10;
+    let withJunk = false;
+    const server = await start(
+      legacyMcpHandler({
+        rpc: { 'tools/call': () => ({ frames: withJunk ? [...junk, right] : [right] }) },
+      }),
+    );
+    const echo = await mountEcho(server, { limits: { call: { maxResponseBytes: budget } } });
+
+    const alone = await runTool(echo, { message: 'fits' }, { source: 'agent' });
+    expect(alone).toEqual({ ok: true, data: echoResult('fits') });
+
+    withJunk = true;
+    const crowded = await runTool(echo, { message: 'fits' }, { source: 'agent' });
+    const cause = toolCauseFromResult(crowded);
+    expect(cause).toBeInstanceOf(ConnectionResponseTooLargeError);
+    expect(cause).toMatchObject({ maxBytes: budget, operation: 'tools/call', phase: 'call' });
+    expect((cause as ConnectionResponseTooLargeError).observedReadBytes).toBeGreaterThan(budget);
+    await expect.poll(() => server.openStreams()).toBe(0);
+  });
+});
+
+describe('the transition records of a fallback run', () => {
+  it('read credentials, the Streamable initialize, then each legacy step, in order', async () => {
+    const server = await start(legacyMcpHandler());
+    const records: TransitionRecord[] = [];
+    await mountConnections([connect(server)], { observe: (record) => records.push(record) });
+    // Transient states (legacy.endpointCheck, legacy.initializeCheck, closing) leave no record.
+    expect(
+      records.map(({ from, to, event, operation }) => ({ from, to, event, operation })),
+    ).toEqual([
+      { from: '', to: 'credentials', event: 'xstate.init', operation: 'initialize' },
+      {
+        from: 'credentials',
+        to: 'streamable.initializing',
+        event: 'xstate.done.actor.resolveCredentials',
+        operation: 'initialize',
+      },
+      {
+        from: 'streamable.initializing',
+        to: 'legacy.connecting',
+        event: 'xstate.done.actor.postInitialize',
+        operation: 'endpoint',
+      },
+      {
+        from: 'legacy.connecting',
+        to: 'legacy.initializing',
+        event: 'SSE_ENDPOINT',
+        operation: 'initialize',
+      },
+      {
+        from: 'legacy.initializing',
+        to: 'legacy.notifying',
+        event: 'SSE_MESSAGE',
+        operation: 'notifications/initialized',
+      },
+      {
+        from: 'legacy.notifying',
+        to: 'legacy.requesting',
+        event: 'xstate.done.actor.postLegacyInitialized',
+        operation: 'tools/list',
+      },
+      { from: 'legacy.requesting', to: 'closed', event: 'SSE_MESSAGE', operation: 'tools/list' },
+    ]);
+    expect(
+      new Set(records.map((record) => [record.machine, record.connection, record.phase].join())),
+    ).toEqual(new Set(['mcpOperation,faulty,discovery']));
+  });
+});
