@@ -1,5 +1,6 @@
 /** `stitchkit-transport/machines`: the machines, their runner, observation and diagrams. */
 export { MACHINE_CATALOGUE, type MachineCatalogueEntry } from './catalogue.js';
+export { remainingMs } from './deadline.js';
 export { describeEventType, toMermaid, toStatelySource } from './diagram.js';
 export { mcpOperationMachine } from './mcp-operation.machine.js';
 export {
@@ -49,7 +50,6 @@ export {
   DEFAULT_WAIT_TIMEOUT_MS,
   isSleepEndingAtDeadline,
   nextPollAt,
-  remainingMs,
 } from './wait.policy.js';
 export type {
   WaitMachineInput,

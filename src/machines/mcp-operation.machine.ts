@@ -19,6 +19,7 @@ import {
   isResponseTo,
   LATEST_PROTOCOL_VERSION,
 } from '../wire/index.js';
+import { remainingMs } from './deadline.js';
 import {
   type ByteReporter,
   deleteSession,
@@ -34,7 +35,6 @@ import {
   isUnauthorizedStatus,
   MAX_STREAM_RESUMPTIONS,
   REQUEST_ID,
-  remainingMs,
   requestEnvelope,
   resumeDelayMs,
   SESSION_END_TIMEOUT_MS,

@@ -43,11 +43,6 @@ export function isUnauthorizedStatus(status: number): boolean {
   return status === 401;
 }
 
-/** Milliseconds left before an absolute deadline, never negative. */
-export function remainingMs(deadlineAt: number, now: number): number {
-  return Math.max(0, deadlineAt - now);
-}
-
 /** The wait before resuming an interrupted SSE response: the server's advice, clamped. */
 export function resumeDelayMs(retryMs: number | undefined): number {
   if (retryMs === undefined || !Number.isFinite(retryMs) || retryMs < 0) {

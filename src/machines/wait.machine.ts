@@ -8,13 +8,13 @@
  * later poll happens.
  */
 import { assign, type DoneActorEvent, type ErrorActorEvent, setup } from 'xstate';
+import { remainingMs } from './deadline.js';
 import { missingWaitPoll } from './wait.actors.js';
 import { hasSnapshot, isDoneSnapshot, isLastSleep } from './wait.guards.js';
 import {
   DEFAULT_WAIT_BACKOFF_SECONDS,
   DEFAULT_WAIT_TIMEOUT_MS,
   nextPollAt,
-  remainingMs,
 } from './wait.policy.js';
 import type {
   WaitContext,

@@ -21,11 +21,6 @@ export function backoffDelayMs(backoff: readonly number[], attempt: number): num
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
 }
 
-/** Milliseconds left until `deadlineAt` at time `now`, never negative. */
-export function remainingMs(deadlineAt: number, now: number): number {
-  return Math.max(0, deadlineAt - now);
-}
-
 /**
  * When the next poll starts after a poll that finished at `finishedAt`: the backoff later, but
  * never after the deadline (the sleep is clamped to the remaining time).

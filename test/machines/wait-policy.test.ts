@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { remainingMs } from '../../src/machines/deadline.js';
 import {
   backoffDelayMs,
   DEFAULT_WAIT_BACKOFF_SECONDS,
   DEFAULT_WAIT_TIMEOUT_MS,
   isSleepEndingAtDeadline,
   nextPollAt,
-  remainingMs,
 } from '../../src/machines/wait.policy.js';
 
 describe('backoffDelayMs', () => {
