@@ -1,0 +1,129 @@
+/**
+ * Connection tools re-exposed through `mountMcp` on our own SDK `McpServer`, called by an SDK
+ * `Client`: the upstream schemas and content blocks pass through, refusals keep the safe envelope.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type AnyRuntimeToolDefinition, mountMcp } from '../../src/binding/index.js';
+import { defineMcpClientConnection, mountConnections } from '../../src/connections/index.js';
+import {
+  FAIL_TOOL_PAYLOAD,
+  type McpPeers,
+  PEER_TOOL_NAMES,
+  startMcpPeers,
+} from '../fixtures/mcp-peers.js';
+import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
+import {
+  activeResourceCounts,
+  expectNoLeakedResources,
+  trackUnhandledRejections,
+} from '../support/leaks.js';
+
+let peers: McpPeers;
+let relay: McpPeer;
+let upstreamTools: readonly Tool[];
+let baseline: ReturnType<typeof activeResourceCounts>;
+const unhandled = trackUnhandledRejections();
+
+/** The upstream catalog as an SDK client sees it directly. */
+async function listUpstream(url: string): Promise<readonly Tool[]> {
+  const client = new Client({ name: 'upstream-reader', version: '1.0.0' });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    return (await client.listTools()).tools;
+  } finally {
+    await client.close();
+  }
+}
+
+beforeAll(async () => {
+  baseline = activeResourceCounts();
+  peers = await startMcpPeers();
+  const url = peers.url('/stateless-json');
+  upstreamTools = await listUpstream(url);
+  const tools: readonly AnyRuntimeToolDefinition[] = await mountConnections([
+    defineMcpClientConnection({ name: 'upstream-peer', transport: { url } }),
+  ]);
+  relay = await startMcpPeer((server) => mountMcp(server, tools));
+});
+beforeEach(() => peers.resetLog());
+afterAll(async () => {
+  await relay.stop();
+  await peers.close();
+  await expectNoLeakedResources(baseline);
+  expect(unhandled).toEqual([]);
+});
+
+function upstreamCalls(): string[] {
+  return peers.log.flatMap((entry) => entry.rpcMethods).filter((method) => method === 'tools/call');
+}
+
+describe('connection tools re-exposed through mountMcp', () => {
+  it('lists every upstream tool with its description and input JSON Schema', async () => {
+    const { tools } = await relay.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual([...PEER_TOOL_NAMES]);
+    expect(upstreamTools.map((tool) => tool.name)).toEqual([...PEER_TOOL_NAMES]);
+    for (const upstream of upstreamTools) {
+      const relayed = tools.find((tool) => tool.name === upstream.name);
+      // The relayed input is open to extra keys, as the upstream schema (no additionalProperties) is.
+      expect({
+        name: upstream.name,
+        description: relayed?.description,
+        schema: relayed?.inputSchema,
+      }).toEqual({
+        name: upstream.name,
+        description: upstream.description,
+        schema: { ...upstream.inputSchema, additionalProperties: {} },
+      });
+    }
+    const add = tools.find((tool) => tool.name === 'add');
+    expect(add?.inputSchema).toEqual({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number' } },
+      required: ['a', 'b'],
+      additionalProperties: {},
+    });
+  });
+
+  it('returns the upstream content blocks of a call', async () => {
+    const result = await relay.client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
+    expect(result).toEqual({ content: [{ type: 'text', text: '5' }] });
+    const echoed = await relay.client.callTool({ name: 'echo', arguments: { message: 'relay' } });
+    expect(echoed).toEqual({ content: [{ type: 'text', text: 'Echo: relay' }] });
+    expect(upstreamCalls()).toEqual(['tools/call', 'tools/call']);
+  });
+
+  it('returns an upstream structured refusal as isError with the safe envelope', async () => {
+    const result = await relay.client.callTool({ name: 'fail', arguments: {} });
+    expect(result).toEqual({
+      isError: true,
+      content: [
+        {
+          type: 'text',
+          text: JSON.stringify({
+            error: 'ITEM_NOT_FOUND',
+            details: { message: FAIL_TOOL_PAYLOAD.message },
+            retryable: false,
+            hint: FAIL_TOOL_PAYLOAD._hint,
+          }),
+        },
+      ],
+    });
+    expect(JSON.stringify(result)).not.toContain('upstream-peer');
+    expect(JSON.stringify(result)).not.toContain(peers.origin);
+  });
+
+  it('refuses arguments that break the upstream schema before any upstream call', async () => {
+    const result = await relay.client.callTool({ name: 'add', arguments: { a: 'two', b: 3 } });
+    expect(result.isError).toBe(true);
+    const content = result.content as { type: string; text: string }[];
+    expect(content).toHaveLength(1);
+    const envelope = JSON.parse(content[0]?.text ?? '{}');
+    expect(envelope.error).toBe('VALIDATION_ERROR');
+    expect(envelope.details.issues.map((issue: { path: unknown }) => issue.path)).toEqual([['a']]);
+    expect(upstreamCalls()).toEqual([]);
+  });
+});
