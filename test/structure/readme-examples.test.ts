@@ -1,0 +1,89 @@
+/**
+ * The README's TypeScript examples compile against the package's own types and run against a real
+ * MCP SDK server. Each ```ts block is written to `.readme-examples/` with the package specifiers
+ * pointed at `src/`, type-checked with the project's compiler options, then imported.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type McpPeers, startMcpPeers } from '../fixtures/mcp-peers.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const OUT = join(ROOT, '.readme-examples');
+
+function readmeExamples(): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+}
+
+function pointAtSources(code: string): string {
+  return code
+    .replaceAll(/from 'stitchkit-transport\/([a-z]+)'/g, "from '../src/$1/index.js'")
+    .replaceAll("from 'stitchkit-transport'", "from '../src/index.js'");
+}
+
+function typeErrors(files: readonly string[]): string[] {
+  const config = ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile);
+  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT);
+  const program = ts.createProgram(files, { ...parsed.options, noEmit: true });
+  return ts
+    .getPreEmitDiagnostics(program)
+    .filter((diagnostic) => diagnostic.file?.fileName.startsWith(OUT))
+    .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+}
+
+describe('README examples', () => {
+  const examples = readmeExamples();
+  const files = examples.map((_, index) => join(OUT, `example-${index + 1}.ts`));
+  let peers: McpPeers;
+
+  beforeAll(async () => {
+    rmSync(OUT, { recursive: true, force: true });
+    mkdirSync(OUT, { recursive: true });
+    examples.forEach((code, index) => {
+      writeFileSync(files[index] ?? '', `${pointAtSources(code)}\nexport {};\n`);
+    });
+    peers = await startMcpPeers();
+  });
+  afterAll(async () => {
+    await peers.close();
+    vi.unstubAllEnvs();
+    rmSync(OUT, { recursive: true, force: true });
+  });
+
+  it('has the three examples the README promises', () => {
+    expect(examples).toHaveLength(3);
+  });
+
+  // A full program check (xstate and SDK types included) takes seconds on a slow machine.
+  it('type-checks every example against the package types', { timeout: 90_000 }, () => {
+    expect(typeErrors(files)).toEqual([]);
+  });
+
+  it('runs every example against a real MCP server', async () => {
+    vi.stubEnv('MCP_URL', peers.url('/stateless-json'));
+    const logged: unknown[][] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+      logged.push(args);
+    });
+    try {
+      for (const file of files) await import(pathToFileURL(file).href);
+    } finally {
+      log.mockRestore();
+    }
+    expect(logged).toEqual([
+      [['echo', 'add', 'whoami', 'slow', 'fail']],
+      [true],
+      [
+        [
+          'start -> credentials (xstate.init)',
+          'credentials -> streamable.initializing (xstate.done.actor.resolveCredentials)',
+          'streamable.initializing -> streamable.notifying (xstate.done.actor.postInitialize)',
+        ],
+      ],
+      [{ ok: true, data: { status: 'ready' } }],
+    ]);
+  });
+});
