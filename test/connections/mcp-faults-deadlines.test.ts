@@ -150,6 +150,21 @@ describe('a hung server', () => {
     expect(wire(server, before)).toEqual([...HANDSHAKE, 'POST /mcp tools/call']);
     await expect.poll(() => server.closedRequests()).toBe(1);
   });
+  it('ends discovery in ConnectionTimeoutError at a notifications/initialized that never answers', async () => {
+    const server = await start(mcpHandler({ 'notifications/initialized': reply.hang() }));
+    const startedAt = performance.now();
+    const error = await rejectionOf(mountConnections([connect(server, { timeoutMs: 500 })]));
+    expect(performance.now() - startedAt).toBeLessThan(WITHIN_MS);
+    expect(error).toBeInstanceOf(ConnectionTimeoutError);
+    expect(error).toMatchObject({
+      timeoutMs: 500,
+      operation: 'notifications/initialized',
+      phase: 'discovery',
+      observedReadBytes: 0,
+    });
+    expect(wire(server)).toEqual(HANDSHAKE);
+    await expect.poll(() => server.closedRequests()).toBe(1);
+  });
 });
 
 describe('a drip-fed JSON body', () => {

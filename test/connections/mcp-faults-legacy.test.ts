@@ -10,6 +10,8 @@ import {
   toolCauseFromResult,
 } from '../../src/binding/index.js';
 import {
+  ConnectionAuthorizationRequiredError,
+  ConnectionRequestError,
   ConnectionResponseTooLargeError,
   ConnectionTimeoutError,
   ConnectionUrlError,
@@ -115,6 +117,29 @@ describe('the legacy endpoint wait', () => {
     expect(wire(server)).toEqual(['POST /mcp initialize', 'GET /mcp']);
     await expect.poll(() => server.openStreams()).toBe(0);
     expect(server.closedRequests()).toBe(1);
+  });
+});
+
+describe('a refused legacy stream', () => {
+  it('ends in ConnectionAuthorizationRequiredError at endpoint on a 401 GET', async () => {
+    const server = await start(legacyMcpHandler({ http: { GET: reply.status(401) } }));
+    const error = await rejectionOf(mountConnections([connect(server)]));
+    expect(error).toBeInstanceOf(ConnectionAuthorizationRequiredError);
+    expect(error).toMatchObject({ operation: 'endpoint', phase: 'discovery' });
+    expect(wire(server)).toEqual(['POST /mcp initialize', 'GET /mcp']);
+  });
+
+  it('ends in ConnectionRequestError at endpoint on a 500 GET', async () => {
+    const server = await start(legacyMcpHandler({ http: { GET: reply.status(500, 'no sse') } }));
+    const error = await rejectionOf(mountConnections([connect(server)]));
+    expect(error).toBeInstanceOf(ConnectionRequestError);
+    expect(error).toMatchObject({
+      status: 500,
+      body: 'no sse',
+      operation: 'endpoint',
+      phase: 'discovery',
+    });
+    expect(wire(server)).toEqual(['POST /mcp initialize', 'GET /mcp']);
   });
 });
 

@@ -249,3 +249,22 @@ describe.each([500, 404])('a notifications/initialized answered %i', (status) =>
     ]);
   });
 });
+
+describe('a notifications/initialized with an oversized error body', () => {
+  it('is not ignored: discovery ends in ConnectionResponseTooLargeError at that step', async () => {
+    const server = await start(
+      mcpHandler({ 'notifications/initialized': reply.status(500, 'z'.repeat(4_000)) }),
+    );
+    const error = await rejectionOf(
+      mountConnections([connect(server, { maxResponseBytes: 1_000 })]),
+    );
+    expect(error).toBeInstanceOf(ConnectionResponseTooLargeError);
+    expect(error).toMatchObject({
+      maxBytes: 1_000,
+      operation: 'notifications/initialized',
+      phase: 'discovery',
+    });
+    expect((error as ConnectionResponseTooLargeError).observedReadBytes).toBeGreaterThan(1_000);
+    expect(wire(server)).toEqual(HANDSHAKE);
+  });
+});
