@@ -44,6 +44,7 @@ export type {
   RuntimeToolIdentity,
   ToolAnnotations,
   ToolHttpMethod,
+  ToolProgressReporter,
   ToolSource,
   ToolTransport,
 } from './runtime-tool.js';

@@ -68,6 +68,7 @@ export interface AgentMountOptions {
 /**
  * Builds an AI-SDK-shaped ToolSet from the definitions exposed on `AGENT`. Success returns the
  * result data (the `present.agent` value when declared); failure throws an `AgentToolError`.
+ * The AI SDK has no progress channel, so the handler's `ctx.reportProgress` is a no-op here.
  * Throws at mount on a bad definition or a duplicate name (naming both sources).
  */
 export function mountAgent(options: AgentMountOptions): AgentToolSet {

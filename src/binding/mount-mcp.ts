@@ -3,12 +3,17 @@
  * the MCP wire shape is JSON text (+ structuredContent) on success, the safe envelope on failure.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type {
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ToolCallHooks, ToolLifecycle } from './hooks.js';
 import type { McpCallPresentation } from './presentation.js';
 import { runTool } from './run-tool.js';
-import type { AnyRuntimeToolDefinition } from './runtime-tool.js';
+import type { AnyRuntimeToolDefinition, ToolProgressReporter } from './runtime-tool.js';
 import { type ToolResult, toolErrorEnvelope } from './tool-result.js';
 import { collectToolSurface, toolInputJsonSchema } from './tool-surface.js';
 import type { JsonSchemaObject } from './zod-schema.js';
@@ -25,8 +30,10 @@ export interface McpMountOptions {
 
 /**
  * Registers each definition exposed on `MCP` on `server`. tools/list shows the input's JSON
- * Schema; the handler's signal follows MCP cancellation. Throws at mount on a bad definition or a
- * duplicate name (naming both sources); the SDK itself refuses a name already registered.
+ * Schema; the handler's signal follows MCP cancellation, and `ctx.reportProgress` sends
+ * `notifications/progress` only when the request carries a `progressToken`. Throws at mount on a
+ * bad definition or a duplicate name (naming both sources); the SDK itself refuses a name already
+ * registered.
  */
 export function mountMcp(
   server: McpServer,
@@ -41,6 +48,7 @@ export function mountMcp(
       ...(definition.annotations === undefined ? {} : { annotations: definition.annotations }),
     };
     server.registerTool(definition.name, config, async (args, extra) => {
+      const reportProgress = mcpProgressSender(extra);
       const result = await runTool(definition, args, {
         source: 'mcp',
         signal: extra.signal,
@@ -49,10 +57,32 @@ export function mountMcp(
         hooks,
         lifecycle,
         transport: 'MCP',
+        ...(reportProgress === undefined ? {} : { reportProgress }),
       });
       return toCallToolResult(result);
     });
   }
+}
+
+/**
+ * Sends `notifications/progress` for the request, tied to it by its `progressToken`; `undefined`
+ * when the request carries none (then nothing is ever sent and `ctx.reportProgress` is a no-op).
+ */
+function mcpProgressSender(
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+): ToolProgressReporter | undefined {
+  const progressToken = extra._meta?.progressToken;
+  if (progressToken === undefined) return undefined;
+  return (progress, total, message) =>
+    extra.sendNotification({
+      method: 'notifications/progress',
+      params: {
+        progressToken,
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+      },
+    });
 }
 
 // The SDK validates before our callback (ahead of beforeToolCall, with its own error text), so we

@@ -10,6 +10,7 @@ import type {
   AnyRuntimeToolDefinition,
   RuntimeToolCallContext,
   RuntimeToolHandlerContext,
+  ToolProgressReporter,
   ToolSource,
   ToolTransport,
 } from './runtime-tool.js';
@@ -40,9 +41,28 @@ export interface RunToolOptions {
    * is the MCP presentation; with `AGENT` it is `present.agent`'s value when declared.
    */
   transport?: ToolTransport;
+  /**
+   * Delivers the handler's `ctx.reportProgress` calls (e.g. as MCP progress notifications); when
+   * absent, `ctx.reportProgress` is a no-op. A throw or rejection is contained.
+   */
+  reportProgress?: ToolProgressReporter;
 }
 
 const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+
+const NO_PROGRESS: ToolProgressReporter = () => {};
+
+/** Wraps a transport's progress sender so that it never throws into the handler. */
+function containedProgressReporter(send: ToolProgressReporter | undefined): ToolProgressReporter {
+  if (send === undefined) return NO_PROGRESS;
+  return async (progress, total, message) => {
+    try {
+      await send(progress, total, message);
+    } catch {
+      // Progress is advisory: a failed report never changes the call's outcome.
+    }
+  };
+}
 
 /**
  * Runs one call of `definition` with `rawArgs` and returns its {@link ToolResult}; it never
@@ -58,7 +78,12 @@ export async function runTool(
   const toolName = definition.name;
   const { hooks, lifecycle } = options;
   const signal = options.signal ?? NEVER_ABORTED;
-  const context: RuntimeToolCallContext = { ...options.context, signal, source: options.source };
+  const context: RuntimeToolCallContext = {
+    ...options.context,
+    signal,
+    source: options.source,
+    reportProgress: containedProgressReporter(options.reportProgress),
+  };
   if (options.toolCallId !== undefined) context.toolCallId = options.toolCallId;
 
   let args = rawArgs;

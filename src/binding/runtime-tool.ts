@@ -68,12 +68,29 @@ export interface McpPresentation {
 }
 
 /**
+ * Reports how far a call has got: `progress` grows with each report, `total` is its expected end
+ * when known, `message` reads to a person. Where it goes depends on the transport.
+ */
+export type ToolProgressReporter = (
+  progress: number,
+  total?: number,
+  message?: string,
+) => void | Promise<void>;
+
+/**
  * The context shared by hooks and the handler: host context fields spread in, then the
- * framework-owned `signal`, `source` and `toolCallId`, which win over host fields of the same name.
+ * framework-owned `signal`, `source`, `reportProgress` and `toolCallId`, which win over host
+ * fields of the same name.
  */
 export interface RuntimeToolCallContext {
   /** Aborts when the caller cancels the call; always present. */
   signal: AbortSignal;
+  /**
+   * Reports progress to the caller; always present. On MCP it sends `notifications/progress` when
+   * the request carries a `progressToken`; elsewhere it is a no-op. It never throws: a failing
+   * sender is contained, and the returned promise (when any) always resolves.
+   */
+  reportProgress: ToolProgressReporter;
   /** The surface the call came from. */
   source: ToolSource;
   /** The caller's id for this call, when the transport has one. */

@@ -13,7 +13,12 @@ import {
   type ToolTransport,
 } from '../binding/index.js';
 import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';
-import { assertWaitTimeoutMs, runWaitOperation } from './wait-operation.js';
+import {
+  assertWaitTimeoutMs,
+  runWaitOperation,
+  type WaitTick,
+  waitProgressMessage,
+} from './wait-operation.js';
 
 /** How a state reads to a person or model; `isError` marks a terminal failure. */
 export interface WaitRendering {
@@ -70,7 +75,9 @@ export const DEFAULT_WAIT_TIMEOUT_SECONDS = 600;
  * Builds the managed wait tool. Its handler polls through the `wait` machine; a timeout with a
  * state is `AppError('WAIT_TIMEOUT', rendered text, 408)`, a timeout before any state is
  * `WAIT_TIMEOUT` too, and a state whose rendering `isError` is `AppError('WAIT_FAILED', text,
- * 409)`. Otherwise the validated state is the output.
+ * 409)`. Otherwise the validated state is the output. After each non-final poll it calls
+ * `ctx.reportProgress(poll, undefined, "<phase> — poll N, Xs elapsed")` (see
+ * `waitProgressMessage`), which MCP delivers when the request carries a `progressToken`.
  */
 export function defineWaitTool<I extends z.ZodObject, S extends z.ZodType>(
   config: WaitToolConfig<I, S>,
@@ -106,6 +113,12 @@ export function defineWaitTool<I extends z.ZodObject, S extends z.ZodType>(
         done: (state) => config.done(state),
         timeoutMs: Math.round((seconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000),
         signal: ctx.signal,
+        onPoll: (tick: WaitTick<z.infer<S>>) => {
+          if (config.done(tick.state)) return;
+          // Sent only when the caller asked for progress; a failed report never ends the wait.
+          const message = waitProgressMessage(tick.state, tick.poll, tick.elapsedMs);
+          Promise.resolve(ctx.reportProgress(tick.poll, undefined, message)).catch(() => {});
+        },
         ...(config.backoff === undefined ? {} : { backoffSeconds: config.backoff }),
         ...(config.observe === undefined ? {} : { observe: config.observe }),
         ...(config.inspect === undefined ? {} : { inspect: config.inspect }),

@@ -5,7 +5,7 @@ export {
   type WaitRendering,
   type WaitToolConfig,
 } from './define-wait-tool.js';
-export { type MountWaitOptions, mountWait, waitProgressMessage } from './mount-wait.js';
+export { type MountWaitOptions, mountWait } from './mount-wait.js';
 export {
   assertWaitTimeoutMs,
   MAX_WAIT_TIMEOUT_MS,
@@ -13,4 +13,5 @@ export {
   type WaitOperationOptions,
   type WaitOperationResult,
   type WaitTick,
+  waitProgressMessage,
 } from './wait-operation.js';

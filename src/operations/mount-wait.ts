@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { TOOL_NAME_PATTERN } from '../binding/index.js';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, type WaitRendering } from './define-wait-tool.js';
-import { assertWaitTimeoutMs, runWaitOperation } from './wait-operation.js';
+import { assertWaitTimeoutMs, runWaitOperation, waitProgressMessage } from './wait-operation.js';
 
 /** Options of {@link mountWait}. */
 export interface MountWaitOptions<Shape extends z.ZodRawShape> {
@@ -34,13 +34,6 @@ export interface MountWaitOptions<Shape extends z.ZodRawShape> {
 function textResult(text: string, isError: boolean): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text }];
   return isError ? { content, isError: true } : { content };
-}
-
-/** `"<phase> — poll N, Xs elapsed"` when the state has a string `phase`, else `"poll N, …"`. */
-export function waitProgressMessage(state: unknown, poll: number, elapsedMs: number): string {
-  const phase = (state as { phase?: unknown } | null | undefined)?.phase;
-  const tail = `poll ${poll}, ${Math.round(elapsedMs / 1000)}s elapsed`;
-  return typeof phase === 'string' ? `${phase} — ${tail}` : tail;
 }
 
 /**

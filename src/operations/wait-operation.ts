@@ -110,3 +110,10 @@ export async function runWaitOperation<TState>(
   );
   return { state: output.snapshot as TState, timedOut: output.timedOut, polls: output.polls };
 }
+
+/** `"<phase> — poll N, Xs elapsed"` when the state has a string `phase`, else `"poll N, …"`. */
+export function waitProgressMessage(state: unknown, poll: number, elapsedMs: number): string {
+  const phase = (state as { phase?: unknown } | null | undefined)?.phase;
+  const tail = `poll ${poll}, ${Math.round(elapsedMs / 1000)}s elapsed`;
+  return typeof phase === 'string' ? `${phase} — ${tail}` : tail;
+}

@@ -294,7 +294,14 @@ describe('runTool context and cancellation', () => {
       },
     );
     expect(seen).toEqual([
-      { tenant: 't1', source: 'cli', input: {}, signal, toolCallId: 'call-1' },
+      {
+        tenant: 't1',
+        source: 'cli',
+        input: {},
+        signal,
+        toolCallId: 'call-1',
+        reportProgress: expect.any(Function),
+      },
     ]);
   });
 

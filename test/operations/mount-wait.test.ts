@@ -1,7 +1,8 @@
 import { ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { mountWait, waitProgressMessage } from '../../src/operations/mount-wait.js';
+import { mountWait } from '../../src/operations/mount-wait.js';
+import { waitProgressMessage } from '../../src/operations/wait-operation.js';
 import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
 
 let peer: McpPeer | undefined;
