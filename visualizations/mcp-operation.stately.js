@@ -93,7 +93,12 @@ export default createMachine({
               },
               {
                 "target": "#mcpOperation.closing",
-                "actions": "failNoResponse"
+                "actions": {
+                  "type": "failProtocol",
+                  "params": {
+                    "message": "MCP initialize ended without a response"
+                  }
+                }
               }
             ],
             "onError": {
@@ -154,6 +159,22 @@ export default createMachine({
                 "actions": "failHttpStatus"
               },
               {
+                "guard": "hasNextPage",
+                "target": "requesting",
+                "reenter": true,
+                "actions": "collectPage"
+              },
+              {
+                "guard": "hasTooManyPages",
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failProtocol",
+                  "params": {
+                    "message": "MCP tools/list did not end"
+                  }
+                }
+              },
+              {
                 "guard": "isResponse",
                 "target": "#mcpOperation.closing",
                 "actions": "succeed"
@@ -165,7 +186,12 @@ export default createMachine({
               },
               {
                 "target": "#mcpOperation.closing",
-                "actions": "failNoResponse"
+                "actions": {
+                  "type": "failProtocol",
+                  "params": {
+                    "message": "MCP exchange ended without a response"
+                  }
+                }
               }
             ],
             "onError": {
@@ -207,6 +233,22 @@ export default createMachine({
                 "actions": "failHttpStatus"
               },
               {
+                "guard": "hasNextPage",
+                "target": "requesting",
+                "reenter": true,
+                "actions": "collectPage"
+              },
+              {
+                "guard": "hasTooManyPages",
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failProtocol",
+                  "params": {
+                    "message": "MCP tools/list did not end"
+                  }
+                }
+              },
+              {
                 "guard": "isResponse",
                 "target": "#mcpOperation.closing",
                 "actions": "succeed"
@@ -218,7 +260,12 @@ export default createMachine({
               },
               {
                 "target": "#mcpOperation.closing",
-                "actions": "failNoResponse"
+                "actions": {
+                  "type": "failProtocol",
+                  "params": {
+                    "message": "MCP exchange ended without a response"
+                  }
+                }
               }
             ],
             "onError": {
@@ -252,13 +299,25 @@ export default createMachine({
             "actions": "recordBytesRead"
           }
         ],
-        "STREAM_REJECTED": {
-          "target": "closing",
-          "actions": "failStreamStatus"
-        },
+        "STREAM_REJECTED": [
+          {
+            "guard": "isUnauthorized",
+            "target": "closing",
+            "actions": "failUnauthorized"
+          },
+          {
+            "target": "closing",
+            "actions": "failHttpStatus"
+          }
+        ],
         "STREAM_ENDED": {
           "target": "closing",
-          "actions": "failStreamEnded"
+          "actions": {
+            "type": "failProtocol",
+            "params": {
+              "message": "MCP SSE stream ended without a response"
+            }
+          }
         },
         "STREAM_FAILED": {
           "target": "closing",
@@ -288,14 +347,12 @@ export default createMachine({
             {
               "guard": "isFencedEndpoint",
               "target": "initializing",
-              "actions": [
-                {
-                  "type": "beginHandshakeStep",
-                  "params": {
-                    "operation": "initialize"
-                  }
+              "actions": {
+                "type": "beginHandshakeStep",
+                "params": {
+                  "operation": "initialize"
                 }
-              ]
+              }
             },
             {
               "target": "#mcpOperation.closing",
@@ -329,19 +386,9 @@ export default createMachine({
           },
           "on": {
             "SSE_MESSAGE": {
-              "guard": {
-                "type": "isResponseTo",
-                "params": {
-                  "id": 1
-                }
-              },
+              "guard": "isPendingResponse",
               "target": "initializeCheck",
-              "actions": {
-                "type": "assignReceived",
-                "params": {
-                  "id": 1
-                }
-              }
+              "actions": "assignReceived"
             }
           },
           "after": {
@@ -357,7 +404,7 @@ export default createMachine({
               "guard": "isReceivedOk",
               "target": "notifying",
               "actions": [
-                "assignLegacyInitialized",
+                "assignInitialized",
                 {
                   "type": "beginHandshakeStep",
                   "params": {
@@ -425,19 +472,9 @@ export default createMachine({
           },
           "on": {
             "SSE_MESSAGE": {
-              "guard": {
-                "type": "isResponseTo",
-                "params": {
-                  "id": 2
-                }
-              },
+              "guard": "isPendingResponse",
               "target": "responseCheck",
-              "actions": {
-                "type": "assignReceived",
-                "params": {
-                  "id": 2
-                }
-              }
+              "actions": "assignReceived"
             }
           },
           "after": {
@@ -450,9 +487,24 @@ export default createMachine({
         "responseCheck": {
           "always": [
             {
+              "guard": "hasNextPage",
+              "target": "requesting",
+              "actions": "collectPage"
+            },
+            {
+              "guard": "hasTooManyPages",
+              "target": "#mcpOperation.closing",
+              "actions": {
+                "type": "failProtocol",
+                "params": {
+                  "message": "MCP tools/list did not end"
+                }
+              }
+            },
+            {
               "guard": "isReceivedOk",
               "target": "#mcpOperation.closing",
-              "actions": "succeedFromReceived"
+              "actions": "succeed"
             },
             {
               "target": "#mcpOperation.closing",

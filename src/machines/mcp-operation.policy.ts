@@ -11,7 +11,7 @@ import {
   type RpcScope,
   unwrapJsonRpcResponse,
 } from '../wire/index.js';
-import type { DecodedResponse, McpRequest } from './mcp-operation.types.js';
+import type { DecodedResponse, McpRequest, McpToolList } from './mcp-operation.types.js';
 import type { SecretValue } from './secret-value.js';
 
 /** The JSON-RPC id of `initialize`; every run is a fresh client, so ids restart at 1. */
@@ -25,6 +25,8 @@ export const MAX_STREAM_RESUMPTIONS = 3;
 export const DEFAULT_RESUME_DELAY_MS = 1_000;
 /** Ceiling on a server-supplied `retry:` value: the server cannot make us sleep longer. */
 export const MAX_RESUME_DELAY_MS = 5_000;
+/** How many `tools/list` pages one discovery follows before refusing the catalog as unbounded. */
+export const MAX_TOOL_LIST_PAGES = 50;
 /** Bound on the best-effort `DELETE` that ends a stateful session during teardown. */
 export const SESSION_END_TIMEOUT_MS = 2_000;
 
@@ -51,11 +53,6 @@ export function resumeDelayMs(retryMs: number | undefined): number {
   return Math.min(Math.floor(retryMs), MAX_RESUME_DELAY_MS);
 }
 
-/** Which phase's limits an operation of this run falls under. */
-export function phaseOf(operation: ConnectionOperation, requestPhase: ConnectionPhase) {
-  return operation === 'tools/call' || operation === 'tools/list' ? requestPhase : 'discovery';
-}
-
 /** The connection's request headers for one exchange; the only place secrets are revealed. */
 export function buildRequestHeaders(parts: {
   readonly staticHeaders: Readonly<Record<string, SecretValue>>;
@@ -78,14 +75,29 @@ export function buildRequestHeaders(parts: {
   return headers;
 }
 
-/** The JSON-RPC method name and params of the run's request. */
-export function requestEnvelope(request: McpRequest): {
-  method: string;
-  params: Record<string, unknown>;
-} {
-  return request.method === 'tools/call'
-    ? { method: 'tools/call', params: { ...request.params } }
-    : { method: 'tools/list', params: {} };
+/** The JSON-RPC method name and params of the run's request (a `tools/list` page cursor too). */
+export function requestEnvelope(
+  request: McpRequest,
+  cursor: string | undefined,
+): { method: string; params: Record<string, unknown> } {
+  if (request.method === 'tools/call')
+    return { method: 'tools/call', params: { ...request.params } };
+  return { method: 'tools/list', params: cursor === undefined ? {} : { cursor } };
+}
+
+/** The cursor of the next `tools/list` page, when the decoded result announces one. */
+export function nextCursorOf(value: unknown): string | undefined {
+  const cursor = (value as { nextCursor?: unknown } | undefined)?.nextCursor;
+  return typeof cursor === 'string' && cursor !== '' ? cursor : undefined;
+}
+
+/** Appends one `tools/list` page to the pages collected so far. */
+export function mergeToolPages(collected: McpToolList | undefined, page: McpToolList): McpToolList {
+  if (collected === undefined) return { tools: page.tools, rejected: page.rejected };
+  return {
+    tools: [...collected.tools, ...page.tools],
+    rejected: [...collected.rejected, ...page.rejected],
+  };
 }
 
 /**

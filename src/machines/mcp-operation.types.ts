@@ -31,6 +31,8 @@ export interface McpToolList {
   readonly tools: readonly Tool[];
   /** Entries that did not, with the reason. */
   readonly rejected: readonly { readonly name?: string; readonly message: string }[];
+  /** The cursor of the next page (present on a page, never on the merged listing). */
+  readonly nextCursor?: string;
 }
 
 /** The result of the machine's request, by method. */
@@ -61,6 +63,8 @@ export interface McpOperationInput {
   readonly fetch?: typeof fetch;
   /** The name and version this client reports in `initialize`. */
   readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** How many `tools/list` pages to follow; default `MAX_TOOL_LIST_PAGES`. */
+  readonly maxListPages?: number;
 }
 
 /** A decoded JSON-RPC response: the value, or the protocol error that refused it. */
@@ -80,6 +84,7 @@ export interface McpOperationContext {
   readonly limits: { readonly handshake: PhaseLimits; readonly request: PhaseLimits };
   readonly fetch: typeof fetch;
   readonly clientInfo: { readonly name: string; readonly version: string };
+  readonly maxListPages: number;
   /** The bearer token once resolved. */
   token: SecretValue | undefined;
   /** The wire in use. */
@@ -106,6 +111,14 @@ export interface McpOperationContext {
   lastEventId: string | undefined;
   /** The server's `retry:` advice for the request's stream, in ms. */
   retryMs: number | undefined;
+  /** The JSON-RPC id of the response the run waits for. */
+  pendingId: number;
+  /** `tools/list` pages collected before the current one. */
+  collected: McpToolList | undefined;
+  /** The cursor of the `tools/list` page to request next. */
+  cursor: string | undefined;
+  /** How many `tools/list` pages were collected. */
+  page: number;
   /** The last response taken from the legacy stream, decoded. */
   received: DecodedResponse | undefined;
   /** The final outcome, decided before teardown. */

@@ -61,6 +61,8 @@ export interface ListToolsOutcome {
   tools: Tool[];
   /** Entries that failed it, with their name when they had a string one. */
   rejected: { name?: string; message: string }[];
+  /** The cursor of the next page, when the server paginates its catalog. */
+  nextCursor?: string;
 }
 
 function protocolError(
@@ -202,7 +204,8 @@ export function parseListToolsResult(result: unknown, scope: RpcScope): ListTool
     const message = `invalid MCP tool definition${where}: ${issue?.message ?? 'schema mismatch'}`;
     rejected.push(name === undefined ? { message } : { name, message });
   }
-  return { tools, rejected };
+  const nextCursor = typeof result.nextCursor === 'string' ? result.nextCursor : undefined;
+  return nextCursor === undefined ? { tools, rejected } : { tools, rejected, nextCursor };
 }
 
 /** Validates a `tools/call` result with the SDK's `CallToolResultSchema`. */

@@ -8,9 +8,15 @@ import { mcpOperationMachine } from '../../src/machines/mcp-operation.machine.js
 import type { McpOperationContext } from '../../src/machines/mcp-operation.types.js';
 import { isInsideFence } from '../../src/wire/index.js';
 import { checkModel, modelCheckProblems } from '../support/model-check.js';
-import { buildModelGraph } from '../support/model-graph.js';
-import { mcpModelInput, mcpModelOptions } from '../support/model-mcp-operation.js';
+import { buildModelGraph, type ModelOptions } from '../support/model-graph.js';
+import { mcpListModelOptions, mcpModelOptions } from '../support/model-mcp-operation.js';
 import { walkEveryEdge } from '../support/model-walk.js';
+
+/** The call, and the discovery that follows `tools/list` pages (at most two in the model). */
+const MODELS: readonly { readonly name: string; readonly options: ModelOptions }[] = [
+  { name: 'tools/call', options: mcpModelOptions },
+  { name: 'tools/list', options: mcpListModelOptions },
+];
 
 const LEGACY_STATES = [
   'initializing',
@@ -24,16 +30,16 @@ function stateOf(snapshot: { value: unknown }): string {
   return JSON.stringify(snapshot.value);
 }
 
-describe('mcpOperation model', () => {
+describe.each(MODELS)('mcpOperation model of $name', ({ name, options }) => {
   it('satisfies invariants 1–4: no trap state, teardown into final, cleanup on exit, deadlines and CANCEL, delays resolve', () => {
-    const report = checkModel(mcpOperationMachine, mcpModelOptions);
+    const report = checkModel(mcpOperationMachine, options);
     expect(modelCheckProblems(report)).toEqual([]);
-    console.info(`mcpOperation: ${report.states} states, ${report.edges} edges checked`);
+    console.info(`mcpOperation (${name}): ${report.states} states, ${report.edges} edges checked`);
     expect(report.states).toBeGreaterThan(20);
   });
 
   it('has fallback edges only from the first initialize and only for 400, 404 and 405', () => {
-    const graph = buildModelGraph(mcpOperationMachine, mcpModelOptions);
+    const graph = buildModelGraph(mcpOperationMachine, options);
     const intoLegacy = graph.edges.filter(
       (edge) =>
         stateOf(edge.targetSnapshot).includes('"legacy"') &&
@@ -55,7 +61,7 @@ describe('mcpOperation model', () => {
   });
 
   it('never falls back from any other state or status (every status 100–599 on every exchange)', () => {
-    const graph = buildModelGraph(mcpOperationMachine, mcpModelOptions);
+    const graph = buildModelGraph(mcpOperationMachine, options);
     const offenders: string[] = [];
     for (const snapshot of graph.states.values()) {
       if (snapshot.status !== 'active' || stateOf(snapshot).includes('"legacy"')) continue;
@@ -80,7 +86,7 @@ describe('mcpOperation model', () => {
   });
 
   it('never reaches a state that posts to the legacy endpoint unless the endpoint is inside the fence', () => {
-    const graph = buildModelGraph(mcpOperationMachine, mcpModelOptions);
+    const graph = buildModelGraph(mcpOperationMachine, options);
     const posting = graph.edges
       .map((edge) => edge.targetSnapshot)
       .filter((snapshot) => LEGACY_STATES.some((state) => snapshot.matches({ legacy: state })));
@@ -93,7 +99,7 @@ describe('mcpOperation model', () => {
   });
 });
 
-describe('mcpOperation walked on the real actor', () => {
+describe.each(MODELS)('mcpOperation ($name) walked on the real actor', ({ name, options }) => {
   beforeEach(() => {
     vi.useFakeTimers({ now: 0 });
   });
@@ -131,13 +137,12 @@ describe('mcpOperation walked on the real actor', () => {
         else entry.reject((event as { error?: unknown }).error);
       };
     const executors: Record<string, (step: { event: AnyEventObject }) => void> = {};
-    for (const type of Object.keys(mcpModelOptions.eventCases ?? {})) {
+    for (const type of Object.keys(options.eventCases ?? {})) {
       if (type.startsWith('xstate.done.actor.')) executors[type] = settle('done');
       if (type.startsWith('xstate.error.actor.')) executors[type] = settle('error');
     }
     const report = await walkEveryEdge(machine, {
-      ...mcpModelOptions,
-      input: mcpModelInput,
+      ...options,
       beforePath: () => {
         pending.clear();
         vi.setSystemTime(0);
@@ -145,7 +150,7 @@ describe('mcpOperation walked on the real actor', () => {
       executors,
     });
     console.info(
-      `mcpOperation: walked ${report.walked}/${report.total} edges in ${report.paths} paths`,
+      `mcpOperation (${name}): walked ${report.walked}/${report.total} edges in ${report.paths} paths`,
     );
     expect(report.failures).toEqual([]);
     expect(report.walked).toBe(report.total);

@@ -20,7 +20,7 @@ import type { ModelOptions } from './model-graph.js';
 /** The modelled connection URL; the fence is its host only. */
 export const MODEL_URL = 'http://127.0.0.1:7000/mcp';
 
-/** Input of every modelled run: a tools/call with distinct handshake and request limits. */
+/** Input of the modelled call: a tools/call with distinct handshake and request limits. */
 export const mcpModelInput: McpOperationInput = {
   connectionName: 'model',
   url: MODEL_URL,
@@ -33,6 +33,14 @@ export const mcpModelInput: McpOperationInput = {
     handshake: { timeoutMs: 5_000, maxResponseBytes: 1_000 },
     request: { timeoutMs: 3_000, maxResponseBytes: 2_000 },
   },
+};
+
+/** Input of the modelled discovery: a tools/list that may follow at most two pages. */
+export const mcpListModelInput: McpOperationInput = {
+  ...mcpModelInput,
+  request: { method: 'tools/list' },
+  phase: 'discovery',
+  maxListPages: 2,
 };
 
 /**
@@ -65,6 +73,7 @@ export function serializeMcpState(snapshot: AnyMachineSnapshot): string {
     status: snapshot.status,
     session: context.sessionId !== undefined,
     canResume: context.resumeAttempts < MAX_STREAM_RESUMPTIONS,
+    pagesLeft: context.maxListPages - context.page - 1,
     deadlineFirst: snapshot.matches({ streamable: 'awaitingResume' })
       ? deadlineBeforeResume(context)
       : undefined,
@@ -94,6 +103,11 @@ const initialized = (session: boolean): RpcExchange => ({
   value: { protocolVersion: LATEST_PROTOCOL_VERSION },
   sessionId: session ? new SecretValue('session-1') : undefined,
 });
+const listed = (nextCursor?: string): RpcExchange => ({
+  kind: 'response',
+  value: { tools: [], rejected: [], ...(nextCursor === undefined ? {} : { nextCursor }) },
+  sessionId: undefined,
+});
 const called: RpcExchange = {
   kind: 'response',
   value: { content: [{ type: 'text', text: 'ok' }] },
@@ -108,9 +122,15 @@ const tooLarge = new ConnectionResponseTooLargeError('model', 1_000, {
 /** Every status the fallback rule distinguishes, tried on every exchange. */
 export const MODEL_STATUSES = [400, 401, 403, 404, 405, 500] as const;
 
-const requestOutcomes = (id: string) => [
+type ModelledRequest = McpOperationInput['request']['method'];
+
+/** The decoded answers a request can get: a call result, or a tools/list page with or without a cursor. */
+const answers = (request: ModelledRequest): RpcExchange[] =>
+  request === 'tools/call' ? [called] : [listed(), listed('page-2')];
+
+const requestOutcomes = (id: string, request: ModelledRequest) => [
   ...MODEL_STATUSES.map((status) => done(id, httpError(status))),
-  done(id, called),
+  ...answers(request).map((answer) => done(id, answer)),
   done(id, interrupted),
   done(id, interruptedSlowRetry),
   done(id, accepted),
@@ -125,85 +145,99 @@ const legacyPostOutcomes = (id: string) => [
 const rpcResult = (id: number, result: unknown) => ({ jsonrpc: '2.0', id, result });
 
 /** The concrete events of the model, per event type. */
-export const mcpEventCases: Readonly<Record<string, readonly AnyEventObject[]>> = {
-  'xstate.done.actor.resolveCredentials': [done('resolveCredentials', new SecretValue('token'))],
-  'xstate.error.actor.resolveCredentials': [failed('resolveCredentials', new Error('provider'))],
-  'xstate.done.actor.postInitialize': [
-    ...MODEL_STATUSES.map((status) => done('postInitialize', httpError(status))),
-    done('postInitialize', initialized(true)),
-    done('postInitialize', initialized(false)),
-    done('postInitialize', interrupted),
-  ],
-  'xstate.error.actor.postInitialize': [failed('postInitialize', new Error('network'))],
-  'xstate.done.actor.postInitialized': [
-    done('postInitialized', accepted),
-    done('postInitialized', httpError(500)),
-  ],
-  'xstate.error.actor.postInitialized': [
-    failed('postInitialized', tooLarge),
-    failed('postInitialized', new Error('network')),
-  ],
-  'xstate.done.actor.postRequest': requestOutcomes('postRequest'),
-  'xstate.error.actor.postRequest': [failed('postRequest', new Error('network'))],
-  'xstate.done.actor.resumeRequest': requestOutcomes('resumeRequest'),
-  'xstate.error.actor.resumeRequest': [failed('resumeRequest', new Error('network'))],
-  'xstate.done.actor.postLegacyInitialize': legacyPostOutcomes('postLegacyInitialize'),
-  'xstate.error.actor.postLegacyInitialize': [failed('postLegacyInitialize', new Error('net'))],
-  'xstate.done.actor.postLegacyInitialized': [done('postLegacyInitialized', accepted)],
-  'xstate.error.actor.postLegacyInitialized': [
-    failed('postLegacyInitialized', tooLarge),
-    failed('postLegacyInitialized', new Error('network')),
-  ],
-  'xstate.done.actor.postLegacyRequest': legacyPostOutcomes('postLegacyRequest'),
-  'xstate.error.actor.postLegacyRequest': [failed('postLegacyRequest', new Error('network'))],
-  'xstate.done.actor.deleteSession': [{ type: 'xstate.done.actor.deleteSession' }],
-  'xstate.error.actor.deleteSession': [failed('deleteSession', new Error('network'))],
-  SSE_ENDPOINT: [
-    { type: 'SSE_ENDPOINT', url: 'http://127.0.0.1:7000/messages?sessionId=1' },
-    { type: 'SSE_ENDPOINT', url: 'http://127.0.0.1:7001/messages' },
-    { type: 'SSE_ENDPOINT', url: undefined },
-  ],
-  SSE_MESSAGE: [
-    {
-      type: 'SSE_MESSAGE',
-      message: rpcResult(1, {
-        protocolVersion: LATEST_PROTOCOL_VERSION,
-        capabilities: {},
-        serverInfo: { name: 's', version: '1' },
-      }),
-    },
-    {
-      type: 'SSE_MESSAGE',
-      message: rpcResult(1, {
-        protocolVersion: '1999-01-01',
-        capabilities: {},
-        serverInfo: { name: 's', version: '1' },
-      }),
-    },
-    { type: 'SSE_MESSAGE', message: rpcResult(2, { content: [] }) },
-    {
-      type: 'SSE_MESSAGE',
-      message: { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'bad' } },
-    },
-    { type: 'SSE_MESSAGE', message: rpcResult(99, {}) },
-  ],
-  STREAM_REJECTED: [
-    { type: 'STREAM_REJECTED', status: 401, body: '' },
-    { type: 'STREAM_REJECTED', status: 500, body: 'no' },
-  ],
-  STREAM_FAILED: [{ type: 'STREAM_FAILED', error: new Error('reset') }],
-  BYTES_READ: [
-    { type: 'BYTES_READ', bytes: 10 },
-    { type: 'BYTES_READ', bytes: 1_000_000 },
-  ],
-  CANCEL: [{ type: 'CANCEL', reason: 'caller stopped' }],
-};
+function eventCasesFor(
+  request: ModelledRequest,
+): Readonly<Record<string, readonly AnyEventObject[]>> {
+  return {
+    'xstate.done.actor.resolveCredentials': [done('resolveCredentials', new SecretValue('token'))],
+    'xstate.error.actor.resolveCredentials': [failed('resolveCredentials', new Error('provider'))],
+    'xstate.done.actor.postInitialize': [
+      ...MODEL_STATUSES.map((status) => done('postInitialize', httpError(status))),
+      done('postInitialize', initialized(true)),
+      done('postInitialize', initialized(false)),
+      done('postInitialize', interrupted),
+    ],
+    'xstate.error.actor.postInitialize': [failed('postInitialize', new Error('network'))],
+    'xstate.done.actor.postInitialized': [
+      done('postInitialized', accepted),
+      done('postInitialized', httpError(500)),
+    ],
+    'xstate.error.actor.postInitialized': [
+      failed('postInitialized', tooLarge),
+      failed('postInitialized', new Error('network')),
+    ],
+    'xstate.done.actor.postRequest': requestOutcomes('postRequest', request),
+    'xstate.error.actor.postRequest': [failed('postRequest', new Error('network'))],
+    'xstate.done.actor.resumeRequest': requestOutcomes('resumeRequest', request),
+    'xstate.error.actor.resumeRequest': [failed('resumeRequest', new Error('network'))],
+    'xstate.done.actor.postLegacyInitialize': legacyPostOutcomes('postLegacyInitialize'),
+    'xstate.error.actor.postLegacyInitialize': [failed('postLegacyInitialize', new Error('net'))],
+    'xstate.done.actor.postLegacyInitialized': [done('postLegacyInitialized', accepted)],
+    'xstate.error.actor.postLegacyInitialized': [
+      failed('postLegacyInitialized', tooLarge),
+      failed('postLegacyInitialized', new Error('network')),
+    ],
+    'xstate.done.actor.postLegacyRequest': legacyPostOutcomes('postLegacyRequest'),
+    'xstate.error.actor.postLegacyRequest': [failed('postLegacyRequest', new Error('network'))],
+    'xstate.done.actor.deleteSession': [{ type: 'xstate.done.actor.deleteSession' }],
+    'xstate.error.actor.deleteSession': [failed('deleteSession', new Error('network'))],
+    SSE_ENDPOINT: [
+      { type: 'SSE_ENDPOINT', url: 'http://127.0.0.1:7000/messages?sessionId=1' },
+      { type: 'SSE_ENDPOINT', url: 'http://127.0.0.1:7001/messages' },
+      { type: 'SSE_ENDPOINT', url: undefined },
+    ],
+    SSE_MESSAGE: [
+      {
+        type: 'SSE_MESSAGE',
+        message: rpcResult(1, {
+          protocolVersion: LATEST_PROTOCOL_VERSION,
+          capabilities: {},
+          serverInfo: { name: 's', version: '1' },
+        }),
+      },
+      {
+        type: 'SSE_MESSAGE',
+        message: rpcResult(1, {
+          protocolVersion: '1999-01-01',
+          capabilities: {},
+          serverInfo: { name: 's', version: '1' },
+        }),
+      },
+      { type: 'SSE_MESSAGE', message: rpcResult(2, { content: [] }) },
+      {
+        type: 'SSE_MESSAGE',
+        message: { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'bad' } },
+      },
+      { type: 'SSE_MESSAGE', message: rpcResult(2, { tools: [], nextCursor: 'page-2' }) },
+      { type: 'SSE_MESSAGE', message: rpcResult(3, { tools: [] }) },
+      { type: 'SSE_MESSAGE', message: rpcResult(3, { tools: [], nextCursor: 'page-3' }) },
+      { type: 'SSE_MESSAGE', message: rpcResult(99, {}) },
+    ],
+    STREAM_REJECTED: [
+      { type: 'STREAM_REJECTED', status: 401, body: '' },
+      { type: 'STREAM_REJECTED', status: 500, body: 'no' },
+    ],
+    STREAM_FAILED: [{ type: 'STREAM_FAILED', error: new Error('reset') }],
+    BYTES_READ: [
+      { type: 'BYTES_READ', bytes: 10 },
+      { type: 'BYTES_READ', bytes: 1_000_000 },
+    ],
+    CANCEL: [{ type: 'CANCEL', reason: 'caller stopped' }],
+  };
+}
 
 /** Model options shared by the checks and the walk. */
 export const mcpModelOptions: ModelOptions = {
   input: mcpModelInput,
   serializeState: serializeMcpState,
-  eventCases: mcpEventCases,
+  eventCases: eventCasesFor('tools/call'),
   isPossible: isPossibleMcpEvent,
   limit: 20_000,
+};
+
+/** Model options of the paged discovery. */
+export const mcpListModelOptions: ModelOptions = {
+  ...mcpModelOptions,
+  input: mcpListModelInput,
+  eventCases: eventCasesFor('tools/list'),
 };

@@ -1,0 +1,111 @@
+/**
+ * A paginated `tools/list`: discovery follows `nextCursor` within one client and one deadline,
+ * sends each cursor back, mounts every page's tools, and refuses a listing that never ends.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ConnectionProtocolError,
+  defineMcpClientConnection,
+  mountConnections,
+} from '../../src/connections/index.js';
+import { MAX_TOOL_LIST_PAGES } from '../../src/machines/mcp-operation.policy.js';
+import {
+  type FaultServer,
+  mcpHandler,
+  reply,
+  type SeenRequest,
+  startFaultServer,
+} from '../fixtures/fault-server.js';
+import {
+  activeResourceCounts,
+  expectNoLeakedResources,
+  trackUnhandledRejections,
+} from '../support/leaks.js';
+
+const started: FaultServer[] = [];
+let baseline: ReturnType<typeof activeResourceCounts>;
+const unhandled = trackUnhandledRejections();
+
+beforeAll(() => {
+  baseline = activeResourceCounts();
+});
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((server) => server.close()));
+});
+afterAll(async () => {
+  await expectNoLeakedResources(baseline);
+  expect(unhandled).toEqual([]);
+});
+
+const tool = (name: string) => ({ name, inputSchema: { type: 'object', properties: {} } });
+
+/** Serves `tools/list` pages: page N carries tool `tN` and a cursor to N+1 until `pages`. */
+function pagedList(pages: number) {
+  return (request: SeenRequest) => {
+    const cursor = (request.rpc?.params as { cursor?: string } | undefined)?.cursor;
+    const page = cursor === undefined ? 1 : Number(cursor.replace('page-', ''));
+    const result = {
+      tools: [tool(`t${page}`)],
+      ...(page < pages ? { nextCursor: `page-${page + 1}` } : {}),
+    };
+    return reply.json(200, { jsonrpc: '2.0', id: request.rpc?.id, result });
+  };
+}
+
+function listCursors(server: FaultServer): (string | undefined)[] {
+  return server.requests
+    .filter((request) => request.rpc?.method === 'tools/list')
+    .map((request) => (request.rpc?.params as { cursor?: string } | undefined)?.cursor);
+}
+
+describe('paginated discovery', () => {
+  it('follows nextCursor and mounts the tools of every page with one handshake', async () => {
+    const server = await startFaultServer(mcpHandler({ 'tools/list': pagedList(3) }));
+    started.push(server);
+    const tools = await mountConnections([
+      defineMcpClientConnection({ name: 'paged', transport: { url: server.url } }),
+    ]);
+    expect(tools.map((entry) => entry.name)).toEqual(['t1', 't2', 't3']);
+    expect(server.requests.map((request) => request.rpc?.method)).toEqual([
+      'initialize',
+      'notifications/initialized',
+      'tools/list',
+      'tools/list',
+      'tools/list',
+    ]);
+    expect(listCursors(server)).toEqual([undefined, 'page-2', 'page-3']);
+    const ids = server.requests.map((request) => request.rpc?.id).filter((id) => id !== undefined);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('refuses a listing that does not end within the page limit', async () => {
+    const server = await startFaultServer(mcpHandler({ 'tools/list': pagedList(1_000) }));
+    started.push(server);
+    const error = await mountConnections([
+      defineMcpClientConnection({ name: 'endless', transport: { url: server.url } }),
+    ]).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConnectionProtocolError);
+    expect(error).toMatchObject({ operation: 'tools/list', phase: 'discovery' });
+    expect(listCursors(server)).toHaveLength(MAX_TOOL_LIST_PAGES);
+  });
+
+  it('charges every page to the one discovery byte budget', async () => {
+    const server = await startFaultServer(mcpHandler({ 'tools/list': pagedList(40) }));
+    started.push(server);
+    const error = await mountConnections([
+      defineMcpClientConnection({
+        name: 'paged',
+        transport: { url: server.url },
+        limits: { discovery: { maxResponseBytes: 2_000 } },
+      }),
+    ]).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      name: 'ConnectionResponseTooLargeError',
+      operation: 'tools/list',
+      maxBytes: 2_000,
+    });
+    // Each page is about 120 bytes, so the budget ran out after some pages, not on the first.
+    expect(listCursors(server).length).toBeGreaterThan(5);
+    expect(listCursors(server).length).toBeLessThan(40);
+  });
+});
