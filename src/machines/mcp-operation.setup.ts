@@ -280,6 +280,7 @@ export const mcpOperationSetup = setup({
         new ConnectionUrlError(
           `Connection "${context.connectionName}" refused an SSE endpoint outside its host fence`,
           context.endpoint,
+          { operation: context.operation, phase: failureContext(context).phase },
         ),
       ),
     ),

@@ -234,17 +234,29 @@ export class ConnectionUrlError extends ConnectionError {
   readonly code = CONNECTION_ERROR_CODES.url;
   /** The refused URL, redacted to origin and path (no userinfo, query or fragment). */
   readonly url: string | undefined;
+  /** The operation whose request was refused; absent for definition-time refusals. */
+  readonly operation: ConnectionOperation | undefined;
+  /** The phase of that operation; absent for definition-time refusals. */
+  readonly phase: ConnectionPhase | undefined;
 
   /** `message` is for hosts and logs; callers must not put query strings or tokens in it. */
-  constructor(message: string, url?: string | URL, options?: ErrorOptions) {
-    super(message, options);
+  constructor(
+    message: string,
+    url?: string | URL,
+    options?: ErrorOptions & { operation?: ConnectionOperation; phase?: ConnectionPhase },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.url = url === undefined ? undefined : redactForError(url);
+    this.operation = options?.operation;
+    this.phase = options?.phase;
   }
 
   /** `BAD_REQUEST` / 400: retrying the same URL cannot succeed. */
   [TOOL_ERROR_PROJECTION](): AppError {
     const message = 'The connection refused a URL outside its policy.';
-    return projection('BAD_REQUEST', 400, { message, reason: 'url-rejected' });
+    const where =
+      this.operation === undefined ? {} : { operation: this.operation, phase: this.phase };
+    return projection('BAD_REQUEST', 400, { message, reason: 'url-rejected', ...where });
   }
 }
 

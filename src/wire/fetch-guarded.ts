@@ -49,7 +49,10 @@ export async function fetchWithoutRedirects(
   request: WireRequest,
   scope: WireScope,
 ): Promise<Response> {
-  assertInsideFence(request.url, scope.fence, scope.connectionName);
+  assertInsideFence(request.url, scope.fence, scope.connectionName, {
+    operation: scope.operation,
+    phase: scope.phase,
+  });
   const { signal } = request;
   throwIfAborted(signal);
   const doFetch = scope.fetch ?? fetch;
@@ -84,6 +87,7 @@ export async function fetchWithoutRedirects(
     throw new ConnectionUrlError(
       `Connection "${scope.connectionName}" refused a redirect (status ${response.status}) during ${scope.operation}`,
       request.url,
+      { operation: scope.operation, phase: scope.phase },
     );
   }
   return response;

@@ -4,6 +4,7 @@
  * configured hosts are trusted, loopback included.
  */
 import { ConnectionUrlError } from './errors.js';
+import type { ConnectionOperation, ConnectionPhase } from './operation.js';
 
 /** The set of `host[:port]` values (lowercased) a connection may reach. */
 export interface HostFence {
@@ -102,12 +103,18 @@ export function isInsideFence(url: URL, fence: HostFence): boolean {
   );
 }
 
-/** Throws {@link ConnectionUrlError} unless {@link isInsideFence}. */
-export function assertInsideFence(url: URL, fence: HostFence, connectionName: string): void {
+/** Throws {@link ConnectionUrlError} unless {@link isInsideFence}; `where` names the operation. */
+export function assertInsideFence(
+  url: URL,
+  fence: HostFence,
+  connectionName: string,
+  where?: { operation: ConnectionOperation; phase: ConnectionPhase },
+): void {
   if (isInsideFence(url, fence)) return;
   throw new ConnectionUrlError(
     `Connection "${connectionName}" refused request to host "${url.host.toLowerCase()}": not the connection host or an allowed host`,
     url,
+    where,
   );
 }
 

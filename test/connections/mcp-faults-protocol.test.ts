@@ -153,7 +153,7 @@ describe('a 307 to the same host', () => {
     );
     const error = await rejectionOf(mountConnections([connect(server)]));
     expect(error).toBeInstanceOf(ConnectionUrlError);
-    expect(error).toMatchObject({ url: server.url });
+    expect(error).toMatchObject({ url: server.url, operation: 'initialize', phase: 'discovery' });
     expect(wire(server)).toEqual(['POST /mcp initialize']);
   });
 
@@ -170,12 +170,14 @@ describe('a 307 to the same host', () => {
       details: {
         message: 'The connection refused a URL outside its policy.',
         reason: 'url-rejected',
+        operation: 'tools/call',
+        phase: 'call',
       },
       retryable: false,
     });
     const cause = toolCauseFromResult(result);
     expect(cause).toBeInstanceOf(ConnectionUrlError);
-    expect(cause).toMatchObject({ url: server.url });
+    expect(cause).toMatchObject({ url: server.url, operation: 'tools/call', phase: 'call' });
     expect(wire(server, before)).toEqual([...HANDSHAKE, 'POST /mcp tools/call']);
   });
 });
