@@ -6,65 +6,17 @@
  * The named guards, actions, delays and actors are in `mcp-operation.setup.ts`.
  */
 import {
-  buildJsonRpcNotification,
-  buildJsonRpcRequest,
-  LATEST_PROTOCOL_VERSION,
-} from '../wire/index.js';
-import type { ByteReporter, ExchangeInput } from './mcp-operation.actors.js';
-import {
-  INITIALIZE_ID,
-  MAX_TOOL_LIST_PAGES,
-  REQUEST_ID,
-  requestEnvelope,
-} from './mcp-operation.policy.js';
+  exchangeInput,
+  initializedMessage,
+  initializeMessage,
+  postUrl,
+  requestMessage,
+} from './mcp-operation.inputs.js';
+import { INITIALIZE_ID, MAX_TOOL_LIST_PAGES } from './mcp-operation.policy.js';
 import { failureContext, mcpOperationSetup } from './mcp-operation.setup.js';
-import type { McpOperationContext } from './mcp-operation.types.js';
 
 const DEFAULT_CLIENT_INFO = Object.freeze({ name: 'stitchkit-transport', version: '0.1.0' });
 const CLOSING = '#mcpOperation.closing';
-
-function exchangeInput(
-  context: McpOperationContext,
-  self: ByteReporter,
-  shape: Pick<ExchangeInput, 'url' | 'method' | 'message' | 'expectId' | 'lastEventId'>,
-): ExchangeInput {
-  return {
-    ...shape,
-    scope: {
-      connectionName: context.connectionName,
-      operation: context.operation,
-      phase: failureContext(context).phase,
-      fence: context.fence,
-      fetch: context.fetch,
-    },
-    reporter: self,
-    headers: {
-      staticHeaders: context.headers,
-      token: context.token,
-      sessionId: context.sessionId,
-      protocolVersion: context.protocolVersion,
-    },
-    maxBytes: context.maxBytes,
-    alreadyRead: context.readBytes,
-  };
-}
-
-const initializeMessage = (context: McpOperationContext) =>
-  buildJsonRpcRequest(INITIALIZE_ID, 'initialize', {
-    protocolVersion: LATEST_PROTOCOL_VERSION,
-    capabilities: {},
-    clientInfo: { ...context.clientInfo },
-  });
-
-const requestMessage = (context: McpOperationContext) => {
-  const { method, params } = requestEnvelope(context.request, context.cursor);
-  return buildJsonRpcRequest(context.pendingId, method, params);
-};
-
-const initializedMessage = () => buildJsonRpcNotification('notifications/initialized');
-
-/** Where the request's own URL is: the connection URL, or the legacy endpoint. */
-const postUrl = (context: McpOperationContext) => context.endpoint ?? context.url;
 
 /** What the request's answer leads to, for the Streamable POST and the resuming GET alike. */
 const requestOutcomes = [

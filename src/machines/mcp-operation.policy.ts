@@ -3,8 +3,6 @@
  * response decoding. Pure: no I/O, no clock (time is passed in).
  */
 import {
-  type ConnectionOperation,
-  type ConnectionPhase,
   parseCallToolResult,
   parseInitializeResult,
   parseListToolsResult,
