@@ -1,0 +1,111 @@
+/**
+ * Benchmark 4: what the `mcpOperation` state machine itself costs per call. Every actor is
+ * stubbed to resolve at once, so a run is only XState: actor creation, the transitions of a
+ * whole call (credentials, initialize, initialized, tools/call, closing [+ ending the session]),
+ * the deadline timers each waiting state arms and cancels, and the final output.
+ */
+import { fromPromise } from 'xstate';
+import { mcpOperationMachine, runMachine, SecretValue } from '../src/machines/index.js';
+import type { McpOperationInput } from '../src/machines/mcp-operation.types.js';
+import { createHostFence } from '../src/wire/index.js';
+import { fmt, median, p95, printTable } from './stats.js';
+
+export interface MachineOptions {
+  readonly warmupRuns: number;
+  readonly rounds: number;
+  readonly runsPerRound: number;
+}
+
+export interface MachineResult {
+  readonly name: string;
+  readonly microsecondsMedian: number;
+  readonly runsPerSecond: number;
+}
+
+const CALL_RESULT = {
+  content: [{ type: 'text', text: 'Echo: hello' }],
+  structuredContent: { echoed: 'hello' },
+};
+
+function stubbedMachine(stateful: boolean) {
+  return mcpOperationMachine.provide({
+    actors: {
+      resolveCredentials: fromPromise(async () => undefined),
+      exchange: fromPromise(async ({ input }: { input: { expectId?: number } }) => {
+        if (input.expectId === undefined) return { kind: 'accepted' as const, status: 202 };
+        if (input.expectId === 0) {
+          return {
+            kind: 'response' as const,
+            value: { protocolVersion: '2025-11-25' },
+            sessionId: stateful ? new SecretValue('session-1') : undefined,
+          };
+        }
+        return { kind: 'response' as const, value: CALL_RESULT, sessionId: undefined };
+      }),
+      deleteSession: fromPromise(async () => undefined),
+    } as never,
+  });
+}
+
+function machineInput(): McpOperationInput {
+  const url = 'http://127.0.0.1:9/mcp';
+  return {
+    connectionName: 'bench',
+    url,
+    fence: createHostFence(new URL(url)),
+    headers: {},
+    resolveToken: () => undefined,
+    request: { method: 'tools/call', params: { name: 'echo', arguments: { message: 'hello' } } },
+    phase: 'call',
+    limits: {
+      handshake: { timeoutMs: 30_000, maxResponseBytes: 1024 * 1024 },
+      request: { timeoutMs: 30_000, maxResponseBytes: 1024 * 1024 },
+    },
+  };
+}
+
+/** Runs benchmark 4 and prints its table. */
+export async function runMachineOverhead(options: MachineOptions): Promise<MachineResult[]> {
+  const variants = [
+    { name: 'mcpOperation, stateless path (no session)', machine: stubbedMachine(false) },
+    { name: 'mcpOperation, stateful path (+ endingSession)', machine: stubbedMachine(true) },
+  ];
+  for (const variant of variants) {
+    for (let run = 0; run < options.warmupRuns; run++) {
+      const output = await runMachine(variant.machine, machineInput());
+      if (!output.ok) throw new Error('the stubbed run failed');
+    }
+  }
+  const seconds = variants.map(() => [] as number[]);
+  for (let round = 0; round < options.rounds; round++) {
+    for (const [index, variant] of variants.entries()) {
+      const start = performance.now();
+      for (let run = 0; run < options.runsPerRound; run++) {
+        await runMachine(variant.machine, machineInput());
+      }
+      (seconds[index] as number[]).push((performance.now() - start) / 1000);
+    }
+  }
+  const results = variants.map((variant, index) => {
+    const samples = seconds[index] as number[];
+    return {
+      name: variant.name,
+      microsecondsMedian: (median(samples) / options.runsPerRound) * 1e6,
+      microsecondsP95: (p95(samples) / options.runsPerRound) * 1e6,
+      runsPerSecond: options.runsPerRound / median(samples),
+    };
+  });
+  console.log(
+    `\nMachine overhead: all actors stubbed, ${options.rounds} rounds x ${options.runsPerRound} runs`,
+  );
+  printTable(
+    ['machine run', 'us/run median', 'us/run (p95 round)', 'runs/s'],
+    results.map((result) => [
+      result.name,
+      fmt(result.microsecondsMedian, 1),
+      fmt(result.microsecondsP95, 1),
+      fmt(result.runsPerSecond, 0),
+    ]),
+  );
+  return results;
+}

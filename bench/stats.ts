@@ -1,0 +1,76 @@
+/**
+ * Small statistics and table helpers shared by the benchmarks. Nothing here is timed itself.
+ */
+import { cpus } from 'node:os';
+
+/** The value at quantile `q` (0..1) of `samples`, nearest-rank on a sorted copy. */
+export function quantile(samples: readonly number[], q: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[rank] as number;
+}
+
+export const median = (samples: readonly number[]): number => quantile(samples, 0.5);
+export const p95 = (samples: readonly number[]): number => quantile(samples, 0.95);
+
+/** Formats a number with a fixed count of decimals and thousands separators. */
+export function fmt(value: number, decimals = 2): string {
+  if (!Number.isFinite(value)) return 'n/a';
+  return value.toLocaleString('en-US', {
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+  });
+}
+
+/** `ours / other` as `1.23x`. */
+export function ratio(ours: number, other: number): string {
+  if (!Number.isFinite(ours) || !Number.isFinite(other) || other === 0) return 'n/a';
+  return `${(ours / other).toFixed(2)}x`;
+}
+
+/** Prints a plain-text table: the first column left-aligned, the others right-aligned. */
+export function printTable(header: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = header.map((cell, column) =>
+    Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) =>
+        column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
+      )
+      .join('  ');
+  console.log(line(header));
+  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  for (const row of rows) console.log(line(row));
+}
+
+/** Node version, CPU model and count, platform: printed at the top of every run. */
+export function machineInfo(): string {
+  const list = cpus();
+  const model = list[0]?.model.trim() ?? 'unknown CPU';
+  return [
+    `node ${process.version} (${process.platform} ${process.arch}, V8 ${process.versions.v8})`,
+    `CPU: ${model} x ${list.length}`,
+    `date: ${new Date().toISOString()}`,
+  ].join('\n');
+}
+
+/** Runs `task` `count` times, at most `concurrency` at once; resolves when all are done. */
+export async function runConcurrently(
+  count: number,
+  concurrency: number,
+  task: () => Promise<unknown>,
+): Promise<void> {
+  let started = 0;
+  const worker = async () => {
+    while (started < count) {
+      started += 1;
+      await task();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+}
+
+/** Awaits a macrotask boundary so pending I/O callbacks run before the next measurement. */
+export const settle = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
