@@ -48,8 +48,6 @@ export interface RunToolOptions {
   reportProgress?: ToolProgressReporter;
 }
 
-const NEVER_ABORTED: AbortSignal = new AbortController().signal;
-
 const NO_PROGRESS: ToolProgressReporter = () => {};
 
 /** Wraps a transport's progress sender so that it never throws into the handler. */
@@ -77,7 +75,8 @@ export async function runTool(
   const startedAt = performance.now();
   const toolName = definition.name;
   const { hooks, lifecycle } = options;
-  const signal = options.signal ?? NEVER_ABORTED;
+  // A signal per call: a shared never-aborting one would collect a listener per concurrent run.
+  const signal = options.signal ?? new AbortController().signal;
   const context: RuntimeToolCallContext = {
     ...options.context,
     signal,
