@@ -3,62 +3,19 @@
  * the caller's exact reason, the machine goes from that state straight to its end, the server sees
  * the request it was serving closed, and nothing is left open.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type AnyRuntimeToolDefinition,
-  runTool,
-  toolCauseFromResult,
-} from '../../src/binding/index.js';
-import {
-  defineMcpClientConnection,
-  type McpClientConnectionConfig,
-  mountConnections,
-} from '../../src/connections/index.js';
+import { describe, expect, it } from 'vitest';
+import { runTool, toolCauseFromResult } from '../../src/binding/index.js';
 import type { TransitionRecord } from '../../src/machines/observe.js';
 import {
   type FaultHandler,
-  type FaultServer,
   legacyMcpHandler,
   mcpHandler,
   reply,
   sseFrame,
-  startFaultServer,
 } from '../fixtures/fault-server.js';
-import {
-  activeResourceCounts,
-  expectNoLeakedResources,
-  trackUnhandledRejections,
-} from '../support/leaks.js';
+import { mountEcho, useFaultServers, wire } from '../support/fault-suite.js';
 
-const started: FaultServer[] = [];
-let baseline: ReturnType<typeof activeResourceCounts>;
-const unhandled = trackUnhandledRejections();
-
-beforeAll(() => {
-  baseline = activeResourceCounts();
-});
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((server) => server.close()));
-});
-afterAll(async () => {
-  await expectNoLeakedResources(baseline);
-  expect(unhandled).toEqual([]);
-});
-
-async function start(handler: FaultHandler): Promise<FaultServer> {
-  const server = await startFaultServer(handler);
-  started.push(server);
-  return server;
-}
-
-/** What reached the server, one line per request: HTTP method, path and JSON-RPC method. */
-function wire(server: FaultServer, from = 0): string[] {
-  return server.requests
-    .slice(from)
-    .map((request) =>
-      [request.method, request.path, request.rpc?.method].filter(Boolean).join(' '),
-    );
-}
+const { start } = useFaultServers();
 
 /** Records the connection's transitions and resolves when one enters a given state. */
 function watchStates() {
@@ -147,17 +104,6 @@ const SCENARIOS: Record<string, Scenario> = {
     open: 1,
   },
 };
-
-async function mountEcho(
-  server: FaultServer,
-  extra: Partial<McpClientConnectionConfig>,
-): Promise<AnyRuntimeToolDefinition> {
-  const tools = await mountConnections([
-    defineMcpClientConnection({ name: 'faulty', transport: { url: server.url }, ...extra }),
-  ]);
-  expect(tools.map((tool) => tool.name)).toEqual(['echo']);
-  return tools[0] as AnyRuntimeToolDefinition;
-}
 
 describe.each(Object.entries(SCENARIOS))('cancelling during %s', (_label, scenario) => {
   it('keeps the caller reason, closes the request and leaves nothing open', async () => {

@@ -3,77 +3,20 @@
  * ConnectionTimeoutError within the configured deadline of the phase that was running, and the
  * client closes the request it abandoned.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type AnyRuntimeToolDefinition,
   runTool,
   toolCauseFromResult,
 } from '../../src/binding/index.js';
-import {
-  ConnectionTimeoutError,
-  defineMcpClientConnection,
-  type McpClientConnectionConfig,
-  mountConnections,
-} from '../../src/connections/index.js';
-import {
-  type FaultHandler,
-  type FaultServer,
-  mcpHandler,
-  reply,
-  startFaultServer,
-} from '../fixtures/fault-server.js';
-import {
-  activeResourceCounts,
-  expectNoLeakedResources,
-  trackUnhandledRejections,
-} from '../support/leaks.js';
+import { ConnectionTimeoutError, mountConnections } from '../../src/connections/index.js';
+import { mcpHandler, reply } from '../fixtures/fault-server.js';
+import { connect, HANDSHAKE, rejectionOf, useFaultServers, wire } from '../support/fault-suite.js';
 
-const started: FaultServer[] = [];
-let baseline: ReturnType<typeof activeResourceCounts>;
-const unhandled = trackUnhandledRejections();
-
-beforeAll(() => {
-  baseline = activeResourceCounts();
-});
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((server) => server.close()));
-});
-afterAll(async () => {
-  await expectNoLeakedResources(baseline);
-  expect(unhandled).toEqual([]);
-});
-
-async function start(handler: FaultHandler): Promise<FaultServer> {
-  const server = await startFaultServer(handler);
-  started.push(server);
-  return server;
-}
-
-function connect(server: FaultServer, extra: Partial<McpClientConnectionConfig> = {}) {
-  return defineMcpClientConnection({ name: 'faulty', transport: { url: server.url }, ...extra });
-}
-
-/** What reached the server, one line per request: HTTP method, path and JSON-RPC method. */
-function wire(server: FaultServer, from = 0): string[] {
-  return server.requests
-    .slice(from)
-    .map((request) =>
-      [request.method, request.path, request.rpc?.method].filter(Boolean).join(' '),
-    );
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error('expected the operation to fail');
-    },
-    (error: unknown) => error,
-  );
-}
+const { start } = useFaultServers();
 
 /** Generous bound for "within the deadline": the deadline plus scheduling noise on a busy host. */
 const WITHIN_MS = 3_000;
-const HANDSHAKE = ['POST /mcp initialize', 'POST /mcp notifications/initialized'];
 
 describe('a hung server', () => {
   it('ends discovery in ConnectionTimeoutError at initialize and closes the request', async () => {

@@ -3,26 +3,19 @@
  * deadline, the endpoint is fenced before any request (and so any bearer) reaches it, and the
  * legacy stream frames CRLF, skips frames for other ids and charges everything to the budget.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type AnyRuntimeToolDefinition,
-  runTool,
-  toolCauseFromResult,
-} from '../../src/binding/index.js';
+import { describe, expect, it } from 'vitest';
+import { runTool, toolCauseFromResult } from '../../src/binding/index.js';
 import {
   ConnectionAuthorizationRequiredError,
   ConnectionRequestError,
   ConnectionResponseTooLargeError,
   ConnectionTimeoutError,
   ConnectionUrlError,
-  defineMcpClientConnection,
-  type McpClientConnectionConfig,
   mountConnections,
 } from '../../src/connections/index.js';
 import type { TransitionRecord } from '../../src/machines/observe.js';
 import {
   answerRpc,
-  type FaultHandler,
   type FaultServer,
   legacyMcpHandler,
   mcpHandler,
@@ -30,65 +23,10 @@ import {
   reply,
   sseComment,
   sseMessageFrame,
-  startFaultServer,
 } from '../fixtures/fault-server.js';
-import {
-  activeResourceCounts,
-  expectNoLeakedResources,
-  trackUnhandledRejections,
-} from '../support/leaks.js';
+import { connect, mountEcho, rejectionOf, useFaultServers, wire } from '../support/fault-suite.js';
 
-const started: FaultServer[] = [];
-let baseline: ReturnType<typeof activeResourceCounts>;
-const unhandled = trackUnhandledRejections();
-
-beforeAll(() => {
-  baseline = activeResourceCounts();
-});
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((server) => server.close()));
-});
-afterAll(async () => {
-  await expectNoLeakedResources(baseline);
-  expect(unhandled).toEqual([]);
-});
-
-async function start(handler: FaultHandler): Promise<FaultServer> {
-  const server = await startFaultServer(handler);
-  started.push(server);
-  return server;
-}
-
-function connect(server: FaultServer, extra: Partial<McpClientConnectionConfig> = {}) {
-  return defineMcpClientConnection({ name: 'faulty', transport: { url: server.url }, ...extra });
-}
-
-/** What reached the server, one line per request: HTTP method, path and JSON-RPC method. */
-function wire(server: FaultServer, from = 0): string[] {
-  return server.requests
-    .slice(from)
-    .map((request) =>
-      [request.method, request.path, request.rpc?.method].filter(Boolean).join(' '),
-    );
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error('expected the operation to fail');
-    },
-    (error: unknown) => error,
-  );
-}
-
-async function mountEcho(
-  server: FaultServer,
-  extra: Partial<McpClientConnectionConfig> = {},
-): Promise<AnyRuntimeToolDefinition> {
-  const tools = await mountConnections([connect(server, extra)]);
-  expect(tools.map((tool) => tool.name)).toEqual(['echo']);
-  return tools[0] as AnyRuntimeToolDefinition;
-}
+const { start } = useFaultServers();
 
 /** A whole legacy operation as the server sees it. */
 const LEGACY = (request: string) => [

@@ -2,83 +2,25 @@
  * Fault scenarios: answers that break the protocol (malformed JSON, a JSON-RPC error) and
  * redirects, which are refused even to the connection's own host.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type AnyRuntimeToolDefinition,
-  runTool,
-  toolCauseFromResult,
-} from '../../src/binding/index.js';
+import { describe, expect, it } from 'vitest';
+import { runTool, toolCauseFromResult } from '../../src/binding/index.js';
 import {
   ConnectionProtocolError,
   ConnectionUrlError,
-  defineMcpClientConnection,
-  type McpClientConnectionConfig,
   mountConnections,
 } from '../../src/connections/index.js';
+import { type FaultServer, mcp, mcpHandler, reply } from '../fixtures/fault-server.js';
 import {
-  type FaultHandler,
-  type FaultServer,
-  mcp,
-  mcpHandler,
-  reply,
-  startFaultServer,
-} from '../fixtures/fault-server.js';
-import {
-  activeResourceCounts,
-  expectNoLeakedResources,
-  trackUnhandledRejections,
-} from '../support/leaks.js';
+  connect,
+  HANDSHAKE,
+  mountEcho,
+  rejectionOf,
+  useFaultServers,
+  wire,
+} from '../support/fault-suite.js';
 
-const started: FaultServer[] = [];
-let baseline: ReturnType<typeof activeResourceCounts>;
-const unhandled = trackUnhandledRejections();
+const { start } = useFaultServers();
 
-beforeAll(() => {
-  baseline = activeResourceCounts();
-});
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((server) => server.close()));
-});
-afterAll(async () => {
-  await expectNoLeakedResources(baseline);
-  expect(unhandled).toEqual([]);
-});
-
-async function start(handler: FaultHandler): Promise<FaultServer> {
-  const server = await startFaultServer(handler);
-  started.push(server);
-  return server;
-}
-
-function connect(server: FaultServer, extra: Partial<McpClientConnectionConfig> = {}) {
-  return defineMcpClientConnection({ name: 'faulty', transport: { url: server.url }, ...extra });
-}
-
-/** What reached the server, one line per request: HTTP method, path and JSON-RPC method. */
-function wire(server: FaultServer, from = 0): string[] {
-  return server.requests
-    .slice(from)
-    .map((request) =>
-      [request.method, request.path, request.rpc?.method].filter(Boolean).join(' '),
-    );
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error('expected the operation to fail');
-    },
-    (error: unknown) => error,
-  );
-}
-
-async function mountEcho(server: FaultServer): Promise<AnyRuntimeToolDefinition> {
-  const tools = await mountConnections([connect(server)]);
-  expect(tools.map((tool) => tool.name)).toEqual(['echo']);
-  return tools[0] as AnyRuntimeToolDefinition;
-}
-
-const HANDSHAKE = ['POST /mcp initialize', 'POST /mcp notifications/initialized'];
 const MALFORMED = reply.raw(200, { 'content-type': 'application/json' }, [
   '{"jsonrpc":"2.0","id":',
 ]);

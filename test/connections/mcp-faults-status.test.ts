@@ -3,87 +3,25 @@
  * error with the failing step's operation and phase, never opens the legacy fallback except where
  * the first initialize allows it, and never replays a request.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type AnyRuntimeToolDefinition,
-  runTool,
-  toolCauseFromResult,
-} from '../../src/binding/index.js';
+import { describe, expect, it } from 'vitest';
+import { runTool, toolCauseFromResult } from '../../src/binding/index.js';
 import {
   ConnectionAuthorizationRequiredError,
   ConnectionRequestError,
   ConnectionResponseTooLargeError,
-  defineMcpClientConnection,
-  type McpClientConnectionConfig,
   mountConnections,
 } from '../../src/connections/index.js';
+import { answerRpc, mcpHandler, reply } from '../fixtures/fault-server.js';
 import {
-  answerRpc,
-  type FaultHandler,
-  type FaultServer,
-  mcpHandler,
-  reply,
-  startFaultServer,
-} from '../fixtures/fault-server.js';
-import {
-  activeResourceCounts,
-  expectNoLeakedResources,
-  trackUnhandledRejections,
-} from '../support/leaks.js';
+  connect,
+  HANDSHAKE,
+  mountEcho,
+  rejectionOf,
+  useFaultServers,
+  wire,
+} from '../support/fault-suite.js';
 
-const started: FaultServer[] = [];
-let baseline: ReturnType<typeof activeResourceCounts>;
-const unhandled = trackUnhandledRejections();
-
-beforeAll(() => {
-  baseline = activeResourceCounts();
-});
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((server) => server.close()));
-});
-afterAll(async () => {
-  await expectNoLeakedResources(baseline);
-  expect(unhandled).toEqual([]);
-});
-
-async function start(handler: FaultHandler): Promise<FaultServer> {
-  const server = await startFaultServer(handler);
-  started.push(server);
-  return server;
-}
-
-function connect(server: FaultServer, extra: Partial<McpClientConnectionConfig> = {}) {
-  return defineMcpClientConnection({ name: 'faulty', transport: { url: server.url }, ...extra });
-}
-
-/** What reached the server, one line per request: HTTP method, path and JSON-RPC method. */
-function wire(server: FaultServer, from = 0): string[] {
-  return server.requests
-    .slice(from)
-    .map((request) =>
-      [request.method, request.path, request.rpc?.method].filter(Boolean).join(' '),
-    );
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error('expected the operation to fail');
-    },
-    (error: unknown) => error,
-  );
-}
-
-async function mountEcho(
-  server: FaultServer,
-  extra: Partial<McpClientConnectionConfig> = {},
-): Promise<AnyRuntimeToolDefinition> {
-  const tools = await mountConnections([connect(server, extra)]);
-  expect(tools.map((tool) => tool.name)).toEqual(['echo']);
-  return tools[0] as AnyRuntimeToolDefinition;
-}
-
-const HANDSHAKE = ['POST /mcp initialize', 'POST /mcp notifications/initialized'];
+const { start } = useFaultServers();
 
 describe('a failing initialize during discovery', () => {
   it('ends in ConnectionRequestError 500 and never opens the SSE fallback', async () => {

@@ -4,23 +4,14 @@
  * event ids (a protocol error) or with them (resumed with GET + Last-Event-ID, a bounded number
  * of times).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type AnyRuntimeToolDefinition,
-  runTool,
-  toolCauseFromResult,
-} from '../../src/binding/index.js';
+import { describe, expect, it } from 'vitest';
+import { runTool, toolCauseFromResult } from '../../src/binding/index.js';
 import {
   ConnectionProtocolError,
   ConnectionResponseTooLargeError,
-  defineMcpClientConnection,
-  type McpClientConnectionConfig,
-  mountConnections,
 } from '../../src/connections/index.js';
 import {
   answerRpc,
-  type FaultHandler,
-  type FaultServer,
   mcpHandler,
   mcpMessage,
   reply,
@@ -28,58 +19,11 @@ import {
   sseComment,
   sseFrame,
   sseMessageFrame,
-  startFaultServer,
 } from '../fixtures/fault-server.js';
-import {
-  activeResourceCounts,
-  expectNoLeakedResources,
-  trackUnhandledRejections,
-} from '../support/leaks.js';
+import { HANDSHAKE, mountEcho, useFaultServers, wire } from '../support/fault-suite.js';
 
-const started: FaultServer[] = [];
-let baseline: ReturnType<typeof activeResourceCounts>;
-const unhandled = trackUnhandledRejections();
+const { start } = useFaultServers();
 
-beforeAll(() => {
-  baseline = activeResourceCounts();
-});
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((server) => server.close()));
-});
-afterAll(async () => {
-  await expectNoLeakedResources(baseline);
-  expect(unhandled).toEqual([]);
-});
-
-async function start(handler: FaultHandler): Promise<FaultServer> {
-  const server = await startFaultServer(handler);
-  started.push(server);
-  return server;
-}
-
-function connect(server: FaultServer, extra: Partial<McpClientConnectionConfig> = {}) {
-  return defineMcpClientConnection({ name: 'faulty', transport: { url: server.url }, ...extra });
-}
-
-/** What reached the server, one line per request: HTTP method, path and JSON-RPC method. */
-function wire(server: FaultServer, from = 0): string[] {
-  return server.requests
-    .slice(from)
-    .map((request) =>
-      [request.method, request.path, request.rpc?.method].filter(Boolean).join(' '),
-    );
-}
-
-async function mountEcho(
-  server: FaultServer,
-  extra: Partial<McpClientConnectionConfig> = {},
-): Promise<AnyRuntimeToolDefinition> {
-  const tools = await mountConnections([connect(server, extra)]);
-  expect(tools.map((tool) => tool.name)).toEqual(['echo']);
-  return tools[0] as AnyRuntimeToolDefinition;
-}
-
-const HANDSHAKE = ['POST /mcp initialize', 'POST /mcp notifications/initialized'];
 /** The id the client gives its one request after initialize (a fresh client per operation). */
 const REQUEST_ID = 2;
 const echoResult = (text: string) => ({ content: [{ type: 'text', text: `Echo: ${text}` }] });

@@ -2,40 +2,17 @@
  * A paginated `tools/list`: discovery follows `nextCursor` within one client and one deadline,
  * sends each cursor back, mounts every page's tools, and refuses a listing that never ends.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ConnectionProtocolError,
   defineMcpClientConnection,
   mountConnections,
 } from '../../src/connections/index.js';
 import { MAX_TOOL_LIST_PAGES } from '../../src/machines/mcp-operation.policy.js';
-import {
-  type FaultServer,
-  mcpHandler,
-  reply,
-  type SeenRequest,
-  startFaultServer,
-} from '../fixtures/fault-server.js';
-import {
-  activeResourceCounts,
-  expectNoLeakedResources,
-  trackUnhandledRejections,
-} from '../support/leaks.js';
+import { type FaultServer, mcpHandler, reply, type SeenRequest } from '../fixtures/fault-server.js';
+import { useFaultServers } from '../support/fault-suite.js';
 
-const started: FaultServer[] = [];
-let baseline: ReturnType<typeof activeResourceCounts>;
-const unhandled = trackUnhandledRejections();
-
-beforeAll(() => {
-  baseline = activeResourceCounts();
-});
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((server) => server.close()));
-});
-afterAll(async () => {
-  await expectNoLeakedResources(baseline);
-  expect(unhandled).toEqual([]);
-});
+const { start } = useFaultServers();
 
 const tool = (name: string) => ({ name, inputSchema: { type: 'object', properties: {} } });
 
@@ -60,8 +37,7 @@ function listCursors(server: FaultServer): (string | undefined)[] {
 
 describe('paginated discovery', () => {
   it('follows nextCursor and mounts the tools of every page with one handshake', async () => {
-    const server = await startFaultServer(mcpHandler({ 'tools/list': pagedList(3) }));
-    started.push(server);
+    const server = await start(mcpHandler({ 'tools/list': pagedList(3) }));
     const tools = await mountConnections([
       defineMcpClientConnection({ name: 'paged', transport: { url: server.url } }),
     ]);
@@ -79,8 +55,7 @@ describe('paginated discovery', () => {
   });
 
   it('refuses a listing that does not end within the page limit', async () => {
-    const server = await startFaultServer(mcpHandler({ 'tools/list': pagedList(1_000) }));
-    started.push(server);
+    const server = await start(mcpHandler({ 'tools/list': pagedList(1_000) }));
     const error = await mountConnections([
       defineMcpClientConnection({ name: 'endless', transport: { url: server.url } }),
     ]).catch((caught: unknown) => caught);
@@ -90,8 +65,7 @@ describe('paginated discovery', () => {
   });
 
   it('charges every page to the one discovery byte budget', async () => {
-    const server = await startFaultServer(mcpHandler({ 'tools/list': pagedList(40) }));
-    started.push(server);
+    const server = await start(mcpHandler({ 'tools/list': pagedList(40) }));
     const error = await mountConnections([
       defineMcpClientConnection({
         name: 'paged',
