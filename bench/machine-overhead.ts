@@ -33,7 +33,7 @@ function stubbedMachine(stateful: boolean) {
       resolveCredentials: fromPromise(async () => undefined),
       exchange: fromPromise(async ({ input }: { input: { expectId?: number } }) => {
         if (input.expectId === undefined) return { kind: 'accepted' as const, status: 202 };
-        if (input.expectId === 0) {
+        if (input.expectId === 1) {
           return {
             kind: 'response' as const,
             value: { protocolVersion: '2025-11-25' },

@@ -9,6 +9,20 @@
 
 const CR = 0x0d;
 const LF = 0x0a;
+const LF_LF = Buffer.from([LF, LF]);
+const LF_CR_LF = Buffer.from([LF, CR, LF]);
+
+/**
+ * The index just after the chunk's last blank-line terminator that leaves no ambiguity behind
+ * (`\n\n`, or the `\n\r\n` of `\r\n\r\n`): there a frame has just ended and the meter's state
+ * is known. -1 when the chunk has none.
+ */
+function lastFrameEnd(chunk: Uint8Array): number {
+  const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  const lf = bytes.lastIndexOf(LF_LF);
+  const crlf = bytes.lastIndexOf(LF_CR_LF);
+  return Math.max(lf === -1 ? -1 : lf + 2, crlf === -1 ? -1 : crlf + 3);
+}
 
 /** Stateful meter over one stream; feed it every chunk in order. */
 export interface SseFrameMeter {
@@ -29,7 +43,20 @@ export function createSseFrameMeter(maxFrameBytes: number): SseFrameMeter {
 
   return {
     measure(chunk: Uint8Array): number {
-      for (let index = 0; index < chunk.length; index++) {
+      let start = 0;
+      // Fast path: when the whole chunk fits in the current frame's allowance no frame in it can
+      // overflow, so only the bytes after its last frame end need the byte-by-byte walk.
+      if (frameBytes + chunk.length <= maxFrameBytes) {
+        const end = lastFrameEnd(chunk);
+        if (end !== -1) {
+          start = end;
+          frameBytes = 0;
+          atLineStart = true;
+          lastWasCR = false;
+          frameEndsAfterPossibleLF = false;
+        }
+      }
+      for (let index = start; index < chunk.length; index++) {
         const byte = chunk[index] as number;
         if (frameEndsAfterPossibleLF) {
           frameEndsAfterPossibleLF = false;

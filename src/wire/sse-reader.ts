@@ -86,8 +86,8 @@ export async function* readSseMessages(
       const bytes = usable === value.byteLength ? value : value.subarray(0, usable);
       if (bytes.byteLength > 0) endsWithCR = bytes[bytes.byteLength - 1] === CR;
       parser.feed(decoder.decode(bytes, { stream: true }));
-      while (pending.length > 0) {
-        yield pending.shift() as SseMessage;
+      for (const message of pending.splice(0)) {
+        yield message;
         throwIfAborted(signal);
       }
       if (failure !== undefined) throw failure;

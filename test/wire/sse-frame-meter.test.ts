@@ -33,3 +33,37 @@ describe.each([1, 3, 4096])('createSseFrameMeter fed in chunks of %i bytes', (si
     expect(overflowAt(text, max, size)).toBe(expected);
   });
 });
+
+describe('createSseFrameMeter on random streams', () => {
+  // A small linear congruential generator keeps the cases reproducible.
+  function random(seed: number): () => number {
+    let state = seed;
+    return () => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return state / 2_147_483_648;
+    };
+  }
+
+  it('finds the same overflow whatever the chunking (the fast path agrees with the byte walk)', () => {
+    const next = random(42);
+    const alphabet = ['a', ':', '\r', '\n', '\n', '\r\n'];
+    const mismatches: string[] = [];
+    for (let sample = 0; sample < 400; sample++) {
+      const text = Array.from(
+        { length: 20 + Math.floor(next() * 200) },
+        () => alphabet[Math.floor(next() * alphabet.length)],
+      ).join('');
+      const max = 3 + Math.floor(next() * 40);
+      const byteByByte = overflowAt(text, max, 1);
+      for (const size of [2, 7, 64, 4096]) {
+        const chunked = overflowAt(text, max, size);
+        if (chunked !== byteByByte) {
+          mismatches.push(
+            `${JSON.stringify(text)} max ${max} size ${size}: ${chunked} vs ${byteByByte}`,
+          );
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+});
