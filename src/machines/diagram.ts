@@ -21,9 +21,12 @@ function implementationName(reference: unknown): string | undefined {
   return undefined;
 }
 
-/** Mermaid id of a state node: its path joined by `_` (the machine root is `[*]` context). */
+/** Where the root's own transitions start: they apply in every state that does not override them. */
+const ANY_STATE = 'anyState';
+
+/** Mermaid id of a state node: its path joined by `_`; the root's own transitions start at `anyState`. */
 function mermaidId(node: AnyStateNode): string {
-  return node.path.length === 0 ? node.machine.id : node.path.join('_');
+  return node.path.length === 0 ? ANY_STATE : node.path.join('_');
 }
 
 /** `after DELAY`, `done(id)`, `error(id)`, `always`, or the event type itself. */
@@ -142,6 +145,7 @@ export function toMermaid(machine: AnyStateMachine): string {
   collectEdges(machine.root, edges);
   const root = machine.root;
   const lines = ['stateDiagram-v2', ...stateNotes(root).map((note) => `  ${note}`)];
+  if (allTransitions(root).length > 0) lines.push(`  ${ANY_STATE} : any state (unless overridden)`);
   lines.push(...renderRegion(root, edges, '  '));
   return `${lines.join('\n')}\n`;
 }
