@@ -72,9 +72,14 @@ export interface ExchangeInput {
 const STREAMABLE_ACCEPT = 'application/json, text/event-stream';
 const SSE_ACCEPT = 'text/event-stream';
 
-function readBudget(input: ExchangeInput, signal: AbortSignal): ReadBudget {
+/** A read budget that reports progress to the machine and remembers the bytes read so far. */
+function readBudget(
+  input: ExchangeInput,
+  signal: AbortSignal,
+): ReadBudget & { readonly bytesRead: () => number } {
   let reported = input.alreadyRead;
   return {
+    bytesRead: () => reported,
     connectionName: input.scope.connectionName,
     operation: input.scope.operation,
     phase: input.scope.phase,
@@ -82,10 +87,11 @@ function readBudget(input: ExchangeInput, signal: AbortSignal): ReadBudget {
     alreadyRead: input.alreadyRead,
     signal,
     onBytes: (total) => {
-      // A stopped actor must not move its parent: stale progress could reopen a closed decision.
-      if (signal.aborted || total <= reported) return;
-      input.reporter.send({ type: 'BYTES_READ', bytes: total - reported });
+      if (total <= reported) return;
+      const bytes = total - reported;
       reported = total;
+      // A stopped actor must not move its parent: stale progress could reopen a closed decision.
+      if (!signal.aborted) input.reporter.send({ type: 'BYTES_READ', bytes });
     },
   };
 }
@@ -93,10 +99,10 @@ function readBudget(input: ExchangeInput, signal: AbortSignal): ReadBudget {
 async function readSseResponse(
   response: Response,
   input: ExchangeInput,
-  budget: ReadBudget,
+  budget: ReturnType<typeof readBudget>,
   expectId: number,
 ): Promise<RpcExchange> {
-  const rpcScope = input.scope;
+  const rpcScope = () => ({ ...input.scope, observedReadBytes: budget.bytesRead() });
   let lastEventId: string | undefined;
   let retryMs: number | undefined;
   const messages = readSseMessages(response, {
@@ -109,17 +115,17 @@ async function readSseResponse(
   for await (const message of messages) {
     if (message.id !== undefined) lastEventId = message.id === '' ? undefined : message.id;
     if (message.data === '') continue; // priming events carry an id and no payload
-    const parsed = parseJsonText(message.data, rpcScope);
+    const parsed = parseJsonText(message.data, rpcScope());
     if (!isResponseTo(parsed, expectId)) continue; // server requests and notifications are not ours
-    const decoded = decodeRpcResponse(parsed, expectId, rpcScope);
+    const decoded = decodeRpcResponse(parsed, expectId, rpcScope());
     if (!decoded.ok) throw decoded.error;
     return { kind: 'response', value: decoded.value, sessionId: undefined };
   }
   if (lastEventId !== undefined) return { kind: 'interrupted', lastEventId, retryMs };
   throw new ConnectionProtocolError(
-    rpcScope.connectionName,
+    input.scope.connectionName,
     'MCP stream ended without a response',
-    rpcScope,
+    rpcScope(),
   );
 }
 
@@ -165,7 +171,8 @@ async function runExchange(input: ExchangeInput, signal: AbortSignal): Promise<R
     return exchange.kind === 'response' ? { ...exchange, sessionId } : exchange;
   }
   const text = await readBoundedText(response, budget);
-  const decoded = decodeRpcResponse(parseJsonText(text, input.scope), input.expectId, input.scope);
+  const scope = { ...input.scope, observedReadBytes: budget.bytesRead() };
+  const decoded = decodeRpcResponse(parseJsonText(text, scope), input.expectId, scope);
   if (!decoded.ok) throw decoded.error;
   return { kind: 'response', value: decoded.value, sessionId };
 }

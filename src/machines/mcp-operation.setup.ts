@@ -212,8 +212,7 @@ export const mcpOperationSetup = setup({
         event.type === 'SSE_MESSAGE'
           ? decodeRpcResponse(event.message, context.pendingId, {
               connectionName: context.connectionName,
-              operation: context.operation,
-              phase: failureContext(context).phase,
+              ...failureContext(context),
             })
           : undefined,
     })),

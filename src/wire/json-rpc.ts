@@ -30,6 +30,8 @@ export interface RpcScope {
   operation: ConnectionOperation;
   /** Its phase. */
   phase: ConnectionPhase;
+  /** Raw bytes the operation had read when the message was parsed (reported by its errors). */
+  observedReadBytes?: number;
 }
 
 /** A JSON-RPC request as sent on the wire. */
@@ -73,6 +75,9 @@ function protocolError(
   return new ConnectionProtocolError(scope.connectionName, message, {
     operation: scope.operation,
     phase: scope.phase,
+    ...(scope.observedReadBytes === undefined
+      ? {}
+      : { observedReadBytes: scope.observedReadBytes }),
     ...extra,
   });
 }

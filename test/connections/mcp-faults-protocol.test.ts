@@ -34,6 +34,8 @@ describe('a malformed JSON body', () => {
       operation: 'initialize',
       phase: 'discovery',
       rpcCode: undefined,
+      // The error says how much of the body was read before it was refused.
+      observedReadBytes: '{"jsonrpc":"2.0","id":'.length,
     });
     expect(wire(server)).toEqual(['POST /mcp initialize']);
   });
@@ -56,7 +58,12 @@ describe('a malformed JSON body', () => {
     });
     const cause = toolCauseFromResult(result);
     expect(cause).toBeInstanceOf(ConnectionProtocolError);
-    expect(cause).toMatchObject({ operation: 'tools/call', phase: 'call', rpcCode: undefined });
+    expect(cause).toMatchObject({
+      operation: 'tools/call',
+      phase: 'call',
+      rpcCode: undefined,
+      observedReadBytes: '{"jsonrpc":"2.0","id":'.length,
+    });
     expect(wire(server, before)).toEqual([...HANDSHAKE, 'POST /mcp tools/call']);
   });
 });
