@@ -5,6 +5,8 @@
  * `tools/call`, resumable once interrupted), and a teardown every path passes through.
  * The named guards, actions, delays and actors are in `mcp-operation.setup.ts`.
  */
+
+import type { ByteReporter } from './mcp-operation.actors.js';
 import {
   exchangeInput,
   initializedMessage,
@@ -14,14 +16,20 @@ import {
 } from './mcp-operation.inputs.js';
 import { INITIALIZE_ID, MAX_TOOL_LIST_PAGES } from './mcp-operation.policy.js';
 import { failureContext, mcpOperationSetup } from './mcp-operation.setup.js';
+import type { McpOperationContext } from './mcp-operation.types.js';
 
 const DEFAULT_CLIENT_INFO = Object.freeze({ name: 'stitchkit-transport', version: '0.1.0' });
 const CLOSING = '#mcpOperation.closing';
 
-/** What the request's answer leads to, for the Streamable POST and the resuming GET alike. */
-const requestOutcomes = [
+/** A refused HTTP exchange: 401 is authorization required; any other status a request error. */
+const refusals = [
   { guard: 'isUnauthorized', target: CLOSING, actions: 'failUnauthorized' },
   { guard: 'isHttpError', target: CLOSING, actions: 'failHttpStatus' },
+] as const;
+
+/** What the request's answer leads to, for the Streamable POST and the resuming GET alike. */
+const requestOutcomes = [
+  ...refusals,
   { guard: 'hasNextPage', target: 'requesting', reenter: true, actions: 'collectPage' },
   {
     guard: 'hasTooManyPages',
@@ -35,6 +43,40 @@ const requestOutcomes = [
     actions: { type: 'failProtocol', params: { message: 'MCP exchange ended without a response' } },
   },
 ] as const;
+
+const handshakeDeadline = {
+  HANDSHAKE_DEADLINE: { target: CLOSING, actions: 'failTimeout' },
+} as const;
+
+const requestDeadline = {
+  REQUEST_DEADLINE: { target: CLOSING, actions: 'failTimeout' },
+} as const;
+
+/**
+ * The best-effort `notifications/initialized` POST, on either wire: any HTTP answer or transport
+ * error moves on to the request; a size failure, the deadline and cancellation do not.
+ */
+function notifyingState(id: 'postInitialized' | 'postLegacyInitialized') {
+  return {
+    meta: { operation: 'notifications/initialized' },
+    invoke: {
+      id,
+      src: 'exchange',
+      input: ({ context, self }: { context: McpOperationContext; self: ByteReporter }) =>
+        exchangeInput(context, self, {
+          url: postUrl(context),
+          method: 'POST',
+          message: initializedMessage(),
+        }),
+      onDone: { target: 'requesting', actions: 'beginRequest' },
+      onError: [
+        { guard: 'isSizeFailure', target: CLOSING, actions: 'failWithError' },
+        { target: 'requesting', actions: 'beginRequest' },
+      ],
+    },
+    after: handshakeDeadline,
+  } as const;
+}
 
 /** The `mcpOperation` machine. Run it with `runMachine(mcpOperationMachine, input, options)`. */
 export const mcpOperationMachine = mcpOperationSetup.createMachine({
@@ -133,29 +175,9 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
             ],
             onError: { target: CLOSING, actions: 'failWithError' },
           },
-          after: { HANDSHAKE_DEADLINE: { target: CLOSING, actions: 'failTimeout' } },
+          after: handshakeDeadline,
         },
-        notifying: {
-          meta: { operation: 'notifications/initialized' },
-          invoke: {
-            id: 'postInitialized',
-            src: 'exchange',
-            input: ({ context, self }) =>
-              exchangeInput(context, self, {
-                url: context.url,
-                method: 'POST',
-                message: initializedMessage(),
-              }),
-            // Best effort: any HTTP answer or transport error is fine; size, deadline and
-            // cancellation are not.
-            onDone: { target: 'requesting', actions: 'beginRequest' },
-            onError: [
-              { guard: 'isSizeFailure', target: CLOSING, actions: 'failWithError' },
-              { target: 'requesting', actions: 'beginRequest' },
-            ],
-          },
-          after: { HANDSHAKE_DEADLINE: { target: CLOSING, actions: 'failTimeout' } },
-        },
+        notifying: notifyingState('postInitialized'),
         requesting: {
           invoke: {
             id: 'postRequest',
@@ -170,7 +192,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
             onDone: [...requestOutcomes],
             onError: { target: CLOSING, actions: 'failWithError' },
           },
-          after: { REQUEST_DEADLINE: { target: CLOSING, actions: 'failTimeout' } },
+          after: requestDeadline,
         },
         awaitingResume: {
           after: {
@@ -192,7 +214,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
             onDone: [...requestOutcomes],
             onError: { target: CLOSING, actions: 'failWithError' },
           },
-          after: { REQUEST_DEADLINE: { target: CLOSING, actions: 'failTimeout' } },
+          after: requestDeadline,
         },
       },
     },
@@ -246,7 +268,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
         connecting: {
           meta: { operation: 'endpoint' },
           on: { SSE_ENDPOINT: { target: 'endpointCheck', actions: 'assignEndpoint' } },
-          after: { HANDSHAKE_DEADLINE: { target: CLOSING, actions: 'failTimeout' } },
+          after: handshakeDeadline,
         },
         endpointCheck: {
           always: [
@@ -269,10 +291,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
                 method: 'POST',
                 message: initializeMessage(context),
               }),
-            onDone: [
-              { guard: 'isUnauthorized', target: CLOSING, actions: 'failUnauthorized' },
-              { guard: 'isHttpError', target: CLOSING, actions: 'failHttpStatus' },
-            ],
+            onDone: [...refusals],
             onError: { target: CLOSING, actions: 'failWithError' },
           },
           on: {
@@ -282,7 +301,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
               actions: 'assignReceived',
             },
           },
-          after: { HANDSHAKE_DEADLINE: { target: CLOSING, actions: 'failTimeout' } },
+          after: handshakeDeadline,
         },
         initializeCheck: {
           always: [
@@ -300,25 +319,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
             { target: CLOSING, actions: 'failReceived' },
           ],
         },
-        notifying: {
-          meta: { operation: 'notifications/initialized' },
-          invoke: {
-            id: 'postLegacyInitialized',
-            src: 'exchange',
-            input: ({ context, self }) =>
-              exchangeInput(context, self, {
-                url: postUrl(context),
-                method: 'POST',
-                message: initializedMessage(),
-              }),
-            onDone: { target: 'requesting', actions: 'beginRequest' },
-            onError: [
-              { guard: 'isSizeFailure', target: CLOSING, actions: 'failWithError' },
-              { target: 'requesting', actions: 'beginRequest' },
-            ],
-          },
-          after: { HANDSHAKE_DEADLINE: { target: CLOSING, actions: 'failTimeout' } },
-        },
+        notifying: notifyingState('postLegacyInitialized'),
         requesting: {
           invoke: {
             id: 'postLegacyRequest',
@@ -329,10 +330,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
                 method: 'POST',
                 message: requestMessage(context),
               }),
-            onDone: [
-              { guard: 'isUnauthorized', target: CLOSING, actions: 'failUnauthorized' },
-              { guard: 'isHttpError', target: CLOSING, actions: 'failHttpStatus' },
-            ],
+            onDone: [...refusals],
             onError: { target: CLOSING, actions: 'failWithError' },
           },
           on: {
@@ -342,7 +340,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
               actions: 'assignReceived',
             },
           },
-          after: { REQUEST_DEADLINE: { target: CLOSING, actions: 'failTimeout' } },
+          after: requestDeadline,
         },
         responseCheck: {
           always: [
