@@ -1,49 +1,16 @@
-import { generateText, stepCountIs } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  type AgentToolSet,
   AppError,
   defineRuntimeTool,
   isAgentToolError,
   mountAgent,
   type RuntimeToolCallContext,
 } from '../../src/binding/index.js';
+import { modelCalling, run } from '../support/agent-model.js';
 import { createRecorder } from '../support/binding-recorder.js';
 
 const SECRET = 'sk-live-do-not-leak-4242';
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-
-/** A mock model that calls `toolName` with `input` on step 1 and answers with text on step 2. */
-function modelCalling(toolName: string, input: unknown) {
-  return new MockLanguageModelV3({
-    doGenerate: [
-      {
-        content: [
-          { type: 'tool-call', toolCallId: 'call-1', toolName, input: JSON.stringify(input) },
-        ],
-        finishReason: { unified: 'tool-calls', raw: undefined },
-        usage,
-        warnings: [],
-      },
-      {
-        content: [{ type: 'text', text: 'done' }],
-        finishReason: { unified: 'stop', raw: undefined },
-        usage,
-        warnings: [],
-      },
-    ],
-  });
-}
-
-function run(model: MockLanguageModelV3, tools: AgentToolSet) {
-  return generateText({ model, tools, prompt: 'go', stopWhen: stepCountIs(2) });
-}
 
 const addTool = defineRuntimeTool({
   name: 'add',

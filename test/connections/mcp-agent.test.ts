@@ -2,11 +2,8 @@
  * Connection tools through `mountAgent`, driven by the real `ai` `generateText` with a mock model:
  * typed causes for the host, a safe envelope for the model, and the lifecycle run once per call.
  */
-import { generateText, stepCountIs } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  type AgentToolSet,
   isAgentToolError,
   mountAgent,
   type ToolCallHooks,
@@ -24,6 +21,7 @@ import {
   reply,
   startFaultServer,
 } from '../fixtures/fault-server.js';
+import { modelCalling, run, toolMessageOf } from '../support/agent-model.js';
 import {
   activeResourceCounts,
   expectNoLeakedResources,
@@ -31,42 +29,6 @@ import {
 } from '../support/leaks.js';
 
 const CONNECTION_NAME = 'acme-billing-prod-7731';
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-
-/** A mock model that calls `toolName` with `input` on step 1 and answers with text on step 2. */
-function modelCalling(toolName: string, input: unknown) {
-  return new MockLanguageModelV3({
-    doGenerate: [
-      {
-        content: [
-          { type: 'tool-call', toolCallId: 'call-1', toolName, input: JSON.stringify(input) },
-        ],
-        finishReason: { unified: 'tool-calls', raw: undefined },
-        usage,
-        warnings: [],
-      },
-      {
-        content: [{ type: 'text', text: 'done' }],
-        finishReason: { unified: 'stop', raw: undefined },
-        usage,
-        warnings: [],
-      },
-    ],
-  });
-}
-
-function run(model: MockLanguageModelV3, tools: AgentToolSet) {
-  return generateText({ model, tools, prompt: 'go', stopWhen: stepCountIs(2) });
-}
-
-/** The tool message the model received on its second step. */
-function toolMessageOf(model: MockLanguageModelV3) {
-  return model.doGenerateCalls[1]?.prompt.find((message) => message.role === 'tool');
-}
 
 let server: FaultServer;
 let baseline: ReturnType<typeof activeResourceCounts>;

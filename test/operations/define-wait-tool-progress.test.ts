@@ -1,37 +1,11 @@
 import { ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { generateText, stepCountIs } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { type AnyRuntimeToolDefinition, mountAgent, mountMcp } from '../../src/binding/index.js';
 import { defineWaitTool } from '../../src/operations/define-wait-tool.js';
+import { modelCalling, run } from '../support/agent-model.js';
 import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-
-function modelCalling(toolName: string, input: unknown) {
-  return new MockLanguageModelV3({
-    doGenerate: [
-      {
-        content: [
-          { type: 'tool-call', toolCallId: 'call-1', toolName, input: JSON.stringify(input) },
-        ],
-        finishReason: { unified: 'tool-calls', raw: undefined },
-        usage,
-        warnings: [],
-      },
-      {
-        content: [{ type: 'text', text: 'done' }],
-        finishReason: { unified: 'stop', raw: undefined },
-        usage,
-        warnings: [],
-      },
-    ],
-  });
-}
+import { expectNoOpenSockets } from '../support/wait-tool-fixtures.js';
 
 const JobState = z.object({
   jobId: z.string(),
@@ -75,15 +49,7 @@ afterEach(async () => {
   await peer?.stop();
   peer = undefined;
 });
-afterAll(async () => {
-  const open = () =>
-    process
-      .getActiveResourcesInfo()
-      .filter((name) => name === 'TCPServerWrap' || name === 'TCPSocketWrap');
-  const deadline = Date.now() + 5_000;
-  while (open().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-  expect(open()).toEqual([]);
-});
+afterAll(expectNoOpenSockets);
 
 describe('defineWaitTool progress', () => {
   it('sends one progress notification per non-final poll on MCP, then the final data', async () => {
@@ -126,12 +92,7 @@ describe('defineWaitTool progress', () => {
       { onprogress: () => {} },
     );
     const tools = mountAgent({ runtimeTools: [definition] });
-    const viaAgent = await generateText({
-      model: modelCalling('wait', { jobId: 'j-3' }),
-      tools,
-      prompt: 'wait for j-3',
-      stopWhen: stepCountIs(2),
-    });
+    const viaAgent = await run(modelCalling('wait', { jobId: 'j-3' }), tools, 'wait for j-3');
     const expected = { jobId: 'j-3', phase: 'ready' };
     expect(viaMcp.structuredContent).toEqual(expected);
     expect(viaAgent.steps[0]?.toolResults.map((result) => result.output)).toEqual([expected]);

@@ -1,5 +1,3 @@
-import { generateText, stepCountIs } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -10,33 +8,9 @@ import {
   toolCauseFromResult,
 } from '../../src/binding/index.js';
 import { defineWaitTool, type WaitToolConfig } from '../../src/operations/define-wait-tool.js';
+import { modelCalling, run } from '../support/agent-model.js';
 import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-
-function modelCalling(toolName: string, input: unknown) {
-  return new MockLanguageModelV3({
-    doGenerate: [
-      {
-        content: [
-          { type: 'tool-call', toolCallId: 'call-1', toolName, input: JSON.stringify(input) },
-        ],
-        finishReason: { unified: 'tool-calls', raw: undefined },
-        usage,
-        warnings: [],
-      },
-      {
-        content: [{ type: 'text', text: 'done' }],
-        finishReason: { unified: 'stop', raw: undefined },
-        usage,
-        warnings: [],
-      },
-    ],
-  });
-}
+import { expectNoOpenSockets } from '../support/wait-tool-fixtures.js';
 
 const JobState = z.object({
   jobId: z.string(),
@@ -73,15 +47,7 @@ afterEach(async () => {
   await peer?.stop();
   peer = undefined;
 });
-afterAll(async () => {
-  const open = () =>
-    process
-      .getActiveResourcesInfo()
-      .filter((name) => name === 'TCPServerWrap' || name === 'TCPSocketWrap');
-  const deadline = Date.now() + 5_000;
-  while (open().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-  expect(open()).toEqual([]);
-});
+afterAll(expectNoOpenSockets);
 
 describe('defineWaitTool', () => {
   it('is a GET tool named wait by default whose output schema is the state schema', () => {
@@ -107,12 +73,7 @@ describe('defineWaitTool', () => {
 
     const agentJob = jobTool(['queued', 'running', 'ready']);
     const tools = mountAgent({ runtimeTools: [agentJob.definition] });
-    const viaAgent = await generateText({
-      model: modelCalling('wait', { jobId: 'j-1' }),
-      tools,
-      prompt: 'wait for j-1',
-      stopWhen: stepCountIs(2),
-    });
+    const viaAgent = await run(modelCalling('wait', { jobId: 'j-1' }), tools, 'wait for j-1');
 
     const expected = { jobId: 'j-1', status: 'ready' };
     expect(viaMcp.structuredContent).toEqual(expected);
@@ -135,12 +96,7 @@ describe('defineWaitTool', () => {
     const viaMcp = await peer.client.callTool({ name: 'wait', arguments: { jobId: 'j-2' } });
     expect(viaMcp.isError).toBe(true);
     const tools = mountAgent({ runtimeTools: [definition], lifecycle });
-    const viaAgent = await generateText({
-      model: modelCalling('wait', { jobId: 'j-2' }),
-      tools,
-      prompt: 'wait',
-      stopWhen: stepCountIs(2),
-    });
+    const viaAgent = await run(modelCalling('wait', { jobId: 'j-2' }), tools, 'wait');
     expect(viaAgent.steps[0]?.content.some((part) => part.type === 'tool-error')).toBe(true);
     expect(polls).toEqual([]);
   });
