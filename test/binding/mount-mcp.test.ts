@@ -9,6 +9,7 @@ import {
 } from '../../src/binding/index.js';
 import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
 import { createRecorder } from '../support/binding-recorder.js';
+import { expectNoOpenSockets } from '../support/leaks.js';
 
 const SECRET = 'pg://admin:hunter2@db.internal';
 
@@ -57,17 +58,7 @@ afterEach(async () => {
 });
 
 // Closed handles leave the resource list a few loop turns later; poll under a generous deadline.
-afterAll(async () => {
-  const openSockets = () =>
-    process
-      .getActiveResourcesInfo()
-      .filter((name) => name === 'TCPServerWrap' || name === 'TCPSocketWrap');
-  const deadline = Date.now() + 5_000;
-  while (openSockets().length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  expect(openSockets()).toEqual([]);
-});
+afterAll(expectNoOpenSockets);
 
 async function connect(tools: Parameters<typeof mountMcp>[1], options?: McpMountOptions) {
   peer = await startMcpPeer((server) => mountMcp(server, tools, options));

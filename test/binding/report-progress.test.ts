@@ -10,6 +10,7 @@ import {
 } from '../../src/binding/index.js';
 import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
 import { createRecorder } from '../support/binding-recorder.js';
+import { expectNoOpenSockets } from '../support/leaks.js';
 
 /** What each `ctx.reportProgress` call resolved to, in call order. */
 let reportOutcomes: unknown[] = [];
@@ -37,17 +38,7 @@ afterEach(async () => {
 });
 
 // Closed handles leave the resource list a few loop turns later; poll under a generous deadline.
-afterAll(async () => {
-  const openSockets = () =>
-    process
-      .getActiveResourcesInfo()
-      .filter((name) => name === 'TCPServerWrap' || name === 'TCPSocketWrap');
-  const deadline = Date.now() + 5_000;
-  while (openSockets().length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  expect(openSockets()).toEqual([]);
-});
+afterAll(expectNoOpenSockets);
 
 describe('ctx.reportProgress on MCP', () => {
   it('sends one progress notification per report, in order, when the client asks for progress', async () => {

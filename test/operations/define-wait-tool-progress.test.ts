@@ -5,7 +5,7 @@ import { type AnyRuntimeToolDefinition, mountAgent, mountMcp } from '../../src/b
 import { defineWaitTool } from '../../src/operations/define-wait-tool.js';
 import { modelCalling, run } from '../support/agent-model.js';
 import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
-import { expectNoOpenSockets } from '../support/wait-tool-fixtures.js';
+import { expectNoOpenSockets } from '../support/leaks.js';
 
 const JobState = z.object({
   jobId: z.string(),

@@ -10,7 +10,7 @@ import {
 import { defineWaitTool, type WaitToolConfig } from '../../src/operations/define-wait-tool.js';
 import { modelCalling, run } from '../support/agent-model.js';
 import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
-import { expectNoOpenSockets } from '../support/wait-tool-fixtures.js';
+import { expectNoOpenSockets } from '../support/leaks.js';
 
 const JobState = z.object({
   jobId: z.string(),

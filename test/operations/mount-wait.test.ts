@@ -4,23 +4,14 @@ import { z } from 'zod';
 import { mountWait } from '../../src/operations/mount-wait.js';
 import { waitProgressMessage } from '../../src/operations/wait-operation.js';
 import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
+import { expectNoOpenSockets } from '../support/leaks.js';
 
 let peer: McpPeer | undefined;
 afterEach(async () => {
   await peer?.stop();
   peer = undefined;
 });
-afterAll(async () => {
-  const open = () =>
-    process
-      .getActiveResourcesInfo()
-      .filter((name) => name === 'TCPServerWrap' || name === 'TCPSocketWrap');
-  const deadline = Date.now() + 5_000;
-  while (open().length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  expect(open()).toEqual([]);
-});
+afterAll(expectNoOpenSockets);
 
 /** Mounts a wait over a job whose phases walk through `script`, one per poll. */
 async function mountJobWait(

@@ -50,3 +50,23 @@ export function trackUnhandledRejections(): readonly unknown[] {
   }
   return unhandled;
 }
+
+/** The TCP servers and sockets still open in this process. */
+function openSockets(): string[] {
+  return process
+    .getActiveResourcesInfo()
+    .filter((name) => name === 'TCPServerWrap' || name === 'TCPSocketWrap');
+}
+
+/**
+ * Waits up to 5 s (polling every 10 ms) for every TCP server and socket of this test file's
+ * process to close, then expects none to be open. Meant for `afterAll` once the suite's servers
+ * are stopped.
+ */
+export async function expectNoOpenSockets(): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (openSockets().length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  expect(openSockets()).toEqual([]);
+}
