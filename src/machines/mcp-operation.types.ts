@@ -72,19 +72,8 @@ export type DecodedResponse =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly error: unknown };
 
-/** Context of `mcpOperation`: data only. */
-export interface McpOperationContext {
-  readonly connectionName: string;
-  readonly url: string;
-  readonly fence: HostFence;
-  readonly headers: Readonly<Record<string, SecretValue>>;
-  readonly resolveToken: TokenResolver;
-  readonly request: McpRequest;
-  readonly phase: ConnectionPhase;
-  readonly limits: { readonly handshake: PhaseLimits; readonly request: PhaseLimits };
-  readonly fetch: typeof fetch;
-  readonly clientInfo: { readonly name: string; readonly version: string };
-  readonly maxListPages: number;
+/** Context of `mcpOperation`: the input with its defaults filled in, then the run's data. */
+export interface McpOperationContext extends Required<McpOperationInput> {
   /** The bearer token once resolved. */
   token: SecretValue | undefined;
   /** The wire in use. */
