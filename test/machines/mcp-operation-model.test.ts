@@ -3,8 +3,15 @@
  * real actor walked along every edge with deferred actor results and fake timers.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type AnyEventObject, fromCallback, fromPromise, transition } from 'xstate';
+import {
+  type AnyEventObject,
+  type AnyStateMachine,
+  fromCallback,
+  fromPromise,
+  transition,
+} from 'xstate';
 import { mcpOperationMachine } from '../../src/machines/mcp-operation.machine.js';
+import { mcpOperationSetup } from '../../src/machines/mcp-operation.setup.js';
 import type { McpOperationContext } from '../../src/machines/mcp-operation.types.js';
 import { isInsideFence } from '../../src/wire/index.js';
 import { checkModel, modelCheckProblems } from '../support/model-check.js';
@@ -30,6 +37,38 @@ function stateOf(snapshot: { value: unknown }): string {
   return JSON.stringify(snapshot.value);
 }
 
+/** Every model edge into the legacy wire from outside it: where the fallback can happen. */
+function fallbackEdges(machine: AnyStateMachine, options: ModelOptions) {
+  return buildModelGraph(machine, options)
+    .edges.filter(
+      (edge) =>
+        stateOf(edge.targetSnapshot).includes('"legacy"') &&
+        !stateOf(edge.sourceSnapshot).includes('"legacy"'),
+    )
+    .map((edge) => ({
+      from: edge.sourceSnapshot.value,
+      event: edge.event.type,
+      status: (edge.event as { output?: { status?: number } }).output?.status,
+    }));
+}
+
+const ONLY_FIRST_INITIALIZE_ON_400_404_405 = [400, 404, 405].map((status) => ({
+  from: { streamable: 'initializing' },
+  event: 'xstate.done.actor.postInitialize',
+  status,
+}));
+
+/** Model states that post to the legacy endpoint although it is outside the fence. */
+function postsOutsideFence(machine: AnyStateMachine, options: ModelOptions) {
+  return buildModelGraph(machine, options)
+    .edges.map((edge) => edge.targetSnapshot)
+    .filter((snapshot) => LEGACY_STATES.some((state) => snapshot.matches({ legacy: state })))
+    .filter((snapshot) => {
+      const { endpoint, fence } = snapshot.context as McpOperationContext;
+      return endpoint === undefined || !isInsideFence(new URL(endpoint), fence);
+    });
+}
+
 describe.each(MODELS)('mcpOperation model of $name', ({ name, options }) => {
   it('satisfies invariants 1–4: no trap state, teardown into final, cleanup on exit, deadlines and CANCEL, delays resolve', () => {
     const report = checkModel(mcpOperationMachine, options);
@@ -39,24 +78,8 @@ describe.each(MODELS)('mcpOperation model of $name', ({ name, options }) => {
   });
 
   it('has fallback edges only from the first initialize and only for 400, 404 and 405', () => {
-    const graph = buildModelGraph(mcpOperationMachine, options);
-    const intoLegacy = graph.edges.filter(
-      (edge) =>
-        stateOf(edge.targetSnapshot).includes('"legacy"') &&
-        !stateOf(edge.sourceSnapshot).includes('"legacy"'),
-    );
-    expect(
-      intoLegacy.map((edge) => ({
-        from: edge.sourceSnapshot.value,
-        event: edge.event.type,
-        status: (edge.event as { output?: { status?: number } }).output?.status,
-      })),
-    ).toEqual(
-      [400, 404, 405].map((status) => ({
-        from: { streamable: 'initializing' },
-        event: 'xstate.done.actor.postInitialize',
-        status,
-      })),
+    expect(fallbackEdges(mcpOperationMachine, options)).toEqual(
+      ONLY_FIRST_INITIALIZE_ON_400_404_405,
     );
   });
 
@@ -87,15 +110,11 @@ describe.each(MODELS)('mcpOperation model of $name', ({ name, options }) => {
 
   it('never reaches a state that posts to the legacy endpoint unless the endpoint is inside the fence', () => {
     const graph = buildModelGraph(mcpOperationMachine, options);
-    const posting = graph.edges
-      .map((edge) => edge.targetSnapshot)
-      .filter((snapshot) => LEGACY_STATES.some((state) => snapshot.matches({ legacy: state })));
+    const posting = graph.edges.filter((edge) =>
+      LEGACY_STATES.some((state) => edge.targetSnapshot.matches({ legacy: state })),
+    );
     expect(posting.length).toBeGreaterThan(0);
-    const outside = posting.filter((snapshot) => {
-      const { endpoint, fence } = snapshot.context as McpOperationContext;
-      return endpoint === undefined || !isInsideFence(new URL(endpoint), fence);
-    });
-    expect(outside).toEqual([]);
+    expect(postsOutsideFence(mcpOperationMachine, options)).toEqual([]);
   });
 });
 
@@ -156,3 +175,46 @@ describe.each(MODELS)('mcpOperation ($name) walked on the real actor', ({ name, 
     expect(report.walked).toBe(report.total);
   });
 });
+
+describe('the checks catch defects seeded into a copy of mcpOperation', () => {
+  it('finds the edges into the final state once closed no longer runs teardown', () => {
+    const config = mcpOperationMachine.config;
+    const withoutTeardown = mcpOperationSetup.createMachine({
+      ...config,
+      states: { ...config.states, closed: { type: 'final' } },
+    } as never) as unknown as AnyStateMachine;
+    const report = checkModel(withoutTeardown, mcpModelOptions);
+    expect(report.finalEdgesWithoutTeardown.length).toBe(report.edges - countNonFinalEdges());
+    expect(report.finalEdgesWithoutTeardown.length).toBeGreaterThan(50);
+  });
+
+  it('sees a fallback on 401 (the mastra and LangChain bug) as an extra fallback edge', () => {
+    const fallsBackOn401 = mcpOperationMachine.provide({
+      guards: {
+        isUnauthorized: () => false,
+        isFallbackStatus: ({ event }) =>
+          [400, 401, 404, 405].includes(
+            (event as { output?: { status?: number } }).output?.status ?? 0,
+          ),
+      },
+    });
+    expect(fallbackEdges(fallsBackOn401, mcpModelOptions)).not.toEqual(
+      ONLY_FIRST_INITIALIZE_ON_400_404_405,
+    );
+    expect(fallbackEdges(fallsBackOn401, mcpModelOptions).map((edge) => edge.status)).toEqual([
+      400, 401, 404, 405,
+    ]);
+  });
+
+  it('sees posts to an endpoint outside the fence once the fence guard is bypassed', () => {
+    const unfenced = mcpOperationMachine.provide({ guards: { isFencedEndpoint: () => true } });
+    expect(postsOutsideFence(unfenced, mcpModelOptions).length).toBeGreaterThan(0);
+  });
+});
+
+/** Edges of the call model that do not enter the final state. */
+function countNonFinalEdges(): number {
+  return buildModelGraph(mcpOperationMachine, mcpModelOptions).edges.filter(
+    (edge) => edge.targetSnapshot.status !== 'done',
+  ).length;
+}
