@@ -1,0 +1,163 @@
+/**
+ * The pure policy of `mcpOperation`, one table per rule: the fallback statuses, the resume delay
+ * clamp, the headers of an exchange, the request envelope and tools/list pages, and decoding.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  buildRequestHeaders,
+  DEFAULT_RESUME_DELAY_MS,
+  decodeRpcResponse,
+  isFallbackStatus,
+  isUnauthorizedStatus,
+  MAX_RESUME_DELAY_MS,
+  mergeToolPages,
+  nextCursorOf,
+  requestEnvelope,
+  resumeDelayMs,
+} from '../../src/machines/mcp-operation.policy.js';
+import { SecretValue, secretHeaders } from '../../src/machines/secret-value.js';
+import { ConnectionProtocolError } from '../../src/wire/index.js';
+
+describe('isFallbackStatus', () => {
+  it('is true for 400, 404 and 405 and for no other status from 100 to 599', () => {
+    const statuses = Array.from({ length: 500 }, (_, index) => index + 100);
+    expect(statuses.filter(isFallbackStatus)).toEqual([400, 404, 405]);
+  });
+});
+
+describe('isUnauthorizedStatus', () => {
+  it('is true for 401 only (403 stays a refusal)', () => {
+    const statuses = Array.from({ length: 500 }, (_, index) => index + 100);
+    expect(statuses.filter(isUnauthorizedStatus)).toEqual([401]);
+  });
+});
+
+describe('resumeDelayMs', () => {
+  it.each([
+    ['no advice', undefined, DEFAULT_RESUME_DELAY_MS],
+    ['a negative advice', -5, DEFAULT_RESUME_DELAY_MS],
+    ['a non-finite advice', Number.NaN, DEFAULT_RESUME_DELAY_MS],
+    ['the conformance suite advice', 500, 500],
+    ['zero', 0, 0],
+    ['a fraction', 1.7, 1],
+    ['an advice above the ceiling', 86_400_000, MAX_RESUME_DELAY_MS],
+  ])('waits the right time for %s', (_label, advice, expected) => {
+    expect(resumeDelayMs(advice)).toBe(expected);
+  });
+});
+
+describe('buildRequestHeaders', () => {
+  it('puts protocol headers over static ones and the bearer over a static Authorization', () => {
+    const headers = buildRequestHeaders({
+      staticHeaders: secretHeaders({
+        'X-Api-Key': 'k',
+        Accept: 'text/html',
+        Authorization: 'Basic static',
+      }),
+      token: new SecretValue('t0k'),
+      sessionId: new SecretValue('s-1'),
+      protocolVersion: '2025-11-25',
+      accept: 'application/json, text/event-stream',
+      contentType: 'application/json',
+      lastEventId: 'e-7',
+    });
+    expect(headers).toEqual({
+      'x-api-key': 'k',
+      accept: 'application/json, text/event-stream',
+      authorization: 'Bearer t0k',
+      'content-type': 'application/json',
+      'mcp-session-id': 's-1',
+      'mcp-protocol-version': '2025-11-25',
+      'last-event-id': 'e-7',
+    });
+  });
+
+  it('sends no Authorization, session or version header before they exist', () => {
+    expect(
+      buildRequestHeaders({
+        staticHeaders: secretHeaders(undefined),
+        token: undefined,
+        sessionId: undefined,
+        protocolVersion: undefined,
+        accept: 'text/event-stream',
+      }),
+    ).toEqual({ accept: 'text/event-stream' });
+  });
+});
+
+describe('requestEnvelope and tools/list pages', () => {
+  it.each([
+    [
+      'a call',
+      { method: 'tools/call', params: { name: 'echo', arguments: { a: 1 } } },
+      undefined,
+      {
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { a: 1 } },
+      },
+    ],
+    [
+      'a first listing page',
+      { method: 'tools/list' },
+      undefined,
+      { method: 'tools/list', params: {} },
+    ],
+    [
+      'a later listing page',
+      { method: 'tools/list' },
+      'c-2',
+      {
+        method: 'tools/list',
+        params: { cursor: 'c-2' },
+      },
+    ],
+  ] as const)('builds %s', (_label, request, cursor, expected) => {
+    expect(requestEnvelope(request, cursor)).toEqual(expected);
+  });
+
+  it.each([
+    [{ nextCursor: 'c-2' }, 'c-2'],
+    [{ nextCursor: '' }, undefined],
+    [{ nextCursor: 7 }, undefined],
+    [{}, undefined],
+    [undefined, undefined],
+  ])('reads the next cursor of %j as %j', (page, expected) => {
+    expect(nextCursorOf(page)).toBe(expected);
+  });
+
+  it('appends pages in order, tools and refusals alike, dropping the page cursor', () => {
+    const first = {
+      tools: [{ name: 'a', inputSchema: { type: 'object' as const } }],
+      rejected: [{ message: 'bad' }],
+      nextCursor: 'c-2',
+    };
+    const second = {
+      tools: [{ name: 'b', inputSchema: { type: 'object' as const } }],
+      rejected: [],
+    };
+    expect(mergeToolPages(mergeToolPages(undefined, first), second)).toEqual({
+      tools: [first.tools[0], second.tools[0]],
+      rejected: [{ message: 'bad' }],
+    });
+  });
+});
+
+describe('decodeRpcResponse', () => {
+  const scope = { connectionName: 'c', operation: 'tools/call', phase: 'call' } as const;
+
+  it('returns the validated call result', () => {
+    expect(decodeRpcResponse({ jsonrpc: '2.0', id: 2, result: { content: [] } }, 2, scope)).toEqual(
+      { ok: true, value: { content: [] } },
+    );
+  });
+
+  it.each([
+    ['a JSON-RPC error', { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'no' } }],
+    ['another id', { jsonrpc: '2.0', id: 3, result: { content: [] } }],
+    ['an invalid result', { jsonrpc: '2.0', id: 2, result: { content: 'nope' } }],
+  ])('refuses %s with a ConnectionProtocolError and never throws', (_label, message) => {
+    const decoded = decodeRpcResponse(message, 2, scope);
+    expect(decoded.ok).toBe(false);
+    expect(decoded.ok ? undefined : decoded.error).toBeInstanceOf(ConnectionProtocolError);
+  });
+});
