@@ -238,6 +238,14 @@ export const legacyStream = fromCallback<McpOperationEvent, LegacyStreamInput>(
         sendBack({ type: 'STREAM_REJECTED', status: response.status, body });
         return;
       }
+      if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+        cancelBody(response);
+        throw new ConnectionProtocolError(
+          input.scope.connectionName,
+          'MCP legacy SSE stream answered without text/event-stream',
+          input.scope,
+        );
+      }
       let reported = 0;
       const messages = readSseMessages(response, {
         ...budget,

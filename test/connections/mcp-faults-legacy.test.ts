@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runTool, toolCauseFromResult } from '../../src/binding/index.js';
 import {
   ConnectionAuthorizationRequiredError,
+  ConnectionProtocolError,
   ConnectionRequestError,
   ConnectionResponseTooLargeError,
   ConnectionTimeoutError,
@@ -37,6 +38,25 @@ const LEGACY = (request: string) => [
   `POST /messages ${request}`,
 ];
 const echoResult = (text: string) => ({ content: [{ type: 'text', text: `Echo: ${text}` }] });
+
+describe('a legacy GET that is not an event stream', () => {
+  it('ends in ConnectionProtocolError at endpoint at once, without waiting for the deadline', async () => {
+    const server = await start(
+      legacyMcpHandler({
+        http: {
+          GET: reply.raw(200, { 'content-type': 'text/html' }, ['<html>'], { endAfter: false }),
+        },
+      }),
+    );
+    const startedAt = performance.now();
+    const error = await rejectionOf(mountConnections([connect(server, { timeoutMs: 10_000 })]));
+    expect(performance.now() - startedAt).toBeLessThan(3_000);
+    expect(error).toBeInstanceOf(ConnectionProtocolError);
+    expect(error).toMatchObject({ operation: 'endpoint', phase: 'discovery' });
+    expect(wire(server)).toEqual(['POST /mcp initialize', 'GET /mcp']);
+    await expect.poll(() => server.closedRequests()).toBe(1);
+  });
+});
 
 describe('the legacy endpoint wait', () => {
   it('ends in ConnectionTimeoutError at endpoint when only comments arrive, and closes the stream', async () => {
