@@ -1,6 +1,13 @@
 /**
  * `stitchkit-transport/connections`: external MCP servers as typed, bounded, cancellable tools.
  */
+
+/** The host hooks a connection takes (`observe`, `inspect`), re-exported for typing them. */
+export type {
+  InspectionObserver,
+  TransitionObserver,
+  TransitionRecord,
+} from '../machines/observe.js';
 export { defineMcpClientConnection } from './define-mcp-connection.js';
 export {
   ConnectionAuthorizationRequiredError,

@@ -10,6 +10,7 @@ export {
   isUnauthorizedStatus,
   MAX_RESUME_DELAY_MS,
   MAX_STREAM_RESUMPTIONS,
+  MAX_TOOL_LIST_PAGES,
   REQUEST_ID,
   resumeDelayMs,
   SESSION_END_TIMEOUT_MS,
