@@ -56,7 +56,6 @@ function machineInput(): McpOperationInput {
     headers: {},
     resolveToken: () => undefined,
     request: { method: 'tools/call', params: { name: 'echo', arguments: { message: 'hello' } } },
-    phase: 'call',
     limits: {
       handshake: { timeoutMs: 30_000, maxResponseBytes: 1024 * 1024 },
       request: { timeoutMs: 30_000, maxResponseBytes: 1024 * 1024 },

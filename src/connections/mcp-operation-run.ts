@@ -8,6 +8,7 @@ import type { McpOperationOutput, McpRequest } from '../machines/mcp-operation.t
 import type { TransitionObserver } from '../machines/observe.js';
 import { runMachine } from '../machines/run-machine.js';
 import type { ResolvedMcpConnection } from './define-mcp-connection.js';
+import { limitsForOperation, phaseOfOperation } from './limits.js';
 import type { McpClientConnection } from './types.js';
 
 /** The successful output of one MCP operation. */
@@ -45,7 +46,7 @@ export function runMcpOperation(
   resolved: ResolvedMcpConnection,
   run: McpOperationRun,
 ): Promise<McpOperationSuccess> {
-  const phase = run.request.method === 'tools/call' ? 'call' : 'discovery';
+  const phase = phaseOfOperation(run.request.method);
   const provider = connection.token;
   const context = run.context;
   const observe = composeObservers(connection.observe, run.observe);
@@ -58,8 +59,10 @@ export function runMcpOperation(
       headers: resolved.headers,
       resolveToken: () => (provider === undefined ? undefined : provider(context)),
       request: run.request,
-      phase,
-      limits: { handshake: resolved.limits.discovery, request: resolved.limits[phase] },
+      limits: {
+        handshake: resolved.limits.discovery,
+        request: limitsForOperation(resolved.limits, run.request.method),
+      },
     },
     {
       ...(run.signal === undefined ? {} : { signal: run.signal }),

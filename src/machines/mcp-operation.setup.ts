@@ -14,6 +14,7 @@ import {
   isInsideFence,
   isResponseTo,
   LATEST_PROTOCOL_VERSION,
+  phaseOfOperation,
 } from '../wire/index.js';
 import { remainingMs } from './deadline.js';
 import {
@@ -61,7 +62,7 @@ export function failureContext(
 ) {
   return {
     operation: context.operation,
-    phase: isHandshake(context) ? ('discovery' as const) : context.phase,
+    phase: phaseOfOperation(context.operation),
     observedReadBytes,
   };
 }

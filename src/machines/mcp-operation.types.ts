@@ -3,7 +3,7 @@
  * only; secrets sit in it wrapped in {@link SecretValue}, so serialised snapshots never show them.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ConnectionOperation, ConnectionPhase, HostFence } from '../wire/index.js';
+import type { ConnectionOperation, HostFence } from '../wire/index.js';
 import type { SecretValue } from './secret-value.js';
 
 /** A deadline and a raw byte ceiling for one phase of an operation. */
@@ -55,8 +55,6 @@ export interface McpOperationInput {
   readonly resolveToken: TokenResolver;
   /** The request to perform after the handshake. */
   readonly request: McpRequest;
-  /** `discovery` for tools/list, `call` for tools/call. */
-  readonly phase: ConnectionPhase;
   /** Handshake limits are always the discovery limits; request limits are the phase's. */
   readonly limits: { readonly handshake: PhaseLimits; readonly request: PhaseLimits };
   /** The `fetch` to use; defaults to the global one. */

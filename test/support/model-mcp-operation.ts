@@ -28,7 +28,6 @@ export const mcpModelInput: McpOperationInput = {
   headers: {},
   resolveToken: () => 'token',
   request: { method: 'tools/call', params: { name: 'echo', arguments: {} } },
-  phase: 'call',
   limits: {
     handshake: { timeoutMs: 5_000, maxResponseBytes: 1_000 },
     request: { timeoutMs: 3_000, maxResponseBytes: 2_000 },
@@ -39,7 +38,6 @@ export const mcpModelInput: McpOperationInput = {
 export const mcpListModelInput: McpOperationInput = {
   ...mcpModelInput,
   request: { method: 'tools/list' },
-  phase: 'discovery',
   maxListPages: 2,
 };
 
@@ -115,7 +113,6 @@ const called: RpcExchange = {
 };
 const tooLarge = new ConnectionResponseTooLargeError('model', 1_000, {
   operation: 'notifications/initialized',
-  phase: 'discovery',
   observedReadBytes: 1_001,
 });
 
