@@ -131,26 +131,40 @@ export abstract class ConnectionError extends Error implements ToolErrorProjecti
   abstract [TOOL_ERROR_PROJECTION](): AppError;
 }
 
+/**
+ * A connection error raised while an operation ran: it keeps the connection's name (raw; never
+ * projected), the operation and phase it happened in, and the raw bytes read by then.
+ */
+export abstract class ConnectionOperationError extends ConnectionError {
+  /** The connection's configured name (raw; never projected). */
+  readonly connectionName: string;
+  /** The step that failed; absent when the caller did not say. */
+  readonly operation: ConnectionOperation | undefined;
+  /** The phase of that step, whose limits were in force. */
+  readonly phase: ConnectionPhase;
+  /** Raw bytes the operation had read when it failed. */
+  readonly observedReadBytes: number;
+
+  constructor(message: string, connectionName: string, context?: ConnectionFailureContext) {
+    super(message, causeOption(context));
+    const resolved = resolveContext(context);
+    this.connectionName = connectionName;
+    this.operation = resolved.operation;
+    this.phase = resolved.phase;
+    this.observedReadBytes = resolved.observedReadBytes;
+  }
+}
+
 /** The upstream answered 401: the credential is missing, expired or revoked. */
-export class ConnectionAuthorizationRequiredError extends ConnectionError {
+export class ConnectionAuthorizationRequiredError extends ConnectionOperationError {
   /** The registered brand of this class. */
   static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.authorizationRequired);
   override readonly name = 'ConnectionAuthorizationRequiredError';
   /** Stable code of this class. */
   readonly code = CONNECTION_ERROR_CODES.authorizationRequired;
-  /** The connection's configured name (raw; never projected). */
-  readonly connectionName: string;
-  /** The step that was refused. */
-  readonly operation: ConnectionOperation | undefined;
-  /** The phase of that step. */
-  readonly phase: ConnectionPhase;
 
   constructor(connectionName: string, context?: ConnectionFailureContext) {
-    super(`Connection "${connectionName}" requires authorization`, causeOption(context));
-    const resolved = resolveContext(context);
-    this.connectionName = connectionName;
-    this.operation = resolved.operation;
-    this.phase = resolved.phase;
+    super(`Connection "${connectionName}" requires authorization`, connectionName, context);
   }
 
   /** `UNAUTHORIZED` / 401, not retryable without a new credential. */
@@ -170,22 +184,16 @@ export class ConnectionAuthorizationRequiredError extends ConnectionError {
 }
 
 /** The upstream answered with a non-2xx status other than 401 (403 included). */
-export class ConnectionRequestError extends ConnectionError {
+export class ConnectionRequestError extends ConnectionOperationError {
   /** The registered brand of this class. */
   static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.request);
   override readonly name = 'ConnectionRequestError';
   /** Stable code of this class (the projection says `FORBIDDEN` for a 403). */
   readonly code = CONNECTION_ERROR_CODES.request;
-  /** The connection's configured name (raw; never projected). */
-  readonly connectionName: string;
   /** The upstream HTTP status. */
   readonly status: number;
   /** At most {@link MAX_ERROR_BODY_CHARS} characters of the error body (raw; never projected). */
   readonly body: string;
-  /** The step that failed. */
-  readonly operation: ConnectionOperation | undefined;
-  /** The phase of that step. */
-  readonly phase: ConnectionPhase;
 
   constructor(
     connectionName: string,
@@ -195,14 +203,11 @@ export class ConnectionRequestError extends ConnectionError {
   ) {
     super(
       `Connection "${connectionName}" request failed with status ${status}`,
-      causeOption(context),
+      connectionName,
+      context,
     );
-    const resolved = resolveContext(context);
-    this.connectionName = connectionName;
     this.status = status;
     this.body = body.slice(0, MAX_ERROR_BODY_CHARS);
-    this.operation = resolved.operation;
-    this.phase = resolved.phase;
   }
 
   /** 403 is `FORBIDDEN`; anything else is `CONNECTION_REQUEST_FAILED` / 502. */
@@ -273,31 +278,22 @@ function redactForError(url: string | URL): string {
 }
 
 /** A deadline fired before the operation finished. */
-export class ConnectionTimeoutError extends ConnectionError {
+export class ConnectionTimeoutError extends ConnectionOperationError {
   /** The registered brand of this class. */
   static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.timeout);
   override readonly name = 'ConnectionTimeoutError';
   /** Stable code of this class. */
   readonly code = CONNECTION_ERROR_CODES.timeout;
-  /** The connection's configured name (raw; never projected). */
-  readonly connectionName: string;
   /** The deadline that fired, in milliseconds. */
   readonly timeoutMs: number;
-  /** The step that was running. */
-  readonly operation: ConnectionOperation | undefined;
-  /** The phase whose deadline fired. */
-  readonly phase: ConnectionPhase;
-  /** Raw bytes read before the deadline. */
-  readonly observedReadBytes: number;
 
   constructor(connectionName: string, timeoutMs: number, context?: ConnectionFailureContext) {
-    super(`Connection "${connectionName}" timed out after ${timeoutMs} ms`, causeOption(context));
-    const resolved = resolveContext(context);
-    this.connectionName = connectionName;
+    super(
+      `Connection "${connectionName}" timed out after ${timeoutMs} ms`,
+      connectionName,
+      context,
+    );
     this.timeoutMs = timeoutMs;
-    this.operation = resolved.operation;
-    this.phase = resolved.phase;
-    this.observedReadBytes = resolved.observedReadBytes;
   }
 
   /** `CONNECTION_TIMEOUT` / 504, not retryable: the same budget would fail again. */
@@ -314,34 +310,22 @@ export class ConnectionTimeoutError extends ConnectionError {
 }
 
 /** A raw byte ceiling (total or per SSE frame) was crossed. */
-export class ConnectionResponseTooLargeError extends ConnectionError {
+export class ConnectionResponseTooLargeError extends ConnectionOperationError {
   /** The registered brand of this class. */
   static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.responseTooLarge);
   override readonly name = 'ConnectionResponseTooLargeError';
   /** Stable code of this class. */
   readonly code = CONNECTION_ERROR_CODES.responseTooLarge;
-  /** The connection's configured name (raw; never projected). */
-  readonly connectionName: string;
   /** The ceiling that was crossed, in raw bytes. */
   readonly maxBytes: number;
-  /** The step that was reading. */
-  readonly operation: ConnectionOperation | undefined;
-  /** The phase whose ceiling applied. */
-  readonly phase: ConnectionPhase;
-  /** Raw bytes read when the ceiling was crossed. */
-  readonly observedReadBytes: number;
 
   constructor(connectionName: string, maxBytes: number, context?: ConnectionFailureContext) {
     super(
       `Connection "${connectionName}" response exceeded the ${maxBytes} byte limit`,
-      causeOption(context),
+      connectionName,
+      context,
     );
-    const resolved = resolveContext(context);
-    this.connectionName = connectionName;
     this.maxBytes = maxBytes;
-    this.operation = resolved.operation;
-    this.phase = resolved.phase;
-    this.observedReadBytes = resolved.observedReadBytes;
   }
 
   /** `CONNECTION_RESPONSE_TOO_LARGE` / 413, not retryable. */
@@ -361,20 +345,12 @@ export class ConnectionResponseTooLargeError extends ConnectionError {
  * The upstream broke the protocol: not JSON, an id mismatch, a stream that ended without a
  * response, an invalid MCP result, or a JSON-RPC error response (`rpcCode`).
  */
-export class ConnectionProtocolError extends ConnectionError {
+export class ConnectionProtocolError extends ConnectionOperationError {
   /** The registered brand of this class. */
   static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.protocol);
   override readonly name = 'ConnectionProtocolError';
   /** Stable code of this class. */
   readonly code = CONNECTION_ERROR_CODES.protocol;
-  /** The connection's configured name (raw; never projected). */
-  readonly connectionName: string;
-  /** The step whose answer was malformed. */
-  readonly operation: ConnectionOperation | undefined;
-  /** The phase of that step. */
-  readonly phase: ConnectionPhase;
-  /** Raw bytes read for the operation. */
-  readonly observedReadBytes: number;
   /** The JSON-RPC error code, when the upstream answered with a JSON-RPC error. */
   readonly rpcCode: number | undefined;
 
@@ -384,12 +360,7 @@ export class ConnectionProtocolError extends ConnectionError {
     message: string,
     context?: ConnectionFailureContext & { rpcCode?: number },
   ) {
-    super(message, causeOption(context));
-    const resolved = resolveContext(context);
-    this.connectionName = connectionName;
-    this.operation = resolved.operation;
-    this.phase = resolved.phase;
-    this.observedReadBytes = resolved.observedReadBytes;
+    super(message, connectionName, context);
     this.rpcCode = context?.rpcCode;
   }
 
