@@ -78,6 +78,34 @@ function notifyingState(id: 'postInitialized' | 'postLegacyInitialized') {
   } as const;
 }
 
+/**
+ * A legacy POST to the announced endpoint: the HTTP answer only says whether it was refused; the
+ * JSON-RPC response arrives on the stream, and the pending one is decoded in `check`.
+ */
+function legacyPostState(
+  id: 'postLegacyInitialize' | 'postLegacyRequest',
+  message: (context: McpOperationContext) => object,
+  check: 'initializeCheck' | 'responseCheck',
+) {
+  return {
+    invoke: {
+      id,
+      src: 'exchange',
+      input: ({ context, self }: { context: McpOperationContext; self: ByteReporter }) =>
+        exchangeInput(context, self, {
+          url: postUrl(context),
+          method: 'POST',
+          message: message(context),
+        }),
+      onDone: [...refusals],
+      onError: { target: CLOSING, actions: 'failWithError' },
+    },
+    on: {
+      SSE_MESSAGE: { guard: 'isPendingResponse', target: check, actions: 'assignReceived' },
+    },
+  } as const;
+}
+
 /** The `mcpOperation` machine. Run it with `runMachine(mcpOperationMachine, input, options)`. */
 export const mcpOperationMachine = mcpOperationSetup.createMachine({
   id: 'mcpOperation',
@@ -282,25 +310,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
         },
         initializing: {
           meta: { operation: 'initialize' },
-          invoke: {
-            id: 'postLegacyInitialize',
-            src: 'exchange',
-            input: ({ context, self }) =>
-              exchangeInput(context, self, {
-                url: postUrl(context),
-                method: 'POST',
-                message: initializeMessage(context),
-              }),
-            onDone: [...refusals],
-            onError: { target: CLOSING, actions: 'failWithError' },
-          },
-          on: {
-            SSE_MESSAGE: {
-              guard: 'isPendingResponse',
-              target: 'initializeCheck',
-              actions: 'assignReceived',
-            },
-          },
+          ...legacyPostState('postLegacyInitialize', initializeMessage, 'initializeCheck'),
           after: handshakeDeadline,
         },
         initializeCheck: {
@@ -321,25 +331,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
         },
         notifying: notifyingState('postLegacyInitialized'),
         requesting: {
-          invoke: {
-            id: 'postLegacyRequest',
-            src: 'exchange',
-            input: ({ context, self }) =>
-              exchangeInput(context, self, {
-                url: postUrl(context),
-                method: 'POST',
-                message: requestMessage(context),
-              }),
-            onDone: [...refusals],
-            onError: { target: CLOSING, actions: 'failWithError' },
-          },
-          on: {
-            SSE_MESSAGE: {
-              guard: 'isPendingResponse',
-              target: 'responseCheck',
-              actions: 'assignReceived',
-            },
-          },
+          ...legacyPostState('postLegacyRequest', requestMessage, 'responseCheck'),
           after: requestDeadline,
         },
         responseCheck: {
