@@ -2,29 +2,12 @@
  * Many calls at once: each call is its own client with its own credential, every one completes,
  * and nothing accumulates on shared objects (no listener warnings, no sessions left open).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runTool } from '../../src/binding/index.js';
 import { defineMcpClientConnection, mountConnections } from '../../src/connections/index.js';
-import { type McpPeers, startMcpPeers } from '../fixtures/mcp-peers.js';
-import {
-  activeResourceCounts,
-  expectNoLeakedResources,
-  trackUnhandledRejections,
-} from '../support/leaks.js';
+import { useMcpPeers } from '../support/peer-suite.js';
 
-let peers: McpPeers;
-let baseline: ReturnType<typeof activeResourceCounts>;
-const unhandled = trackUnhandledRejections();
-
-beforeAll(async () => {
-  baseline = activeResourceCounts();
-  peers = await startMcpPeers();
-});
-afterAll(async () => {
-  await peers.close();
-  await expectNoLeakedResources(baseline);
-  expect(unhandled).toEqual([]);
-});
+const peers = useMcpPeers();
 
 describe('concurrent calls', () => {
   it('completes 32 concurrent calls without a signal, each with its own bearer, and emits no warning', async () => {

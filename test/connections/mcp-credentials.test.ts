@@ -29,31 +29,19 @@ import {
   type SeenRequest,
   startFaultServer,
 } from '../fixtures/fault-server.js';
-import { type McpPeers, startMcpPeers } from '../fixtures/mcp-peers.js';
-import {
-  activeResourceCounts,
-  expectNoLeakedResources,
-  trackUnhandledRejections,
-} from '../support/leaks.js';
+import { useMcpPeers } from '../support/peer-suite.js';
 
 const TOKEN = 'tok-SECRET-123';
 const STATIC_KEY = 'KEY-SECRET';
 
-let peers: McpPeers;
+const peers = useMcpPeers();
 let fault: FaultServer;
-let baseline: ReturnType<typeof activeResourceCounts>;
-const unhandled = trackUnhandledRejections();
 
 beforeAll(async () => {
-  baseline = activeResourceCounts();
-  peers = await startMcpPeers();
   fault = await startFaultServer(mcpHandler());
 });
 afterAll(async () => {
-  await peers.close();
   await fault.close();
-  await expectNoLeakedResources(baseline);
-  expect(unhandled).toEqual([]);
 });
 beforeEach(() => {
   peers.resetLog();

@@ -8,24 +8,13 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AnyRuntimeToolDefinition, mountMcp } from '../../src/binding/index.js';
 import { defineMcpClientConnection, mountConnections } from '../../src/connections/index.js';
-import {
-  FAIL_TOOL_PAYLOAD,
-  type McpPeers,
-  PEER_TOOL_NAMES,
-  startMcpPeers,
-} from '../fixtures/mcp-peers.js';
+import { FAIL_TOOL_PAYLOAD, PEER_TOOL_NAMES } from '../fixtures/mcp-peers.js';
 import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
-import {
-  activeResourceCounts,
-  expectNoLeakedResources,
-  trackUnhandledRejections,
-} from '../support/leaks.js';
+import { useMcpPeers } from '../support/peer-suite.js';
 
-let peers: McpPeers;
+const peers = useMcpPeers();
 let relay: McpPeer;
 let upstreamTools: readonly Tool[];
-let baseline: ReturnType<typeof activeResourceCounts>;
-const unhandled = trackUnhandledRejections();
 
 /** The upstream catalog as an SDK client sees it directly. */
 async function listUpstream(url: string): Promise<readonly Tool[]> {
@@ -39,8 +28,6 @@ async function listUpstream(url: string): Promise<readonly Tool[]> {
 }
 
 beforeAll(async () => {
-  baseline = activeResourceCounts();
-  peers = await startMcpPeers();
   const url = peers.url('/stateless-json');
   upstreamTools = await listUpstream(url);
   const tools: readonly AnyRuntimeToolDefinition[] = await mountConnections([
@@ -51,9 +38,6 @@ beforeAll(async () => {
 beforeEach(() => peers.resetLog());
 afterAll(async () => {
   await relay.stop();
-  await peers.close();
-  await expectNoLeakedResources(baseline);
-  expect(unhandled).toEqual([]);
 });
 
 function upstreamCalls(): string[] {

@@ -2,7 +2,7 @@
  * MCP connections against the MCP SDK's own servers on loopback: Streamable HTTP stateless (JSON
  * and SSE answers), stateful (session DELETE at teardown), and legacy HTTP+SSE behind 400/404/405.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   type AnyRuntimeToolDefinition,
   AppError,
@@ -15,31 +15,10 @@ import {
   describeCatalog,
   mountConnections,
 } from '../../src/connections/index.js';
-import {
-  FAIL_TOOL_PAYLOAD,
-  type McpPeers,
-  PEER_TOOL_NAMES,
-  startMcpPeers,
-} from '../fixtures/mcp-peers.js';
-import {
-  activeResourceCounts,
-  expectNoLeakedResources,
-  trackUnhandledRejections,
-} from '../support/leaks.js';
+import { FAIL_TOOL_PAYLOAD, PEER_TOOL_NAMES } from '../fixtures/mcp-peers.js';
+import { useMcpPeers } from '../support/peer-suite.js';
 
-let peers: McpPeers;
-let baseline: ReturnType<typeof activeResourceCounts>;
-const unhandled = trackUnhandledRejections();
-
-beforeAll(async () => {
-  baseline = activeResourceCounts();
-  peers = await startMcpPeers();
-});
-afterAll(async () => {
-  await peers.close();
-  await expectNoLeakedResources(baseline);
-  expect(unhandled).toEqual([]);
-});
+const peers = useMcpPeers();
 beforeEach(() => peers.resetLog());
 
 function connection(
