@@ -9,18 +9,7 @@ export type {
   TransitionRecord,
 } from '../machines/observe.js';
 export { defineMcpClientConnection } from './define-mcp-connection.js';
-export {
-  ConnectionAuthorizationRequiredError,
-  ConnectionBudgetExceededError,
-  type ConnectionFailureContext,
-  type ConnectionOperation,
-  type ConnectionPhase,
-  ConnectionProtocolError,
-  ConnectionRequestError,
-  ConnectionResponseTooLargeError,
-  ConnectionTimeoutError,
-  ConnectionUrlError,
-} from './errors.js';
+export * from './errors.js';
 export {
   DEFAULT_CONNECTION_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,

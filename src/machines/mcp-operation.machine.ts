@@ -8,14 +8,16 @@
 
 import type { ByteReporter } from './mcp-operation.actors.js';
 import {
+  deleteSessionInput,
   exchangeInput,
   initializedMessage,
   initializeMessage,
+  legacyStreamInput,
   postUrl,
   requestMessage,
 } from './mcp-operation.inputs.js';
 import { INITIALIZE_ID, MAX_TOOL_LIST_PAGES } from './mcp-operation.policy.js';
-import { failureContext, mcpOperationSetup } from './mcp-operation.setup.js';
+import { mcpOperationSetup } from './mcp-operation.setup.js';
 import type { McpOperationContext } from './mcp-operation.types.js';
 
 const DEFAULT_CLIENT_INFO = Object.freeze({ name: 'stitchkit-transport', version: '0.1.0' });
@@ -251,28 +253,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       invoke: {
         id: 'legacyStream',
         src: 'legacyStream',
-        input: ({ context }) => ({
-          scope: {
-            connectionName: context.connectionName,
-            operation: 'endpoint' as const,
-            phase: 'discovery' as const,
-            fence: context.fence,
-            fetch: context.fetch,
-          },
-          url: context.url,
-          headers: {
-            staticHeaders: context.headers,
-            token: context.token,
-            sessionId: undefined,
-            protocolVersion: undefined,
-          },
-          // Per-operation budgets are enforced by exceedsReadBudget; this only bounds one frame.
-          maxFrameBytes: Math.max(
-            context.limits.handshake.maxResponseBytes,
-            context.limits.request.maxResponseBytes,
-          ),
-          maxErrorBytes: context.limits.handshake.maxResponseBytes,
-        }),
+        input: ({ context }) => legacyStreamInput(context),
       },
       on: {
         BYTES_READ: [
@@ -355,22 +336,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       invoke: {
         id: 'deleteSession',
         src: 'deleteSession',
-        input: ({ context }) => ({
-          scope: {
-            connectionName: context.connectionName,
-            operation: context.operation,
-            phase: failureContext(context).phase,
-            fence: context.fence,
-            fetch: context.fetch,
-          },
-          url: context.url,
-          headers: {
-            staticHeaders: context.headers,
-            token: context.token,
-            sessionId: context.sessionId,
-            protocolVersion: context.protocolVersion,
-          },
-        }),
+        input: ({ context }) => deleteSessionInput(context),
         onDone: { target: 'closed' },
         onError: { target: 'closed' },
       },
