@@ -149,6 +149,8 @@ async function runExchange(input: ExchangeInput, signal: AbortSignal): Promise<R
   const response = await fetchWithoutRedirects(request, input.scope);
   const budget = readBudget(input, signal);
   if (!response.ok) {
+    // The machine's guards decide what a status means; here it only decides what to read: a 401
+    // body carries nothing the client uses, so it is cancelled rather than read.
     if (isUnauthorizedStatus(response.status)) {
       cancelBody(response);
       return { kind: 'http-error', status: response.status, body: '' };
