@@ -52,9 +52,8 @@ function machineInput(): McpOperationInput {
   return {
     connectionName: 'bench',
     url,
-    fence: createHostFence(new URL(url)),
+    fence: createHostFence('bench', new URL(url)),
     headers: {},
-    resolveToken: () => undefined,
     request: { method: 'tools/call', params: { name: 'echo', arguments: { message: 'hello' } } },
     limits: {
       handshake: { timeoutMs: 30_000, maxResponseBytes: 1024 * 1024 },

@@ -5,7 +5,9 @@ export default createMachine({
   "on": {
     "CANCEL": {
       "target": ".closing",
-      "actions": "failCancelled"
+      "actions": {
+        "type": "failCancelled"
+      }
     }
   },
   "states": {
@@ -18,17 +20,23 @@ export default createMachine({
         "src": "resolveCredentials",
         "onDone": {
           "target": "streamable",
-          "actions": "assignToken"
+          "actions": {
+            "type": "assignToken"
+          }
         },
         "onError": {
-          "target": "closing",
-          "actions": "failWithError"
+          "target": "#mcpOperation.closing",
+          "actions": {
+            "type": "failWithError"
+          }
         }
       },
       "after": {
         "HANDSHAKE_DEADLINE": {
-          "target": "closing",
-          "actions": "failTimeout"
+          "target": "#mcpOperation.closing",
+          "actions": {
+            "type": "failTimeout"
+          }
         }
       }
     },
@@ -37,12 +45,18 @@ export default createMachine({
       "on": {
         "BYTES_READ": [
           {
-            "guard": "exceedsReadBudget",
-            "target": "closing",
-            "actions": "failTooLarge"
+            "guard": {
+              "type": "exceedsReadBudget"
+            },
+            "target": "#mcpOperation.closing",
+            "actions": {
+              "type": "failTooLarge"
+            }
           },
           {
-            "actions": "recordBytesRead"
+            "actions": {
+              "type": "recordBytesRead"
+            }
           }
         ]
       },
@@ -56,12 +70,16 @@ export default createMachine({
             "src": "exchange",
             "onDone": [
               {
-                "guard": "isUnauthorized",
+                "guard": {
+                  "type": "isUnauthorized"
+                },
                 "target": "#mcpOperation.closing",
                 "actions": "failUnauthorized"
               },
               {
-                "guard": "isFallbackStatus",
+                "guard": {
+                  "type": "isFallbackStatus"
+                },
                 "target": "#mcpOperation.legacy",
                 "actions": [
                   "switchToLegacy",
@@ -74,15 +92,23 @@ export default createMachine({
                 ]
               },
               {
-                "guard": "isHttpError",
+                "guard": {
+                  "type": "isHttpError"
+                },
                 "target": "#mcpOperation.closing",
-                "actions": "failHttpStatus"
+                "actions": {
+                  "type": "failHttpStatus"
+                }
               },
               {
-                "guard": "isResponse",
+                "guard": {
+                  "type": "isResponse"
+                },
                 "target": "notifying",
                 "actions": [
-                  "assignInitialized",
+                  {
+                    "type": "assignInitialized"
+                  },
                   {
                     "type": "beginHandshakeStep",
                     "params": {
@@ -96,20 +122,24 @@ export default createMachine({
                 "actions": {
                   "type": "failProtocol",
                   "params": {
-                    "message": "MCP initialize ended without a response"
+                    "violation": "ended MCP initialize without a response"
                   }
                 }
               }
             ],
             "onError": {
               "target": "#mcpOperation.closing",
-              "actions": "failWithError"
+              "actions": {
+                "type": "failWithError"
+              }
             }
           },
           "after": {
             "HANDSHAKE_DEADLINE": {
               "target": "#mcpOperation.closing",
-              "actions": "failTimeout"
+              "actions": {
+                "type": "failTimeout"
+              }
             }
           }
         },
@@ -126,9 +156,13 @@ export default createMachine({
             },
             "onError": [
               {
-                "guard": "isSizeFailure",
+                "guard": {
+                  "type": "isSizeFailure"
+                },
                 "target": "#mcpOperation.closing",
-                "actions": "failWithError"
+                "actions": {
+                  "type": "failWithError"
+                }
               },
               {
                 "target": "requesting",
@@ -139,7 +173,9 @@ export default createMachine({
           "after": {
             "HANDSHAKE_DEADLINE": {
               "target": "#mcpOperation.closing",
-              "actions": "failTimeout"
+              "actions": {
+                "type": "failTimeout"
+              }
             }
           }
         },
@@ -149,60 +185,84 @@ export default createMachine({
             "src": "exchange",
             "onDone": [
               {
-                "guard": "isUnauthorized",
+                "guard": {
+                  "type": "isUnauthorized"
+                },
                 "target": "#mcpOperation.closing",
                 "actions": "failUnauthorized"
               },
               {
-                "guard": "isHttpError",
+                "guard": {
+                  "type": "isHttpError"
+                },
                 "target": "#mcpOperation.closing",
-                "actions": "failHttpStatus"
+                "actions": {
+                  "type": "failHttpStatus"
+                }
               },
               {
-                "guard": "hasNextPage",
+                "guard": {
+                  "type": "hasNextPage"
+                },
                 "target": "requesting",
                 "reenter": true,
-                "actions": "collectPage"
+                "actions": {
+                  "type": "collectPage"
+                }
               },
               {
-                "guard": "hasTooManyPages",
+                "guard": {
+                  "type": "hasCursorAtPageLimit"
+                },
                 "target": "#mcpOperation.closing",
                 "actions": {
                   "type": "failProtocol",
                   "params": {
-                    "message": "MCP tools/list did not end"
+                    "violation": "did not end its MCP tools/list"
                   }
                 }
               },
               {
-                "guard": "isResponse",
+                "guard": {
+                  "type": "isResponse"
+                },
                 "target": "#mcpOperation.closing",
-                "actions": "succeed"
+                "actions": {
+                  "type": "succeed"
+                }
               },
               {
-                "guard": "canResume",
+                "guard": {
+                  "type": "canResume"
+                },
                 "target": "awaitingResume",
-                "actions": "assignInterruption"
+                "actions": {
+                  "type": "assignInterruption"
+                }
               },
               {
                 "target": "#mcpOperation.closing",
                 "actions": {
                   "type": "failProtocol",
                   "params": {
-                    "message": "MCP exchange ended without a response"
+                    "violation": "ended the MCP exchange without a response"
                   }
                 }
               }
             ],
             "onError": {
               "target": "#mcpOperation.closing",
-              "actions": "failWithError"
+              "actions": {
+                "type": "failWithError"
+              }
             }
           },
           "after": {
             "REQUEST_DEADLINE": {
               "target": "#mcpOperation.closing",
-              "actions": "failTimeout"
+              "actions": {
+                "type": "failTimeout"
+              }
             }
           }
         },
@@ -213,7 +273,9 @@ export default createMachine({
             },
             "REQUEST_DEADLINE": {
               "target": "#mcpOperation.closing",
-              "actions": "failTimeout"
+              "actions": {
+                "type": "failTimeout"
+              }
             }
           }
         },
@@ -223,60 +285,84 @@ export default createMachine({
             "src": "exchange",
             "onDone": [
               {
-                "guard": "isUnauthorized",
+                "guard": {
+                  "type": "isUnauthorized"
+                },
                 "target": "#mcpOperation.closing",
                 "actions": "failUnauthorized"
               },
               {
-                "guard": "isHttpError",
+                "guard": {
+                  "type": "isHttpError"
+                },
                 "target": "#mcpOperation.closing",
-                "actions": "failHttpStatus"
+                "actions": {
+                  "type": "failHttpStatus"
+                }
               },
               {
-                "guard": "hasNextPage",
+                "guard": {
+                  "type": "hasNextPage"
+                },
                 "target": "requesting",
                 "reenter": true,
-                "actions": "collectPage"
+                "actions": {
+                  "type": "collectPage"
+                }
               },
               {
-                "guard": "hasTooManyPages",
+                "guard": {
+                  "type": "hasCursorAtPageLimit"
+                },
                 "target": "#mcpOperation.closing",
                 "actions": {
                   "type": "failProtocol",
                   "params": {
-                    "message": "MCP tools/list did not end"
+                    "violation": "did not end its MCP tools/list"
                   }
                 }
               },
               {
-                "guard": "isResponse",
+                "guard": {
+                  "type": "isResponse"
+                },
                 "target": "#mcpOperation.closing",
-                "actions": "succeed"
+                "actions": {
+                  "type": "succeed"
+                }
               },
               {
-                "guard": "canResume",
+                "guard": {
+                  "type": "canResume"
+                },
                 "target": "awaitingResume",
-                "actions": "assignInterruption"
+                "actions": {
+                  "type": "assignInterruption"
+                }
               },
               {
                 "target": "#mcpOperation.closing",
                 "actions": {
                   "type": "failProtocol",
                   "params": {
-                    "message": "MCP exchange ended without a response"
+                    "violation": "ended the MCP exchange without a response"
                   }
                 }
               }
             ],
             "onError": {
               "target": "#mcpOperation.closing",
-              "actions": "failWithError"
+              "actions": {
+                "type": "failWithError"
+              }
             }
           },
           "after": {
             "REQUEST_DEADLINE": {
               "target": "#mcpOperation.closing",
-              "actions": "failTimeout"
+              "actions": {
+                "type": "failTimeout"
+              }
             }
           }
         }
@@ -291,37 +377,49 @@ export default createMachine({
       "on": {
         "BYTES_READ": [
           {
-            "guard": "exceedsReadBudget",
-            "target": "closing",
-            "actions": "failTooLarge"
+            "guard": {
+              "type": "exceedsReadBudget"
+            },
+            "target": "#mcpOperation.closing",
+            "actions": {
+              "type": "failTooLarge"
+            }
           },
           {
-            "actions": "recordBytesRead"
+            "actions": {
+              "type": "recordBytesRead"
+            }
           }
         ],
         "STREAM_REJECTED": [
           {
-            "guard": "isUnauthorized",
-            "target": "closing",
+            "guard": {
+              "type": "isUnauthorized"
+            },
+            "target": "#mcpOperation.closing",
             "actions": "failUnauthorized"
           },
           {
-            "target": "closing",
-            "actions": "failHttpStatus"
+            "target": "#mcpOperation.closing",
+            "actions": {
+              "type": "failHttpStatus"
+            }
           }
         ],
         "STREAM_ENDED": {
-          "target": "closing",
+          "target": "#mcpOperation.closing",
           "actions": {
             "type": "failProtocol",
             "params": {
-              "message": "MCP SSE stream ended without a response"
+              "violation": "ended the MCP SSE stream without a response"
             }
           }
         },
         "STREAM_FAILED": {
-          "target": "closing",
-          "actions": "failWithError"
+          "target": "#mcpOperation.closing",
+          "actions": {
+            "type": "failWithError"
+          }
         }
       },
       "states": {
@@ -332,20 +430,26 @@ export default createMachine({
           "on": {
             "SSE_ENDPOINT": {
               "target": "endpointCheck",
-              "actions": "assignEndpoint"
+              "actions": {
+                "type": "assignEndpoint"
+              }
             }
           },
           "after": {
             "HANDSHAKE_DEADLINE": {
               "target": "#mcpOperation.closing",
-              "actions": "failTimeout"
+              "actions": {
+                "type": "failTimeout"
+              }
             }
           }
         },
         "endpointCheck": {
           "always": [
             {
-              "guard": "isFencedEndpoint",
+              "guard": {
+                "type": "isFencedEndpoint"
+              },
               "target": "initializing",
               "actions": {
                 "type": "beginHandshakeStep",
@@ -369,42 +473,60 @@ export default createMachine({
             "src": "exchange",
             "onDone": [
               {
-                "guard": "isUnauthorized",
+                "guard": {
+                  "type": "isUnauthorized"
+                },
                 "target": "#mcpOperation.closing",
                 "actions": "failUnauthorized"
               },
               {
-                "guard": "isHttpError",
+                "guard": {
+                  "type": "isHttpError"
+                },
                 "target": "#mcpOperation.closing",
-                "actions": "failHttpStatus"
+                "actions": {
+                  "type": "failHttpStatus"
+                }
               }
             ],
             "onError": {
               "target": "#mcpOperation.closing",
-              "actions": "failWithError"
+              "actions": {
+                "type": "failWithError"
+              }
             }
           },
           "on": {
             "SSE_MESSAGE": {
-              "guard": "isPendingResponse",
+              "guard": {
+                "type": "isPendingResponse"
+              },
               "target": "initializeCheck",
-              "actions": "assignReceived"
+              "actions": {
+                "type": "assignLegacyAnswer"
+              }
             }
           },
           "after": {
             "HANDSHAKE_DEADLINE": {
               "target": "#mcpOperation.closing",
-              "actions": "failTimeout"
+              "actions": {
+                "type": "failTimeout"
+              }
             }
           }
         },
         "initializeCheck": {
           "always": [
             {
-              "guard": "isReceivedOk",
+              "guard": {
+                "type": "isAnswered"
+              },
               "target": "notifying",
               "actions": [
-                "assignInitialized",
+                {
+                  "type": "assignInitialized"
+                },
                 {
                   "type": "beginHandshakeStep",
                   "params": {
@@ -415,7 +537,9 @@ export default createMachine({
             },
             {
               "target": "#mcpOperation.closing",
-              "actions": "failReceived"
+              "actions": {
+                "type": "failWithError"
+              }
             }
           ]
         },
@@ -432,9 +556,13 @@ export default createMachine({
             },
             "onError": [
               {
-                "guard": "isSizeFailure",
+                "guard": {
+                  "type": "isSizeFailure"
+                },
                 "target": "#mcpOperation.closing",
-                "actions": "failWithError"
+                "actions": {
+                  "type": "failWithError"
+                }
               },
               {
                 "target": "requesting",
@@ -445,7 +573,9 @@ export default createMachine({
           "after": {
             "HANDSHAKE_DEADLINE": {
               "target": "#mcpOperation.closing",
-              "actions": "failTimeout"
+              "actions": {
+                "type": "failTimeout"
+              }
             }
           }
         },
@@ -455,60 +585,86 @@ export default createMachine({
             "src": "exchange",
             "onDone": [
               {
-                "guard": "isUnauthorized",
+                "guard": {
+                  "type": "isUnauthorized"
+                },
                 "target": "#mcpOperation.closing",
                 "actions": "failUnauthorized"
               },
               {
-                "guard": "isHttpError",
+                "guard": {
+                  "type": "isHttpError"
+                },
                 "target": "#mcpOperation.closing",
-                "actions": "failHttpStatus"
+                "actions": {
+                  "type": "failHttpStatus"
+                }
               }
             ],
             "onError": {
               "target": "#mcpOperation.closing",
-              "actions": "failWithError"
+              "actions": {
+                "type": "failWithError"
+              }
             }
           },
           "on": {
             "SSE_MESSAGE": {
-              "guard": "isPendingResponse",
+              "guard": {
+                "type": "isPendingResponse"
+              },
               "target": "responseCheck",
-              "actions": "assignReceived"
+              "actions": {
+                "type": "assignLegacyAnswer"
+              }
             }
           },
           "after": {
             "REQUEST_DEADLINE": {
               "target": "#mcpOperation.closing",
-              "actions": "failTimeout"
+              "actions": {
+                "type": "failTimeout"
+              }
             }
           }
         },
         "responseCheck": {
           "always": [
             {
-              "guard": "hasNextPage",
+              "guard": {
+                "type": "hasNextPage"
+              },
               "target": "requesting",
-              "actions": "collectPage"
+              "actions": {
+                "type": "collectPage"
+              }
             },
             {
-              "guard": "hasTooManyPages",
+              "guard": {
+                "type": "hasCursorAtPageLimit"
+              },
               "target": "#mcpOperation.closing",
               "actions": {
                 "type": "failProtocol",
                 "params": {
-                  "message": "MCP tools/list did not end"
+                  "violation": "did not end its MCP tools/list"
                 }
               }
             },
             {
-              "guard": "isReceivedOk",
+              "guard": {
+                "type": "isAnswered"
+              },
               "target": "#mcpOperation.closing",
-              "actions": "succeed"
+              "actions": {
+                "type": "succeed"
+              }
             },
             {
               "target": "#mcpOperation.closing",
-              "actions": "failReceived"
+              "actions": {
+                "type": "failWithError"
+              }
             }
           ]
         }
@@ -517,7 +673,9 @@ export default createMachine({
     "closing": {
       "always": [
         {
-          "guard": "hasSession",
+          "guard": {
+            "type": "hasSession"
+          },
           "target": "endingSession"
         },
         {

@@ -3,7 +3,16 @@
  * and keeps the resolved form (URL, fence, wrapped headers, limits) for every later operation.
  * No I/O happens here.
  */
-import { resolveToolTransports, type ToolTransport } from '../binding/index.js';
+import {
+  type RuntimeToolHandlerContext,
+  resolveToolTransports,
+  type ToolTransport,
+} from '../binding/index.js';
+import {
+  type McpOperationDependencies,
+  makeMcpOperationActors,
+} from '../machines/mcp-operation.actors.js';
+import { mcpOperationMachine } from '../machines/mcp-operation.machine.js';
 import { type SecretValue, secretHeaders } from '../machines/secret-value.js';
 import { createHostFence, type HostFence, parseConnectionUrl } from '../wire/index.js';
 import { type ResolvedMcpLimits, resolveMcpLimits } from './limits.js';
@@ -19,6 +28,8 @@ export interface ResolvedMcpConnection {
   readonly transports: readonly ToolTransport[];
   readonly allow: ReadonlySet<string> | undefined;
   readonly block: ReadonlySet<string>;
+  /** `mcpOperation` with this connection's token provider, provided once (it costs ~0.7 ms). */
+  readonly machine: typeof mcpOperationMachine;
 }
 
 const resolved = new WeakMap<McpClientConnection, ResolvedMcpConnection>();
@@ -71,7 +82,7 @@ export function defineMcpClientConnection(config: McpClientConnectionConfig): Mc
   }
   const url = parseConnectionUrl(config.transport.url, name);
   const headers = checkHeaders(name, config.transport.headers);
-  const fence = createHostFence(url, config.allowHosts);
+  const fence = createHostFence(name, url, config.allowHosts);
   const limits = resolveMcpLimits({
     ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
     ...(config.maxResponseBytes === undefined ? {} : { maxResponseBytes: config.maxResponseBytes }),
@@ -100,11 +111,23 @@ export function defineMcpClientConnection(config: McpClientConnectionConfig): Mc
   const allow = checkNameList(name, 'tools.allow', config.tools?.allow);
   const block = checkNameList(name, 'tools.block', config.tools?.block) ?? new Set<string>();
   const connection: McpClientConnection = Object.freeze({ ...config, kind: 'mcp' as const });
+  const machine = mcpOperationMachine.provide({
+    actors: makeMcpOperationActors(operationDependencies(config.token)),
+  });
   resolved.set(
     connection,
-    Object.freeze({ name, url, fence, headers, limits, transports, allow, block }),
+    Object.freeze({ name, url, fence, headers, limits, transports, allow, block, machine }),
   );
   return connection;
+}
+
+/** The machine's dependencies: the token provider, called with the run's principal. */
+function operationDependencies(
+  token: McpClientConnectionConfig['token'],
+): McpOperationDependencies {
+  if (token === undefined) return {};
+  // The principal is the handler context a call passed in (absent for discovery).
+  return { resolveToken: (principal) => token(principal as RuntimeToolHandlerContext | undefined) };
 }
 
 /** The resolved form of a connection made by {@link defineMcpClientConnection}. */

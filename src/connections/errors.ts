@@ -1,12 +1,13 @@
 /**
- * The connection errors (DESIGN §2.2). They are defined in the wire layer, which raises most of
- * them; this module is their public home under `stitchkit-transport/connections`.
+ * The connection errors. They are defined in the wire layer, which raises most of them
+ * (decision 0003); this module is their public home under `stitchkit-transport/connections`.
  */
 export {
   ConnectionAuthorizationRequiredError,
   ConnectionBudgetExceededError,
-  type ConnectionFailureContext,
+  type ConnectionErrorScope,
   type ConnectionOperation,
+  ConnectionOperationError,
   type ConnectionPhase,
   ConnectionProtocolError,
   ConnectionRequestError,

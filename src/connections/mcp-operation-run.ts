@@ -3,12 +3,12 @@
  * every outcome by the machine itself.
  */
 import type { RuntimeToolHandlerContext } from '../binding/index.js';
-import { mcpOperationMachine } from '../machines/mcp-operation.machine.js';
 import type { McpOperationOutput, McpRequest } from '../machines/mcp-operation.types.js';
 import type { TransitionObserver } from '../machines/observe.js';
 import { runMachine } from '../machines/run-machine.js';
+import { phaseOfOperation } from '../wire/index.js';
 import type { ResolvedMcpConnection } from './define-mcp-connection.js';
-import { limitsForOperation, phaseOfOperation } from './limits.js';
+import { limitsForOperation } from './limits.js';
 import type { McpClientConnection } from './types.js';
 
 /** The successful output of one MCP operation. */
@@ -47,17 +47,15 @@ export function runMcpOperation(
   run: McpOperationRun,
 ): Promise<McpOperationSuccess> {
   const phase = phaseOfOperation(run.request.method);
-  const provider = connection.token;
-  const context = run.context;
   const observe = composeObservers(connection.observe, run.observe);
   return runMachine(
-    mcpOperationMachine,
+    resolved.machine,
     {
       connectionName: resolved.name,
       url: resolved.url.href,
       fence: resolved.fence,
       headers: resolved.headers,
-      resolveToken: () => (provider === undefined ? undefined : provider(context)),
+      principal: run.context,
       request: run.request,
       limits: {
         handshake: resolved.limits.discovery,

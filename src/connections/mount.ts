@@ -52,12 +52,20 @@ export async function mountConnections(
     tools.push(...(await discoverMcpTools(connection, report, options.observe)));
   }
   if (maxTools !== undefined && tools.length > maxTools) {
-    throw new ConnectionBudgetExceededError(maxTools, tools.length, 'tools');
+    throw new ConnectionBudgetExceededError({
+      limit: maxTools,
+      actual: tools.length,
+      unit: 'tools',
+    });
   }
   if (maxSchemaBytes !== undefined) {
     const bytes = tools.reduce((sum, tool) => sum + (mountedToolCost(tool)?.schemaBytes ?? 0), 0);
     if (bytes > maxSchemaBytes) {
-      throw new ConnectionBudgetExceededError(maxSchemaBytes, bytes, 'schema bytes');
+      throw new ConnectionBudgetExceededError({
+        limit: maxSchemaBytes,
+        actual: bytes,
+        unit: 'schema bytes',
+      });
     }
   }
   return Object.freeze(tools);

@@ -1,7 +1,14 @@
 /** `stitchkit-transport/machines`: the machines, their runner, observation and diagrams. */
+export type { ConnectionPhase } from '../wire/index.js';
 export { MACHINE_CATALOGUE, type MachineCatalogueEntry } from './catalogue.js';
 export { remainingMs } from './deadline.js';
 export { describeEventType, toMermaid, toStatelySource } from './diagram.js';
+export {
+  type ByteReporter,
+  type McpOperationDependencies,
+  makeMcpOperationActors,
+} from './mcp-operation.actors.js';
+export { mcpOperationGuards } from './mcp-operation.guards.js';
 export { mcpOperationMachine } from './mcp-operation.machine.js';
 export {
   DEFAULT_RESUME_DELAY_MS,
@@ -28,7 +35,6 @@ export type {
 export {
   attachTransitionObserver,
   type InspectionObserver,
-  type OperationPhase,
   operationFromMeta,
   type TransitionLabels,
   type TransitionObserver,

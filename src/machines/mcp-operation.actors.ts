@@ -1,19 +1,21 @@
 /**
- * The I/O of the `mcpOperation` machine, as named actors. Each one performs one exchange and
- * reports what happened; the machine's guards decide what it means. Every actor stops promptly
- * when XState aborts its signal (a deadline fired, the caller cancelled, or the state was left).
+ * The I/O of the `mcpOperation` machine, as named actors, with the input builders that map the
+ * machine's context onto each actor's input. Each actor performs one exchange and reports what
+ * happened; the machine's guards decide what it means. Every actor stops promptly when XState
+ * aborts its signal (a deadline fired, the caller cancelled, or the state was left).
+ * Dependencies (the token resolver, `fetch`) enter once, through {@link makeMcpOperationActors}.
  */
 import { fromCallback, fromPromise } from 'xstate';
-import { ConnectionProtocolError } from '../wire/errors.js';
 import {
-  type ConnectionOperation,
-  type ConnectionPhase,
+  ConnectionProtocolError,
   cancelBody,
   drainBounded,
   fetchWithoutRedirects,
   type HostFence,
   isResponseTo,
+  type OperationScope,
   parseJsonText,
+  phaseOfOperation,
   type ReadBudget,
   readBoundedText,
   readErrorExcerpt,
@@ -24,40 +26,42 @@ import {
 import {
   buildRequestHeaders,
   decodeRpcResponse,
+  type HeaderParts,
   isUnauthorizedStatus,
 } from './mcp-operation.policy.js';
-import type { McpOperationEvent, RpcExchange, TokenResolver } from './mcp-operation.types.js';
+import type {
+  McpOperationContext,
+  McpOperationEvent,
+  RpcExchange,
+  TokenResolver,
+} from './mcp-operation.types.js';
 import { SecretValue } from './secret-value.js';
+
+/** What the actors depend on; both have defaults, so the bare machine runs without a token. */
+export interface McpOperationDependencies {
+  /** Resolves a run's bearer token from its principal; default: no token. */
+  readonly resolveToken?: TokenResolver;
+  /** The fetch every request goes through; default the global one (its keep-alive pool). */
+  readonly fetch?: typeof fetch;
+}
 
 /** Where bytes-read progress is reported (the parent machine). */
 export interface ByteReporter {
   send(event: { type: 'BYTES_READ'; bytes: number }): void;
 }
 
-/** Identity of the connection and operation an exchange belongs to. */
-export interface ExchangeScope {
-  readonly connectionName: string;
-  readonly operation: ConnectionOperation;
-  readonly phase: ConnectionPhase;
+/** What every actor of a run shares: the operation's scope, the fence, the headers known so far. */
+interface ActorBase {
+  readonly scope: OperationScope;
   readonly fence: HostFence;
-  readonly fetch: typeof fetch;
-}
-
-/** The secret-bearing header parts; revealed only inside the actor, never in its input's JSON. */
-export interface HeaderParts {
-  readonly staticHeaders: Readonly<Record<string, SecretValue>>;
-  readonly token: SecretValue | undefined;
-  readonly sessionId: SecretValue | undefined;
-  readonly protocolVersion: string | undefined;
+  readonly headers: HeaderParts;
 }
 
 /** Input of the `exchange` actor: one HTTP request and how to read its answer. */
-export interface ExchangeInput {
-  readonly scope: ExchangeScope;
+export interface ExchangeInput extends ActorBase {
   readonly reporter: ByteReporter;
   readonly url: string;
   readonly method: 'POST' | 'GET';
-  readonly headers: HeaderParts;
   /** The JSON-RPC message to POST. */
   readonly message?: object;
   /** The id of the response to wait for; absent for notifications and legacy POSTs. */
@@ -69,8 +73,78 @@ export interface ExchangeInput {
   readonly alreadyRead: number;
 }
 
+/** Input of the `legacyStream` actor: the GET that carries the legacy HTTP+SSE session. */
+export interface LegacyStreamInput extends ActorBase {
+  readonly url: string;
+  /** Per-frame raw byte ceiling; per-operation budgets are enforced by the machine. */
+  readonly maxFrameBytes: number;
+  /** Bound on the error body read when the GET is refused. */
+  readonly maxErrorBytes: number;
+}
+
+/** Input of the `deleteSession` actor. */
+export interface DeleteSessionInput extends ActorBase {
+  readonly url: string;
+}
+
 const STREAMABLE_ACCEPT = 'application/json, text/event-stream';
 const SSE_ACCEPT = 'text/event-stream';
+
+/** The scope, fence and headers of the operation in progress (secrets still wrapped). */
+function actorBase(context: McpOperationContext): ActorBase {
+  return {
+    scope: {
+      connectionName: context.connectionName,
+      operation: context.operation,
+      phase: phaseOfOperation(context.operation),
+    },
+    fence: context.fence,
+    headers: {
+      staticHeaders: context.headers,
+      token: context.token,
+      sessionId: context.sessionId,
+      protocolVersion: context.protocolVersion,
+    },
+  };
+}
+
+/** The input of an `exchange` actor for the operation in progress, to the run's own URL. */
+export function exchangeInput(
+  context: McpOperationContext,
+  self: ByteReporter,
+  shape: Pick<ExchangeInput, 'method' | 'message' | 'expectId' | 'lastEventId'>,
+): ExchangeInput {
+  return {
+    ...actorBase(context),
+    ...shape,
+    // The legacy wire posts to the announced endpoint; the Streamable one to the connection URL.
+    url: context.endpoint ?? context.url,
+    reporter: self,
+    maxBytes: context.maxBytes,
+    alreadyRead: context.readBytes,
+  };
+}
+
+/**
+ * The input of the `legacyStream` actor, opened while the operation is `endpoint`. Per-operation
+ * budgets are enforced by the machine (`exceedsReadBudget`); the stream only bounds one frame.
+ */
+export function legacyStreamInput(context: McpOperationContext): LegacyStreamInput {
+  return {
+    ...actorBase(context),
+    url: context.url,
+    maxFrameBytes: Math.max(
+      context.limits.handshake.maxResponseBytes,
+      context.limits.request.maxResponseBytes,
+    ),
+    maxErrorBytes: context.limits.handshake.maxResponseBytes,
+  };
+}
+
+/** The input of the `deleteSession` actor that ends a stateful session. */
+export function deleteSessionInput(context: McpOperationContext): DeleteSessionInput {
+  return { ...actorBase(context), url: context.url };
+}
 
 /** A read budget that reports progress to the machine and remembers the bytes read so far. */
 function readBudget(
@@ -79,10 +153,8 @@ function readBudget(
 ): ReadBudget & { readonly bytesRead: () => number } {
   let reported = input.alreadyRead;
   return {
+    ...input.scope,
     bytesRead: () => reported,
-    connectionName: input.scope.connectionName,
-    operation: input.scope.operation,
-    phase: input.scope.phase,
     maxBytes: input.maxBytes,
     alreadyRead: input.alreadyRead,
     signal,
@@ -96,13 +168,13 @@ function readBudget(
   };
 }
 
+/** Reads the awaited response from an SSE answer; an early end is an interruption for the chart. */
 async function readSseResponse(
   response: Response,
   input: ExchangeInput,
   budget: ReturnType<typeof readBudget>,
   expectId: number,
 ): Promise<RpcExchange> {
-  const rpcScope = () => ({ ...input.scope, observedReadBytes: budget.bytesRead() });
   let lastEventId: string | undefined;
   let retryMs: number | undefined;
   const messages = readSseMessages(response, {
@@ -115,30 +187,27 @@ async function readSseResponse(
   for await (const message of messages) {
     if (message.id !== undefined) lastEventId = message.id === '' ? undefined : message.id;
     if (message.data === '') continue; // priming events carry an id and no payload
-    const parsed = parseJsonText(message.data, rpcScope());
+    const scope = { ...input.scope, observedReadBytes: budget.bytesRead() };
+    const parsed = parseJsonText(message.data, scope);
     if (!isResponseTo(parsed, expectId)) continue; // server requests and notifications are not ours
-    const decoded = decodeRpcResponse(parsed, expectId, rpcScope());
+    const decoded = decodeRpcResponse(parsed, expectId, scope);
     if (!decoded.ok) throw decoded.error;
     return { kind: 'response', value: decoded.value, sessionId: undefined };
   }
-  if (lastEventId !== undefined) return { kind: 'interrupted', lastEventId, retryMs };
-  throw new ConnectionProtocolError(
-    input.scope.connectionName,
-    'MCP stream ended without a response',
-    rpcScope(),
-  );
+  return { kind: 'interrupted', lastEventId, retryMs };
 }
 
-async function runExchange(input: ExchangeInput, signal: AbortSignal): Promise<RpcExchange> {
+async function runExchange(
+  input: ExchangeInput,
+  signal: AbortSignal,
+  doFetch: typeof fetch,
+): Promise<RpcExchange> {
   const isPost = input.method === 'POST';
   const request: WireRequest = {
     url: new URL(input.url),
     method: input.method,
     headers: buildRequestHeaders({
-      staticHeaders: input.headers.staticHeaders,
-      token: input.headers.token,
-      sessionId: input.headers.sessionId,
-      protocolVersion: input.headers.protocolVersion,
+      ...input.headers,
       accept: isPost ? STREAMABLE_ACCEPT : SSE_ACCEPT,
       ...(isPost ? { contentType: 'application/json' } : {}),
       ...(input.lastEventId === undefined ? {} : { lastEventId: input.lastEventId }),
@@ -146,7 +215,7 @@ async function runExchange(input: ExchangeInput, signal: AbortSignal): Promise<R
     signal,
     ...(input.message === undefined ? {} : { body: JSON.stringify(input.message) }),
   };
-  const response = await fetchWithoutRedirects(request, input.scope);
+  const response = await fetchWithoutRedirects(request, input.scope, input.fence, doFetch);
   const budget = readBudget(input, signal);
   if (!response.ok) {
     // The machine's guards decide what a status means; here it only decides what to read: a 401
@@ -179,133 +248,112 @@ async function runExchange(input: ExchangeInput, signal: AbortSignal): Promise<R
   return { kind: 'response', value: decoded.value, sessionId };
 }
 
-/** One HTTP exchange with the server: a POST (JSON or SSE answer) or a resuming GET. */
-export const exchange = fromPromise<RpcExchange, ExchangeInput>(({ input, signal }) =>
-  runExchange(input, signal),
-);
-
-/** Resolves this run's bearer token; an empty string counts as none. */
-export const resolveCredentials = fromPromise<
-  SecretValue | undefined,
-  { readonly resolveToken: TokenResolver }
->(async ({ input }) => {
-  const token = await input.resolveToken();
-  if (token === undefined || token === '') return undefined;
-  if (typeof token !== 'string') {
-    throw new TypeError('A connection token provider must return a string or undefined');
-  }
-  return new SecretValue(token);
-});
-
-/** Input of the `legacyStream` actor: the GET that carries the legacy HTTP+SSE session. */
-export interface LegacyStreamInput {
-  readonly scope: ExchangeScope;
-  readonly url: string;
-  readonly headers: HeaderParts;
-  /** Per-frame raw byte ceiling; per-operation budgets are enforced by the machine. */
-  readonly maxFrameBytes: number;
-  /** Bound on the error body read when the GET is refused. */
-  readonly maxErrorBytes: number;
-}
-
 /**
  * The legacy HTTP+SSE stream: opens the GET, then reports the endpoint, every JSON-RPC message and
  * every chunk's size to the machine, which owns all decisions. Its cleanup aborts the GET.
  */
-export const legacyStream = fromCallback<McpOperationEvent, LegacyStreamInput>(
-  ({ input, sendBack }) => {
-    const controller = new AbortController();
-    const { signal } = controller;
-    const budget: ReadBudget = {
-      connectionName: input.scope.connectionName,
-      operation: input.scope.operation,
-      phase: input.scope.phase,
-      maxBytes: input.maxErrorBytes,
-      signal,
-    };
-    const read = async () => {
-      const response = await fetchWithoutRedirects(
-        {
-          url: new URL(input.url),
-          method: 'GET',
-          headers: buildRequestHeaders({ ...input.headers, accept: SSE_ACCEPT }),
-          signal,
-        },
-        input.scope,
-      );
-      if (!response.ok) {
-        let body = '';
-        if (isUnauthorizedStatus(response.status)) cancelBody(response);
-        else body = await readErrorExcerpt(response, budget);
-        sendBack({ type: 'STREAM_REJECTED', status: response.status, body });
-        return;
-      }
-      if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
-        cancelBody(response);
-        throw new ConnectionProtocolError(
-          input.scope.connectionName,
-          'MCP legacy SSE stream answered without text/event-stream',
-          input.scope,
-        );
-      }
-      let reported = 0;
-      const messages = readSseMessages(response, {
-        ...budget,
-        maxBytes: Number.POSITIVE_INFINITY,
-        maxFrameBytes: input.maxFrameBytes,
-        onBytes: (total) => {
-          if (signal.aborted) return;
-          sendBack({ type: 'BYTES_READ', bytes: total - reported });
-          reported = total;
-        },
-      });
-      const base = new URL(input.url);
-      for await (const message of messages) {
-        if (signal.aborted) return;
-        if (message.event === 'endpoint') {
-          sendBack({ type: 'SSE_ENDPOINT', url: endpointOrUndefined(message.data, base, input) });
-        } else if (message.event === 'message' && message.data !== '') {
-          sendBack({ type: 'SSE_MESSAGE', message: parseJsonText(message.data, input.scope) });
-        }
-      }
-      if (!signal.aborted) sendBack({ type: 'STREAM_ENDED' });
-    };
-    read().catch((error: unknown) => {
-      if (!signal.aborted) sendBack({ type: 'STREAM_FAILED', error });
-    });
-    return () => controller.abort();
-  },
-);
-
-function endpointOrUndefined(
-  data: string,
-  base: URL,
+async function readLegacyStream(
   input: LegacyStreamInput,
-): string | undefined {
-  try {
-    return resolveEndpointUrl(data, base, input.scope.connectionName).href;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Input of the `deleteSession` actor. */
-export interface DeleteSessionInput {
-  readonly scope: ExchangeScope;
-  readonly url: string;
-  readonly headers: HeaderParts;
-}
-
-/** Ends a stateful Streamable HTTP session with `DELETE`; any answer is accepted (405 included). */
-export const deleteSession = fromPromise<void, DeleteSessionInput>(async ({ input, signal }) => {
+  signal: AbortSignal,
+  sendBack: (event: McpOperationEvent) => void,
+  doFetch: typeof fetch,
+): Promise<void> {
+  const budget: ReadBudget = { ...input.scope, maxBytes: input.maxErrorBytes, signal };
+  const url = new URL(input.url);
   const response = await fetchWithoutRedirects(
     {
-      url: new URL(input.url),
-      method: 'DELETE',
-      headers: buildRequestHeaders({ ...input.headers, accept: STREAMABLE_ACCEPT }),
+      url,
+      method: 'GET',
+      headers: buildRequestHeaders({ ...input.headers, accept: SSE_ACCEPT }),
       signal,
     },
     input.scope,
+    input.fence,
+    doFetch,
   );
-  cancelBody(response);
-});
+  if (!response.ok) {
+    let body = '';
+    if (isUnauthorizedStatus(response.status)) cancelBody(response);
+    else body = await readErrorExcerpt(response, budget);
+    sendBack({ type: 'STREAM_REJECTED', status: response.status, body });
+    return;
+  }
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    cancelBody(response);
+    throw new ConnectionProtocolError({
+      ...input.scope,
+      violation: 'answered the legacy SSE GET without text/event-stream',
+    });
+  }
+  let reported = 0;
+  const messages = readSseMessages(response, {
+    ...budget,
+    maxBytes: Number.POSITIVE_INFINITY,
+    maxFrameBytes: input.maxFrameBytes,
+    onBytes: (total) => {
+      if (signal.aborted) return;
+      sendBack({ type: 'BYTES_READ', bytes: total - reported });
+      reported = total;
+    },
+  });
+  for await (const message of messages) {
+    if (signal.aborted) return;
+    if (message.event === 'endpoint') {
+      // An unusable endpoint fails the stream with the wire's own refusal; the fence is the chart's.
+      sendBack({
+        type: 'SSE_ENDPOINT',
+        url: resolveEndpointUrl(message.data, url, input.scope).href,
+      });
+    } else if (message.event === 'message' && message.data !== '') {
+      sendBack({ type: 'SSE_MESSAGE', message: parseJsonText(message.data, input.scope) });
+    }
+  }
+  if (!signal.aborted) sendBack({ type: 'STREAM_ENDED' });
+}
+
+/** Builds the named actors of `mcpOperation`; pass them to `mcpOperationMachine.provide`. */
+export function makeMcpOperationActors(deps: McpOperationDependencies = {}) {
+  const doFetch = deps.fetch ?? globalThis.fetch;
+  const resolveToken = deps.resolveToken ?? (() => undefined);
+  return {
+    /** Resolves this run's bearer token for its principal; an empty string counts as none. */
+    resolveCredentials: fromPromise<
+      SecretValue | undefined,
+      { readonly principal: SecretValue<unknown> | undefined }
+    >(async ({ input }) => {
+      const token = await resolveToken(input.principal?.reveal());
+      if (token === undefined || token === '') return undefined;
+      if (typeof token !== 'string') {
+        throw new TypeError('A connection token provider must return a string or undefined');
+      }
+      return new SecretValue(token);
+    }),
+
+    /** One HTTP exchange with the server: a POST (JSON or SSE answer) or a resuming GET. */
+    exchange: fromPromise<RpcExchange, ExchangeInput>(({ input, signal }) =>
+      runExchange(input, signal, doFetch),
+    ),
+
+    /** The legacy HTTP+SSE stream, reported event by event to the machine. */
+    legacyStream: fromCallback<McpOperationEvent, LegacyStreamInput>(({ input, sendBack }) => {
+      const controller = new AbortController();
+      const { signal } = controller;
+      readLegacyStream(input, signal, sendBack, doFetch).catch((error: unknown) => {
+        if (!signal.aborted) sendBack({ type: 'STREAM_FAILED', error });
+      });
+      return () => controller.abort();
+    }),
+
+    /** Ends a stateful Streamable HTTP session with `DELETE`; any answer is accepted (405 too). */
+    deleteSession: fromPromise<void, DeleteSessionInput>(async ({ input, signal }) => {
+      const headers = buildRequestHeaders({ ...input.headers, accept: STREAMABLE_ACCEPT });
+      const response = await fetchWithoutRedirects(
+        { url: new URL(input.url), method: 'DELETE', headers, signal },
+        input.scope,
+        input.fence,
+        doFetch,
+      );
+      cancelBody(response);
+    }),
+  };
+}

@@ -1,57 +1,202 @@
 /**
- * `mcpOperation`: one MCP client for one operation (DESIGN §3.1). Credentials, then the handshake
+ * `mcpOperation`: one MCP client for one operation (ADR 0180). Credentials, then the handshake
  * (Streamable HTTP `initialize`, falling back to legacy HTTP+SSE only on 400/404/405 of that first
  * POST), the best-effort `notifications/initialized`, the request (`tools/list`, page by page, or
  * `tools/call`, resumable once interrupted), and a teardown every path passes through.
- * The named guards, actions, delays and actors are in `mcp-operation.setup.ts`.
+ *
+ * This file holds the setup (actions and delays) and the chart; the guards are in
+ * `mcp-operation.guards.ts`, the actors and their inputs in `mcp-operation.actors.ts`. Guards and
+ * actions take typed params, mapped here at each transition from the event or the context.
  */
-
-import type { ByteReporter } from './mcp-operation.actors.js';
+import { assign, setup } from 'xstate';
 import {
+  ConnectionAuthorizationRequiredError,
+  ConnectionProtocolError,
+  ConnectionRequestError,
+  ConnectionResponseTooLargeError,
+  ConnectionTimeoutError,
+  ConnectionUrlError,
+  LATEST_PROTOCOL_VERSION,
+  type OperationScope,
+  operationScope,
+} from '../wire/index.js';
+import { remainingMs } from './deadline.js';
+import {
+  type ByteReporter,
   deleteSessionInput,
   exchangeInput,
+  legacyStreamInput,
+  makeMcpOperationActors,
+} from './mcp-operation.actors.js';
+import { mcpOperationGuards } from './mcp-operation.guards.js';
+import {
+  decodeRpcResponse,
+  INITIALIZE_ID,
   initializedMessage,
   initializeMessage,
-  legacyStreamInput,
-  postUrl,
+  MAX_TOOL_LIST_PAGES,
+  mergeToolPages,
+  nextCursorOf,
+  REQUEST_ID,
   requestMessage,
-} from './mcp-operation.inputs.js';
-import { INITIALIZE_ID, MAX_TOOL_LIST_PAGES } from './mcp-operation.policy.js';
-import { mcpOperationSetup } from './mcp-operation.setup.js';
-import type { McpOperationContext } from './mcp-operation.types.js';
+  requestResult,
+  resumeDelayMs,
+  SESSION_END_TIMEOUT_MS,
+} from './mcp-operation.policy.js';
+import type {
+  McpOperationContext,
+  McpOperationEvent,
+  McpOperationInput,
+  McpOperationOutput,
+  McpToolList,
+  RpcExchange,
+} from './mcp-operation.types.js';
+import { SecretValue } from './secret-value.js';
 
-const DEFAULT_CLIENT_INFO = Object.freeze({ name: 'stitchkit-transport', version: '0.1.0' });
+type HandshakeStep = 'initialize' | 'notifications/initialized' | 'endpoint';
+type WithContext = { readonly context: McpOperationContext };
+type ExchangeDone = { readonly event: { readonly output: RpcExchange } };
+type Answer = { readonly value: unknown };
+
+/** The scope of the operation in progress, for its errors. */
+function scopeOf(context: McpOperationContext, observedReadBytes = context.readBytes) {
+  const scope: OperationScope = operationScope(context.connectionName, context.operation);
+  return { ...scope, observedReadBytes };
+}
+
+function failed(error: unknown): { outcome: McpOperationOutput } {
+  return { outcome: { ok: false, error } };
+}
+
+// Param mappers: what each guard and action reads, taken from the event or the context.
+const exchangeOf = ({ event }: ExchangeDone) => ({ exchange: event.output });
+const errorOf = ({ event }: { readonly event: { readonly error: unknown } }) => ({
+  error: event.error,
+});
+const bytesOf = ({ event }: { readonly event: { readonly bytes: number } }) => ({
+  bytes: event.bytes,
+});
+const answerOf = ({ event }: ExchangeDone): Answer => ({
+  value: event.output.kind === 'response' ? event.output.value : undefined,
+});
+const legacyAnswerOf = ({ context }: WithContext): Answer => ({
+  value: context.legacyAnswer?.ok === true ? context.legacyAnswer.value : undefined,
+});
+const legacyErrorOf = ({ context }: WithContext) => ({
+  error: context.legacyAnswer?.ok === false ? context.legacyAnswer.error : undefined,
+});
+const pageOf = (context: McpOperationContext, { value }: Answer) => ({
+  nextCursor: context.request.method === 'tools/list' ? nextCursorOf(value) : undefined,
+  page: context.page,
+  maxListPages: context.maxListPages,
+});
+// Taken only after `isHttpError`, so the zero status is never reported.
+const refusalOf = ({ event }: ExchangeDone) =>
+  event.output.kind === 'http-error'
+    ? { status: event.output.status, body: event.output.body }
+    : { status: 0, body: '' };
+
 const CLOSING = '#mcpOperation.closing';
 
 /** A refused HTTP exchange: 401 is authorization required; any other status a request error. */
 const refusals = [
-  { guard: 'isUnauthorized', target: CLOSING, actions: 'failUnauthorized' },
-  { guard: 'isHttpError', target: CLOSING, actions: 'failHttpStatus' },
+  {
+    guard: { type: 'isUnauthorized', params: exchangeOf },
+    target: CLOSING,
+    actions: 'failUnauthorized',
+  },
+  {
+    guard: { type: 'isHttpError', params: exchangeOf },
+    target: CLOSING,
+    actions: { type: 'failHttpStatus', params: refusalOf },
+  },
 ] as const;
 
 /** What the request's answer leads to, for the Streamable POST and the resuming GET alike. */
 const requestOutcomes = [
   ...refusals,
-  { guard: 'hasNextPage', target: 'requesting', reenter: true, actions: 'collectPage' },
   {
-    guard: 'hasTooManyPages',
-    target: CLOSING,
-    actions: { type: 'failProtocol', params: { message: 'MCP tools/list did not end' } },
+    guard: {
+      type: 'hasNextPage',
+      params: (args: WithContext & ExchangeDone) => pageOf(args.context, answerOf(args)),
+    },
+    target: 'requesting',
+    reenter: true,
+    actions: { type: 'collectPage', params: answerOf },
   },
-  { guard: 'isResponse', target: CLOSING, actions: 'succeed' },
-  { guard: 'canResume', target: 'awaitingResume', actions: 'assignInterruption' },
+  {
+    guard: {
+      type: 'hasCursorAtPageLimit',
+      params: (args: WithContext & ExchangeDone) => pageOf(args.context, answerOf(args)),
+    },
+    target: CLOSING,
+    actions: { type: 'failProtocol', params: { violation: 'did not end its MCP tools/list' } },
+  },
+  {
+    guard: { type: 'isResponse', params: exchangeOf },
+    target: CLOSING,
+    actions: { type: 'succeed', params: answerOf },
+  },
+  {
+    guard: {
+      type: 'canResume',
+      params: ({ context, event }: WithContext & ExchangeDone) => ({
+        exchange: event.output,
+        resumeAttempts: context.resumeAttempts,
+      }),
+    },
+    target: 'awaitingResume',
+    actions: { type: 'assignInterruption', params: ({ event }: ExchangeDone) => event.output },
+  },
   {
     target: CLOSING,
-    actions: { type: 'failProtocol', params: { message: 'MCP exchange ended without a response' } },
+    actions: {
+      type: 'failProtocol',
+      params: { violation: 'ended the MCP exchange without a response' },
+    },
   },
 ] as const;
 
 const handshakeDeadline = {
-  HANDSHAKE_DEADLINE: { target: CLOSING, actions: 'failTimeout' },
+  HANDSHAKE_DEADLINE: {
+    target: CLOSING,
+    actions: {
+      type: 'failTimeout',
+      params: ({ context }: WithContext) => ({ timeoutMs: context.limits.handshake.timeoutMs }),
+    },
+  },
 } as const;
 
 const requestDeadline = {
-  REQUEST_DEADLINE: { target: CLOSING, actions: 'failTimeout' },
+  REQUEST_DEADLINE: {
+    target: CLOSING,
+    actions: {
+      type: 'failTimeout',
+      params: ({ context }: WithContext) => ({ timeoutMs: context.limits.request.timeoutMs }),
+    },
+  },
+} as const;
+
+/** Every chunk counts against the operation's byte ceiling, on either wire. */
+const readBudget = {
+  BYTES_READ: [
+    {
+      guard: {
+        type: 'exceedsReadBudget',
+        params: ({
+          context,
+          event,
+        }: WithContext & { readonly event: { readonly bytes: number } }) => ({
+          readBytes: context.readBytes,
+          bytes: event.bytes,
+          maxBytes: context.maxBytes,
+        }),
+      },
+      target: CLOSING,
+      actions: { type: 'failTooLarge', params: bytesOf },
+    },
+    { actions: { type: 'recordBytesRead', params: bytesOf } },
+  ],
 } as const;
 
 /**
@@ -64,15 +209,15 @@ function notifyingState(id: 'postInitialized' | 'postLegacyInitialized') {
     invoke: {
       id,
       src: 'exchange',
-      input: ({ context, self }: { context: McpOperationContext; self: ByteReporter }) =>
-        exchangeInput(context, self, {
-          url: postUrl(context),
-          method: 'POST',
-          message: initializedMessage(),
-        }),
+      input: ({ context, self }: WithContext & { readonly self: ByteReporter }) =>
+        exchangeInput(context, self, { method: 'POST', message: initializedMessage() }),
       onDone: { target: 'requesting', actions: 'beginRequest' },
       onError: [
-        { guard: 'isSizeFailure', target: CLOSING, actions: 'failWithError' },
+        {
+          guard: { type: 'isSizeFailure', params: errorOf },
+          target: CLOSING,
+          actions: { type: 'failWithError', params: errorOf },
+        },
         { target: 'requesting', actions: 'beginRequest' },
       ],
     },
@@ -82,7 +227,7 @@ function notifyingState(id: 'postInitialized' | 'postLegacyInitialized') {
 
 /**
  * A legacy POST to the announced endpoint: the HTTP answer only says whether it was refused; the
- * JSON-RPC response arrives on the stream, and the pending one is decoded in `check`.
+ * JSON-RPC response arrives on the stream, and the pending one is decoded for `check`.
  */
 function legacyPostState(
   id: 'postLegacyInitialize' | 'postLegacyRequest',
@@ -93,29 +238,153 @@ function legacyPostState(
     invoke: {
       id,
       src: 'exchange',
-      input: ({ context, self }: { context: McpOperationContext; self: ByteReporter }) =>
-        exchangeInput(context, self, {
-          url: postUrl(context),
-          method: 'POST',
-          message: message(context),
-        }),
+      input: ({ context, self }: WithContext & { readonly self: ByteReporter }) =>
+        exchangeInput(context, self, { method: 'POST', message: message(context) }),
       onDone: [...refusals],
-      onError: { target: CLOSING, actions: 'failWithError' },
+      onError: { target: CLOSING, actions: { type: 'failWithError', params: errorOf } },
     },
     on: {
-      SSE_MESSAGE: { guard: 'isPendingResponse', target: check, actions: 'assignReceived' },
+      SSE_MESSAGE: {
+        guard: {
+          type: 'isPendingResponse',
+          params: ({
+            context,
+            event,
+          }: WithContext & { readonly event: { readonly message: unknown } }) => ({
+            message: event.message,
+            pendingId: context.pendingId,
+          }),
+        },
+        target: check,
+        actions: {
+          type: 'assignLegacyAnswer',
+          params: ({ event }: { readonly event: { readonly message: unknown } }) => ({
+            message: event.message,
+          }),
+        },
+      },
     },
   } as const;
 }
 
-/** The `mcpOperation` machine. Run it with `runMachine(mcpOperationMachine, input, options)`. */
+/** `mcpOperation`'s setup: every implementation by name (exported for tests that vary the chart). */
+export const mcpOperationSetup = setup({
+  types: {} as {
+    context: McpOperationContext;
+    events: McpOperationEvent;
+    input: McpOperationInput;
+    output: McpOperationOutput;
+  },
+  actors: makeMcpOperationActors(),
+  guards: mcpOperationGuards,
+  delays: {
+    HANDSHAKE_DEADLINE: ({ context }) => remainingMs(context.handshakeDeadlineAt, Date.now()),
+    REQUEST_DEADLINE: ({ context }) => remainingMs(context.requestDeadlineAt, Date.now()),
+    RESUME_DELAY: ({ context }) => resumeDelayMs(context.retryMs),
+    SESSION_END_DEADLINE: SESSION_END_TIMEOUT_MS,
+  },
+  actions: {
+    assignToken: assign((_, params: { token: SecretValue | undefined }) => ({
+      token: params.token,
+    })),
+    beginHandshakeStep: assign(({ context }, params: { operation: HandshakeStep }) => ({
+      operation: params.operation,
+      readBytes: 0,
+      maxBytes: context.limits.handshake.maxResponseBytes,
+      pendingId: INITIALIZE_ID,
+    })),
+    beginRequest: assign(({ context }) => ({
+      operation: context.request.method,
+      readBytes: 0,
+      maxBytes: context.limits.request.maxResponseBytes,
+      requestDeadlineAt: Date.now() + context.limits.request.timeoutMs,
+      pendingId: REQUEST_ID,
+    })),
+    // The next page keeps the byte budget and the deadline of the whole listing.
+    collectPage: assign(({ context }, params: Answer) => ({
+      collected: mergeToolPages(context.collected, params.value as McpToolList),
+      cursor: nextCursorOf(params.value),
+      page: context.page + 1,
+      pendingId: context.pendingId + 1,
+      legacyAnswer: undefined,
+    })),
+    recordBytesRead: assign(({ context }, params: { bytes: number }) => ({
+      readBytes: context.readBytes + params.bytes,
+    })),
+    assignInitialized: assign((_, params: Answer & { sessionId: SecretValue | undefined }) => ({
+      protocolVersion: (params.value as { protocolVersion?: string } | undefined)?.protocolVersion,
+      sessionId: params.sessionId,
+    })),
+    switchToLegacy: assign({ transport: 'sse' as const }),
+    assignEndpoint: assign((_, params: { url: string }) => ({ endpoint: params.url })),
+    assignInterruption: assign(({ context }, params: RpcExchange) =>
+      params.kind === 'interrupted'
+        ? {
+            lastEventId: params.lastEventId,
+            retryMs: params.retryMs,
+            resumeAttempts: context.resumeAttempts + 1,
+          }
+        : {},
+    ),
+    assignLegacyAnswer: assign(({ context }, params: { message: unknown }) => ({
+      legacyAnswer: decodeRpcResponse(params.message, context.pendingId, scopeOf(context)),
+    })),
+    succeed: assign(({ context }, params: Answer) => ({
+      outcome: {
+        ok: true as const,
+        result: requestResult(context.request, context.collected, params.value),
+        transport: context.transport,
+        protocolVersion: context.protocolVersion ?? LATEST_PROTOCOL_VERSION,
+      },
+    })),
+    failUnauthorized: assign(({ context }) =>
+      failed(new ConnectionAuthorizationRequiredError(scopeOf(context))),
+    ),
+    failHttpStatus: assign(({ context }, params: { status: number; body: string }) =>
+      failed(new ConnectionRequestError({ ...scopeOf(context), ...params })),
+    ),
+    failWithError: assign((_, params: { error: unknown }) => failed(params.error)),
+    failTimeout: assign(({ context }, params: { timeoutMs: number }) =>
+      failed(new ConnectionTimeoutError({ ...scopeOf(context), timeoutMs: params.timeoutMs })),
+    ),
+    failTooLarge: assign(({ context }, params: { bytes: number }) =>
+      failed(
+        new ConnectionResponseTooLargeError({
+          ...scopeOf(context, context.readBytes + params.bytes),
+          maxBytes: context.maxBytes,
+        }),
+      ),
+    ),
+    failProtocol: assign(({ context }, params: { violation: string }) =>
+      failed(new ConnectionProtocolError({ ...scopeOf(context), violation: params.violation })),
+    ),
+    failEndpointOutsideFence: assign(({ context }) =>
+      failed(
+        new ConnectionUrlError({
+          ...scopeOf(context),
+          refusal: 'refused an SSE endpoint outside its host fence',
+          url: context.endpoint,
+        }),
+      ),
+    ),
+    failCancelled: assign((_, params: { reason: unknown }) => failed(params.reason)),
+    // Leaving each state already aborted its requests and stopped its stream reader; teardown
+    // wipes the credential, session id and principal, so no later holder can use them.
+    teardown: ({ context }) => {
+      context.token?.wipe();
+      context.sessionId?.wipe();
+      context.principal?.wipe();
+    },
+  },
+});
+
+/** The `mcpOperation` machine. Provide its actors with `makeMcpOperationActors(deps)`. */
 export const mcpOperationMachine = mcpOperationSetup.createMachine({
   id: 'mcpOperation',
   initial: 'credentials',
   context: ({ input }) => ({
     ...input,
-    fetch: input.fetch ?? globalThis.fetch,
-    clientInfo: input.clientInfo ?? DEFAULT_CLIENT_INFO,
+    principal: input.principal === undefined ? undefined : new SecretValue(input.principal),
     maxListPages: input.maxListPages ?? MAX_TOOL_LIST_PAGES,
     token: undefined,
     transport: 'streamable-http',
@@ -134,33 +403,38 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
     collected: undefined,
     cursor: undefined,
     page: 0,
-    received: undefined,
+    legacyAnswer: undefined,
     outcome: undefined,
   }),
+  // The caller's abort, from any state: the outcome is its exact reason.
   on: {
-    CANCEL: { target: '.closing', actions: 'failCancelled' },
+    CANCEL: {
+      target: '.closing',
+      actions: { type: 'failCancelled', params: ({ event }) => ({ reason: event.reason }) },
+    },
   },
   states: {
+    // Resolve this run's bearer token; the handshake deadline already runs.
     credentials: {
       meta: { operation: 'initialize' },
       invoke: {
         id: 'resolveCredentials',
         src: 'resolveCredentials',
-        input: ({ context }) => ({ resolveToken: context.resolveToken }),
-        onDone: { target: 'streamable', actions: 'assignToken' },
-        onError: { target: 'closing', actions: 'failWithError' },
+        input: ({ context }) => ({ principal: context.principal }),
+        onDone: {
+          target: 'streamable',
+          actions: { type: 'assignToken', params: ({ event }) => ({ token: event.output }) },
+        },
+        onError: { target: CLOSING, actions: { type: 'failWithError', params: errorOf } },
       },
-      after: { HANDSHAKE_DEADLINE: { target: 'closing', actions: 'failTimeout' } },
+      after: handshakeDeadline,
     },
+    // Streamable HTTP: every message is a POST to the connection URL.
     streamable: {
       initial: 'initializing',
-      on: {
-        BYTES_READ: [
-          { guard: 'exceedsReadBudget', target: 'closing', actions: 'failTooLarge' },
-          { actions: 'recordBytesRead' },
-        ],
-      },
+      on: readBudget,
       states: {
+        // The first POST: the only one whose 400/404/405 means "speak legacy SSE instead".
         initializing: {
           meta: { operation: 'initialize' },
           invoke: {
@@ -168,27 +442,41 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
             src: 'exchange',
             input: ({ context, self }) =>
               exchangeInput(context, self, {
-                url: context.url,
                 method: 'POST',
-                message: initializeMessage(context),
+                message: initializeMessage(),
                 expectId: INITIALIZE_ID,
               }),
             onDone: [
-              { guard: 'isUnauthorized', target: CLOSING, actions: 'failUnauthorized' },
               {
-                guard: 'isFallbackStatus',
+                guard: { type: 'isUnauthorized', params: exchangeOf },
+                target: CLOSING,
+                actions: 'failUnauthorized',
+              },
+              {
+                guard: { type: 'isFallbackStatus', params: exchangeOf },
                 target: '#mcpOperation.legacy',
                 actions: [
                   'switchToLegacy',
                   { type: 'beginHandshakeStep', params: { operation: 'endpoint' } },
                 ],
               },
-              { guard: 'isHttpError', target: CLOSING, actions: 'failHttpStatus' },
               {
-                guard: 'isResponse',
+                guard: { type: 'isHttpError', params: exchangeOf },
+                target: CLOSING,
+                actions: { type: 'failHttpStatus', params: refusalOf },
+              },
+              {
+                guard: { type: 'isResponse', params: exchangeOf },
                 target: 'notifying',
                 actions: [
-                  'assignInitialized',
+                  {
+                    type: 'assignInitialized',
+                    params: ({ event }) => ({
+                      ...answerOf({ event }),
+                      sessionId:
+                        event.output.kind === 'response' ? event.output.sessionId : undefined,
+                    }),
+                  },
                   {
                     type: 'beginHandshakeStep',
                     params: { operation: 'notifications/initialized' },
@@ -199,55 +487,55 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
                 target: CLOSING,
                 actions: {
                   type: 'failProtocol',
-                  params: { message: 'MCP initialize ended without a response' },
+                  params: { violation: 'ended MCP initialize without a response' },
                 },
               },
             ],
-            onError: { target: CLOSING, actions: 'failWithError' },
+            onError: { target: CLOSING, actions: { type: 'failWithError', params: errorOf } },
           },
           after: handshakeDeadline,
         },
+        // Tell the server the handshake is done (best effort).
         notifying: notifyingState('postInitialized'),
+        // POST the request; the answer is JSON or an SSE stream on the POST.
         requesting: {
           invoke: {
             id: 'postRequest',
             src: 'exchange',
             input: ({ context, self }) =>
               exchangeInput(context, self, {
-                url: context.url,
                 method: 'POST',
-                message: requestMessage(context),
+                message: requestMessage(context.request, context.pendingId, context.cursor),
                 expectId: context.pendingId,
               }),
             onDone: [...requestOutcomes],
-            onError: { target: CLOSING, actions: 'failWithError' },
+            onError: { target: CLOSING, actions: { type: 'failWithError', params: errorOf } },
           },
           after: requestDeadline,
         },
+        // The SSE answer broke off after an event id: wait the server's (clamped) retry advice.
         awaitingResume: {
-          after: {
-            RESUME_DELAY: { target: 'resuming' },
-            REQUEST_DEADLINE: { target: CLOSING, actions: 'failTimeout' },
-          },
+          after: { RESUME_DELAY: { target: 'resuming' }, ...requestDeadline },
         },
+        // GET with Last-Event-ID: the same answer, continued; the same outcomes as `requesting`.
         resuming: {
           invoke: {
             id: 'resumeRequest',
             src: 'exchange',
             input: ({ context, self }) =>
               exchangeInput(context, self, {
-                url: context.url,
                 method: 'GET',
                 expectId: context.pendingId,
                 ...(context.lastEventId === undefined ? {} : { lastEventId: context.lastEventId }),
               }),
             onDone: [...requestOutcomes],
-            onError: { target: CLOSING, actions: 'failWithError' },
+            onError: { target: CLOSING, actions: { type: 'failWithError', params: errorOf } },
           },
           after: requestDeadline,
         },
       },
     },
+    // Legacy HTTP+SSE: one GET stream carries every answer; messages are POSTed to its endpoint.
     legacy: {
       initial: 'connecting',
       invoke: {
@@ -256,82 +544,156 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
         input: ({ context }) => legacyStreamInput(context),
       },
       on: {
-        BYTES_READ: [
-          { guard: 'exceedsReadBudget', target: 'closing', actions: 'failTooLarge' },
-          { actions: 'recordBytesRead' },
-        ],
+        ...readBudget,
         STREAM_REJECTED: [
-          { guard: 'isUnauthorized', target: 'closing', actions: 'failUnauthorized' },
-          { target: 'closing', actions: 'failHttpStatus' },
+          {
+            guard: {
+              type: 'isUnauthorized',
+              params: ({ event }) => ({
+                exchange: { kind: 'http-error', status: event.status, body: event.body },
+              }),
+            },
+            target: CLOSING,
+            actions: 'failUnauthorized',
+          },
+          {
+            target: CLOSING,
+            actions: {
+              type: 'failHttpStatus',
+              params: ({ event }) => ({ status: event.status, body: event.body }),
+            },
+          },
         ],
         STREAM_ENDED: {
-          target: 'closing',
+          target: CLOSING,
           actions: {
             type: 'failProtocol',
-            params: { message: 'MCP SSE stream ended without a response' },
+            params: { violation: 'ended the MCP SSE stream without a response' },
           },
         },
-        STREAM_FAILED: { target: 'closing', actions: 'failWithError' },
+        STREAM_FAILED: {
+          target: CLOSING,
+          actions: { type: 'failWithError', params: ({ event }) => ({ error: event.error }) },
+        },
       },
       states: {
+        // Wait, under the handshake deadline, for the stream to announce its POST endpoint.
         connecting: {
           meta: { operation: 'endpoint' },
-          on: { SSE_ENDPOINT: { target: 'endpointCheck', actions: 'assignEndpoint' } },
+          on: {
+            SSE_ENDPOINT: {
+              target: 'endpointCheck',
+              actions: { type: 'assignEndpoint', params: ({ event }) => ({ url: event.url }) },
+            },
+          },
           after: handshakeDeadline,
         },
+        // Fence the endpoint before any request, and so any bearer, is sent to it.
         endpointCheck: {
           always: [
             {
-              guard: 'isFencedEndpoint',
+              guard: {
+                type: 'isFencedEndpoint',
+                params: ({ context }) => ({ endpoint: context.endpoint, fence: context.fence }),
+              },
               target: 'initializing',
               actions: { type: 'beginHandshakeStep', params: { operation: 'initialize' } },
             },
             { target: CLOSING, actions: 'failEndpointOutsideFence' },
           ],
         },
+        // POST initialize to the endpoint; its answer arrives on the stream.
         initializing: {
           meta: { operation: 'initialize' },
           ...legacyPostState('postLegacyInitialize', initializeMessage, 'initializeCheck'),
           after: handshakeDeadline,
         },
+        // Was the initialize answer a valid result?
         initializeCheck: {
           always: [
             {
-              guard: 'isReceivedOk',
+              guard: {
+                type: 'isAnswered',
+                params: ({ context }) => ({ answer: context.legacyAnswer }),
+              },
               target: 'notifying',
               actions: [
-                'assignInitialized',
+                {
+                  type: 'assignInitialized',
+                  params: ({ context }) => ({
+                    ...legacyAnswerOf({ context }),
+                    sessionId: undefined,
+                  }),
+                },
                 {
                   type: 'beginHandshakeStep',
                   params: { operation: 'notifications/initialized' },
                 },
               ],
             },
-            { target: CLOSING, actions: 'failReceived' },
+            { target: CLOSING, actions: { type: 'failWithError', params: legacyErrorOf } },
           ],
         },
+        // Tell the server the handshake is done (best effort).
         notifying: notifyingState('postLegacyInitialized'),
+        // POST the request to the endpoint; its answer arrives on the stream.
         requesting: {
-          ...legacyPostState('postLegacyRequest', requestMessage, 'responseCheck'),
+          ...legacyPostState(
+            'postLegacyRequest',
+            (context) => requestMessage(context.request, context.pendingId, context.cursor),
+            'responseCheck',
+          ),
           after: requestDeadline,
         },
+        // What the request's answer leads to: the next page, the result, or its refusal.
         responseCheck: {
           always: [
-            { guard: 'hasNextPage', target: 'requesting', actions: 'collectPage' },
             {
-              guard: 'hasTooManyPages',
-              target: CLOSING,
-              actions: { type: 'failProtocol', params: { message: 'MCP tools/list did not end' } },
+              guard: {
+                type: 'hasNextPage',
+                params: ({ context }) => pageOf(context, legacyAnswerOf({ context })),
+              },
+              target: 'requesting',
+              actions: { type: 'collectPage', params: legacyAnswerOf },
             },
-            { guard: 'isReceivedOk', target: CLOSING, actions: 'succeed' },
-            { target: CLOSING, actions: 'failReceived' },
+            {
+              guard: {
+                type: 'hasCursorAtPageLimit',
+                params: ({ context }) => pageOf(context, legacyAnswerOf({ context })),
+              },
+              target: CLOSING,
+              actions: {
+                type: 'failProtocol',
+                params: { violation: 'did not end its MCP tools/list' },
+              },
+            },
+            {
+              guard: {
+                type: 'isAnswered',
+                params: ({ context }) => ({ answer: context.legacyAnswer }),
+              },
+              target: CLOSING,
+              actions: { type: 'succeed', params: legacyAnswerOf },
+            },
+            { target: CLOSING, actions: { type: 'failWithError', params: legacyErrorOf } },
           ],
         },
       },
     },
+    // The outcome is decided: end a stateful session if the server opened one.
     closing: {
-      always: [{ guard: 'hasSession', target: 'endingSession' }, { target: 'closed' }],
+      always: [
+        {
+          guard: {
+            type: 'hasSession',
+            params: ({ context }) => ({ sessionId: context.sessionId }),
+          },
+          target: 'endingSession',
+        },
+        { target: 'closed' },
+      ],
     },
+    // DELETE the session, bounded; any answer or failure ends the run.
     endingSession: {
       invoke: {
         id: 'deleteSession',
@@ -344,6 +706,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       // The outcome is already decided; a late cancellation only abandons the session cleanup.
       on: { CANCEL: { target: 'closed' } },
     },
+    // Final: teardown wipes every secret the run held.
     closed: {
       type: 'final',
       entry: 'teardown',

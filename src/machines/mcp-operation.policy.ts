@@ -1,15 +1,25 @@
 /**
- * Pure policy of the `mcpOperation` machine: the fallback rule, resumption bounds, deadlines and
- * response decoding. Pure: no I/O, no clock (time is passed in).
+ * Pure policy of the `mcpOperation` machine: the fallback rule, resumption bounds, deadlines, the
+ * messages and headers it sends, and response decoding. Pure: no I/O, no clock (time is passed in).
  */
 import {
+  buildJsonRpcNotification,
+  buildJsonRpcRequest,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  LATEST_PROTOCOL_VERSION,
+  type OperationScope,
   parseCallToolResult,
   parseInitializeResult,
   parseListToolsResult,
-  type RpcScope,
   unwrapJsonRpcResponse,
 } from '../wire/index.js';
-import type { DecodedResponse, McpRequest, McpToolList } from './mcp-operation.types.js';
+import type {
+  DecodedResponse,
+  McpRequest,
+  McpRequestResult,
+  McpToolList,
+} from './mcp-operation.types.js';
 import type { SecretValue } from './secret-value.js';
 
 /** The JSON-RPC id of `initialize`; every run is a fresh client, so ids restart at 1. */
@@ -51,16 +61,22 @@ export function resumeDelayMs(retryMs: number | undefined): number {
   return Math.min(Math.floor(retryMs), MAX_RESUME_DELAY_MS);
 }
 
-/** The connection's request headers for one exchange; the only place secrets are revealed. */
-export function buildRequestHeaders(parts: {
+/** The secret-bearing header parts known so far; revealed only by {@link buildRequestHeaders}. */
+export interface HeaderParts {
   readonly staticHeaders: Readonly<Record<string, SecretValue>>;
   readonly token: SecretValue | undefined;
   readonly sessionId: SecretValue | undefined;
   readonly protocolVersion: string | undefined;
-  readonly accept: string;
-  readonly contentType?: string;
-  readonly lastEventId?: string;
-}): Record<string, string> {
+}
+
+/** The connection's request headers for one exchange; the only place secrets are revealed. */
+export function buildRequestHeaders(
+  parts: HeaderParts & {
+    readonly accept: string;
+    readonly contentType?: string;
+    readonly lastEventId?: string;
+  },
+): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(parts.staticHeaders)) headers[name] = value.reveal();
   // Protocol headers are written after the static ones so configuration cannot break framing.
@@ -71,6 +87,33 @@ export function buildRequestHeaders(parts: {
   if (parts.protocolVersion !== undefined) headers['mcp-protocol-version'] = parts.protocolVersion;
   if (parts.lastEventId !== undefined) headers['last-event-id'] = parts.lastEventId;
   return headers;
+}
+
+/** The name and version this client reports in `initialize`. */
+export const CLIENT_INFO = Object.freeze({ name: 'stitchkit-transport', version: '0.1.0' });
+
+/** The `initialize` request: the SDK's latest protocol version, no client capabilities. */
+export function initializeMessage(): JsonRpcRequest {
+  return buildJsonRpcRequest(INITIALIZE_ID, 'initialize', {
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+    capabilities: {},
+    clientInfo: { ...CLIENT_INFO },
+  });
+}
+
+/** The `notifications/initialized` notification. */
+export function initializedMessage(): JsonRpcNotification {
+  return buildJsonRpcNotification('notifications/initialized');
+}
+
+/** The run's request under JSON-RPC id `id` (`tools/list` with the page cursor, or `tools/call`). */
+export function requestMessage(
+  request: McpRequest,
+  id: number,
+  cursor: string | undefined,
+): JsonRpcRequest {
+  const { method, params } = requestEnvelope(request, cursor);
+  return buildJsonRpcRequest(id, method, params);
 }
 
 /** The JSON-RPC method name and params of the run's request (a `tools/list` page cursor too). */
@@ -98,6 +141,17 @@ export function mergeToolPages(collected: McpToolList | undefined, page: McpTool
   };
 }
 
+/** The run's result: the merged listing for `tools/list` (this page last), else the call result. */
+export function requestResult(
+  request: McpRequest,
+  collected: McpToolList | undefined,
+  value: unknown,
+): McpRequestResult {
+  return request.method === 'tools/list'
+    ? mergeToolPages(collected, value as McpToolList)
+    : (value as McpRequestResult);
+}
+
 /**
  * Decodes one JSON-RPC response for the operation that awaits it: unwraps the envelope and
  * validates the result with the MCP SDK's schemas. Never throws.
@@ -105,7 +159,7 @@ export function mergeToolPages(collected: McpToolList | undefined, page: McpTool
 export function decodeRpcResponse(
   message: unknown,
   expectedId: number,
-  scope: RpcScope,
+  scope: OperationScope,
 ): DecodedResponse {
   try {
     const result = unwrapJsonRpcResponse(message, expectedId, scope);

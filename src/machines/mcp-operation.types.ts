@@ -1,10 +1,15 @@
 /**
- * Types of the `mcpOperation` machine: its input, context, events and output. Context holds data
- * only; secrets sit in it wrapped in {@link SecretValue}, so serialised snapshots never show them.
+ * Types of the `mcpOperation` machine: its input, context, events and output, and the shapes its
+ * actors report. Context holds data only: secrets and the principal sit in it wrapped in
+ * {@link SecretValue}, so serialised snapshots never show them; functions enter through
+ * `makeMcpOperationActors(deps)`.
  */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ConnectionOperation, HostFence } from '../wire/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ConnectionOperation, HostFence, McpToolList } from '../wire/index.js';
+import type { CancelEvent } from './run-machine.js';
 import type { SecretValue } from './secret-value.js';
+
+export type { McpToolList } from '../wire/index.js';
 
 /** A deadline and a raw byte ceiling for one phase of an operation. */
 export interface PhaseLimits {
@@ -25,21 +30,16 @@ export type McpRequest =
 /** Which wire the operation ended up on. */
 export type McpTransportKind = 'streamable-http' | 'sse';
 
-/** The decoded result of `tools/list`: valid tools, and entries the SDK schema refused. */
-export interface McpToolList {
-  /** Tools that passed the SDK's `ToolSchema`. */
-  readonly tools: readonly Tool[];
-  /** Entries that did not, with the reason. */
-  readonly rejected: readonly { readonly name?: string; readonly message: string }[];
-  /** The cursor of the next page (present on a page, never on the merged listing). */
-  readonly nextCursor?: string;
-}
-
 /** The result of the machine's request, by method. */
 export type McpRequestResult = McpToolList | CallToolResult;
 
-/** Resolves the bearer token for this run; `undefined` means no Authorization header. */
-export type TokenResolver = () => string | undefined | Promise<string | undefined>;
+/**
+ * Resolves the bearer token of a run from its principal (`undefined` for discovery);
+ * `undefined` or `''` means no Authorization header.
+ */
+export type TokenResolver = (
+  principal: unknown,
+) => string | undefined | Promise<string | undefined>;
 
 /** What a run of `mcpOperation` needs. Built once per connection and call by the connection layer. */
 export interface McpOperationInput {
@@ -51,16 +51,12 @@ export interface McpOperationInput {
   readonly fence: HostFence;
   /** Static headers from the connection config, wrapped as secrets. */
   readonly headers: Readonly<Record<string, SecretValue>>;
-  /** Resolves this run's credential (no context for discovery, the handler context for a call). */
-  readonly resolveToken: TokenResolver;
+  /** Who the run acts for (a tool call's handler context); opaque: only the token resolver reads it. */
+  readonly principal?: unknown;
   /** The request to perform after the handshake. */
   readonly request: McpRequest;
   /** Handshake limits are always the discovery limits; request limits are the phase's. */
   readonly limits: { readonly handshake: PhaseLimits; readonly request: PhaseLimits };
-  /** The `fetch` to use; defaults to the global one. */
-  readonly fetch?: typeof fetch;
-  /** The name and version this client reports in `initialize`. */
-  readonly clientInfo?: { readonly name: string; readonly version: string };
   /** How many `tools/list` pages to follow; default `MAX_TOOL_LIST_PAGES`. */
   readonly maxListPages?: number;
 }
@@ -71,7 +67,9 @@ export type DecodedResponse =
   | { readonly ok: false; readonly error: unknown };
 
 /** Context of `mcpOperation`: the input with its defaults filled in, then the run's data. */
-export interface McpOperationContext extends Required<McpOperationInput> {
+export interface McpOperationContext extends Required<Omit<McpOperationInput, 'principal'>> {
+  /** The principal, wrapped so snapshots never serialise it; wiped at teardown. */
+  principal: SecretValue<unknown> | undefined;
   /** The bearer token once resolved. */
   token: SecretValue | undefined;
   /** The wire in use. */
@@ -106,23 +104,26 @@ export interface McpOperationContext extends Required<McpOperationInput> {
   cursor: string | undefined;
   /** How many `tools/list` pages were collected. */
   page: number;
-  /** The last response taken from the legacy stream, decoded. */
-  received: DecodedResponse | undefined;
+  /** The pending response taken from the legacy stream, decoded; the Streamable wire needs none. */
+  legacyAnswer: DecodedResponse | undefined;
   /** The final outcome, decided before teardown. */
   outcome: McpOperationOutput | undefined;
 }
 
 /** Events the machine receives besides actor completions and delays. */
 export type McpOperationEvent =
-  | { type: 'CANCEL'; reason: unknown }
-  | { type: 'BYTES_READ'; bytes: number }
-  | { type: 'SSE_ENDPOINT'; url: string | undefined }
-  | { type: 'SSE_MESSAGE'; message: unknown }
-  | { type: 'STREAM_REJECTED'; status: number; body: string }
-  | { type: 'STREAM_ENDED' }
-  | { type: 'STREAM_FAILED'; error: unknown };
+  | CancelEvent
+  | { readonly type: 'BYTES_READ'; readonly bytes: number }
+  | { readonly type: 'SSE_ENDPOINT'; readonly url: string }
+  | { readonly type: 'SSE_MESSAGE'; readonly message: unknown }
+  | { readonly type: 'STREAM_REJECTED'; readonly status: number; readonly body: string }
+  | { readonly type: 'STREAM_ENDED' }
+  | { readonly type: 'STREAM_FAILED'; readonly error: unknown };
 
-/** How one Streamable HTTP exchange ended, as the machine's guards see it. */
+/**
+ * How one Streamable HTTP exchange ended, as the machine's guards see it. `interrupted` is an SSE
+ * response that ended before the answer; it can be resumed only when it had an event id.
+ */
 export type RpcExchange =
   | { readonly kind: 'http-error'; readonly status: number; readonly body: string }
   | { readonly kind: 'accepted'; readonly status: number }
@@ -133,7 +134,7 @@ export type RpcExchange =
     }
   | {
       readonly kind: 'interrupted';
-      readonly lastEventId: string;
+      readonly lastEventId: string | undefined;
       readonly retryMs: number | undefined;
     };
 

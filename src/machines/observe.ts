@@ -1,11 +1,9 @@
 /**
- * Transition observation (DESIGN §5): one record per state change of a machine run, built from the
+ * Transition observation: one record per state change of a machine run, built from the
  * root actor's snapshots. Records carry state paths and event types only, never payloads.
  */
 import type { AnyActorRef, InspectionEvent, Observer, Subscription } from 'xstate';
-
-/** The phase of a connection operation a machine run belongs to. */
-export type OperationPhase = 'discovery' | 'call';
+import type { ConnectionPhase } from '../wire/index.js';
 
 /**
  * One state change of one machine run.
@@ -23,7 +21,7 @@ export interface TransitionRecord {
   /** The operation: the target state's `meta.operation` (nearest ancestor), else the run's label. */
   readonly operation?: string;
   /** The phase, when the caller labelled it. */
-  readonly phase?: OperationPhase;
+  readonly phase?: ConnectionPhase;
   /** The state path before the transition; `''` for the start. */
   readonly from: string;
   /** The state path after the transition. */
@@ -51,7 +49,7 @@ export interface TransitionLabels {
   /** The connection name. */
   readonly connection?: string;
   /** The phase. */
-  readonly phase?: OperationPhase;
+  readonly phase?: ConnectionPhase;
   /** The operation used when no active state carries `meta.operation`. */
   readonly operation?: string;
 }
@@ -126,7 +124,7 @@ export function attachTransitionObserver(
     try {
       observe(record);
     } catch {
-      // A host hook must never change the outcome of the run it watches (DESIGN §5).
+      // A host hook must never change the outcome of the run it watches.
     }
   });
 }

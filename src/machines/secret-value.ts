@@ -1,35 +1,37 @@
 /**
- * A value that must never be serialised: bearer tokens, static header values, session ids.
- * Machines keep secrets in context only wrapped in this class, so snapshots handed to inspectors,
- * observers or loggers show `[redacted]` instead of the value.
+ * A value that must never be serialised: bearer tokens, static header values, session ids, and the
+ * opaque principal a run's credential is resolved for. Machines keep such values in context only
+ * wrapped in this class, so snapshots handed to inspectors, observers or loggers show `[redacted]`.
  */
 
 const REDACTED = '[redacted]';
 const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
 
-/** An opaque holder for a secret string; every serialisation path prints `[redacted]`. */
-export class SecretValue {
-  #value: string | undefined;
+/** An opaque holder for a secret (a string unless said); every serialisation prints `[redacted]`. */
+export class SecretValue<T = string> {
+  #value: T | undefined;
+  #wiped = false;
 
-  constructor(value: string) {
+  constructor(value: T) {
     this.#value = value;
     Object.freeze(this);
   }
 
   /** The secret itself; call only where it is put on the wire. Throws once wiped. */
-  reveal(): string {
-    if (this.#value === undefined) throw new TypeError('This secret was wiped at teardown');
-    return this.#value;
+  reveal(): T {
+    if (this.#wiped) throw new TypeError('This secret was wiped at teardown');
+    return this.#value as T;
   }
 
   /** Forgets the secret, so nothing that still holds this object can use it. */
   wipe(): void {
     this.#value = undefined;
+    this.#wiped = true;
   }
 
   /** True once {@link SecretValue.wipe} ran. */
   get wiped(): boolean {
-    return this.#value === undefined;
+    return this.#wiped;
   }
 
   /** Serialisation hook: JSON never sees the secret. */

@@ -3,23 +3,13 @@
  * boundary), the ceiling is enforced while streaming, and the reader is always released.
  */
 import { readChunk, releaseReader, throwIfAborted } from './abortable-read.js';
-import {
-  type ConnectionOperation,
-  type ConnectionPhase,
-  ConnectionResponseTooLargeError,
-  MAX_ERROR_BODY_CHARS,
-} from './errors.js';
+import { ConnectionResponseTooLargeError, MAX_ERROR_BODY_CHARS } from './errors.js';
+import type { OperationScope } from './operation.js';
 
 export { MAX_ERROR_BODY_CHARS } from './errors.js';
 
-/** How much may be read, for which operation, under which signal. */
-export interface ReadBudget {
-  /** The connection's configured name (for raw errors only). */
-  connectionName: string;
-  /** The step that is reading. */
-  operation: ConnectionOperation;
-  /** The phase whose ceiling applies. */
-  phase: ConnectionPhase;
+/** How much the operation in `scope` may read, under which signal. */
+export interface ReadBudget extends OperationScope {
   /** Ceiling on raw bytes for the whole operation, `alreadyRead` included. */
   maxBytes: number;
   /** Aborting it stops the read at once with `signal.reason`. */
@@ -39,19 +29,6 @@ export function cancelBody(response: Response): void {
   } catch {
     // Some runtimes throw synchronously on a disturbed body; nothing is left to release.
   }
-}
-
-/** Builds the size error for a budget, with the total observed so far. */
-export function responseTooLarge(
-  budget: ReadBudget,
-  maxBytes: number,
-  observedReadBytes: number,
-): ConnectionResponseTooLargeError {
-  return new ConnectionResponseTooLargeError(budget.connectionName, maxBytes, {
-    operation: budget.operation,
-    phase: budget.phase,
-    observedReadBytes,
-  });
 }
 
 /**
@@ -75,7 +52,8 @@ async function consumeBounded(
       if (done) return;
       total += value.byteLength;
       budget.onBytes?.(total);
-      if (total > budget.maxBytes) throw responseTooLarge(budget, budget.maxBytes, total);
+      if (total > budget.maxBytes)
+        throw new ConnectionResponseTooLargeError({ ...budget, observedReadBytes: total });
       onChunk(value);
     }
   } finally {

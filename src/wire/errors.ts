@@ -1,7 +1,9 @@
 /**
- * The connection error classes (DESIGN §2.2). Each one keeps the raw facts for host hooks and
- * projects itself onto a model-safe {@link AppError}: the projection never carries a connection
- * name, URL, token or upstream body.
+ * The connection error classes. Every one is built the same way, `new XError(fields)`: one object
+ * holding the scope (connection, operation, phase, bytes read, cause) and the class's own facts;
+ * the class writes its own message. Each keeps the raw facts for host hooks and projects itself
+ * onto a model-safe {@link AppError}: the projection never carries a connection name, URL, token
+ * or upstream body (docs/architecture.md, "Errors").
  */
 import {
   AppError,
@@ -9,24 +11,29 @@ import {
   TOOL_ERROR_PROJECTION,
   type ToolErrorProjecting,
 } from '../binding/app-error.js';
-import { type ConnectionOperation, type ConnectionPhase, phaseOfOperation } from './operation.js';
+import { brandSymbol, hasBrand } from '../binding/type-guards.js';
+import {
+  type ConnectionOperation,
+  type ConnectionPhase,
+  type OperationScope,
+  phaseOfOperation,
+} from './operation.js';
+import { redactUrl } from './redact.js';
 
-export type { ConnectionOperation, ConnectionPhase } from './operation.js';
+export type { ConnectionOperation, ConnectionPhase, OperationScope } from './operation.js';
 
 /** The longest excerpt of an upstream error body an error keeps. */
 export const MAX_ERROR_BODY_CHARS = 512;
 
-/** Where a failure happened and how much had been read when it did. */
-export interface ConnectionFailureContext {
-  /** The step that failed; a closed vocabulary. */
-  operation?: ConnectionOperation;
-  /** The limits in force; derived from `operation` when absent, else `call`. */
-  phase?: ConnectionPhase;
-  /** Raw bytes read for the operation so far; defaults to 0. */
-  observedReadBytes?: number;
-  /** The underlying failure, kept in-process only (standard `Error.cause`). */
-  cause?: unknown;
-}
+/**
+ * What every connection error is built from: the scope it happened in (operation and phase are
+ * absent only for refusals at definition time) and the underlying cause.
+ */
+export type ConnectionErrorScope = Pick<OperationScope, 'connectionName'> &
+  Partial<Omit<OperationScope, 'connectionName'>> & {
+    /** The underlying failure, kept in-process only (standard `Error.cause`). */
+    readonly cause?: unknown;
+  };
 
 /** Stable codes of the connection error classes; each one also names the class brand. */
 export const CONNECTION_ERROR_CODES = Object.freeze({
@@ -40,15 +47,7 @@ export const CONNECTION_ERROR_CODES = Object.freeze({
 } as const);
 
 function brandFor(code: string): symbol {
-  return Symbol.for(`stitchkit-transport.error.${code}`);
-}
-
-function hasBrand(value: unknown, brand: symbol): boolean {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as Record<symbol, unknown>)[brand] === true
-  );
+  return brandSymbol(`error.${code}`);
 }
 
 interface ResolvedContext {
@@ -57,17 +56,17 @@ interface ResolvedContext {
   observedReadBytes: number;
 }
 
-function resolveContext(context: ConnectionFailureContext | undefined): ResolvedContext {
-  const operation = context?.operation;
+function resolveScope(scope: ConnectionErrorScope): ResolvedContext {
+  const operation = scope.operation;
   return {
     operation,
-    phase: context?.phase ?? (operation === undefined ? 'call' : phaseOfOperation(operation)),
-    observedReadBytes: context?.observedReadBytes ?? 0,
+    phase: scope.phase ?? (operation === undefined ? 'call' : phaseOfOperation(operation)),
+    observedReadBytes: scope.observedReadBytes ?? 0,
   };
 }
 
-function causeOption(context: ConnectionFailureContext | undefined): ErrorOptions | undefined {
-  return context !== undefined && 'cause' in context ? { cause: context.cause } : undefined;
+function causeOption(scope: ConnectionErrorScope): ErrorOptions | undefined {
+  return 'cause' in scope ? { cause: scope.cause } : undefined;
 }
 
 /** Only defined fields, so projected JSON has no `undefined` holes. */
@@ -75,7 +74,7 @@ function safeDetails(fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
-const CONNECTION_ERROR_BRAND = Symbol.for('stitchkit-transport.error.CONNECTION_ERROR');
+const CONNECTION_ERROR_BRAND = brandFor('CONNECTION_ERROR');
 
 /** A projected failure: always not retryable unless `retryable` says otherwise. */
 function projection(
@@ -127,28 +126,30 @@ export abstract class ConnectionError extends Error implements ToolErrorProjecti
     return hasBrand(value, (this as unknown as { readonly brand: symbol }).brand);
   }
 
-  /** The model-safe projection of this failure (DESIGN §2.2); never throws. */
+  /** The model-safe projection of this failure (docs/architecture.md, "Errors"); never throws. */
   abstract [TOOL_ERROR_PROJECTION](): AppError;
 }
 
 /**
- * A connection error raised while an operation ran: it keeps the connection's name (raw; never
- * projected), the operation and phase it happened in, and the raw bytes read by then.
+ * A connection error with a scope: it keeps the connection's name (raw; never projected), the
+ * operation and phase it happened in, and the raw bytes read by then. Its message always starts
+ * with `Connection "<name>"`, written here and nowhere else.
  */
 export abstract class ConnectionOperationError extends ConnectionError {
   /** The connection's configured name (raw; never projected). */
   readonly connectionName: string;
-  /** The step that failed; absent when the caller did not say. */
+  /** The step that failed; absent for refusals at definition time. */
   readonly operation: ConnectionOperation | undefined;
-  /** The phase of that step, whose limits were in force. */
+  /** The phase whose limits were in force: derived from `operation` when not given, else `call`. */
   readonly phase: ConnectionPhase;
-  /** Raw bytes the operation had read when it failed. */
+  /** Raw bytes the operation had read when it failed; 0 when not given. */
   readonly observedReadBytes: number;
 
-  constructor(message: string, connectionName: string, context?: ConnectionFailureContext) {
-    super(message, causeOption(context));
-    const resolved = resolveContext(context);
-    this.connectionName = connectionName;
+  /** `what` completes the sentence that starts with `Connection "<name>"`. */
+  protected constructor(scope: ConnectionErrorScope, what: string) {
+    super(`Connection "${scope.connectionName}" ${what}`, causeOption(scope));
+    const resolved = resolveScope(scope);
+    this.connectionName = scope.connectionName;
     this.operation = resolved.operation;
     this.phase = resolved.phase;
     this.observedReadBytes = resolved.observedReadBytes;
@@ -163,8 +164,8 @@ export class ConnectionAuthorizationRequiredError extends ConnectionOperationErr
   /** Stable code of this class. */
   readonly code = CONNECTION_ERROR_CODES.authorizationRequired;
 
-  constructor(connectionName: string, context?: ConnectionFailureContext) {
-    super(`Connection "${connectionName}" requires authorization`, connectionName, context);
+  constructor(fields: ConnectionErrorScope) {
+    super(fields, 'requires authorization');
   }
 
   /** `UNAUTHORIZED` / 401, not retryable without a new credential. */
@@ -195,19 +196,10 @@ export class ConnectionRequestError extends ConnectionOperationError {
   /** At most {@link MAX_ERROR_BODY_CHARS} characters of the error body (raw; never projected). */
   readonly body: string;
 
-  constructor(
-    connectionName: string,
-    status: number,
-    body: string,
-    context?: ConnectionFailureContext,
-  ) {
-    super(
-      `Connection "${connectionName}" request failed with status ${status}`,
-      connectionName,
-      context,
-    );
-    this.status = status;
-    this.body = body.slice(0, MAX_ERROR_BODY_CHARS);
+  constructor(fields: ConnectionErrorScope & { readonly status: number; readonly body: string }) {
+    super(fields, `request failed with status ${fields.status}`);
+    this.status = fields.status;
+    this.body = fields.body.slice(0, MAX_ERROR_BODY_CHARS);
   }
 
   /** 403 is `FORBIDDEN`; anything else is `CONNECTION_REQUEST_FAILED` / 502. */
@@ -231,7 +223,7 @@ export class ConnectionRequestError extends ConnectionOperationError {
  * A URL was refused: unparseable, not http(s), carrying userinfo, outside the host fence, a
  * redirect, or an off-fence SSE endpoint.
  */
-export class ConnectionUrlError extends ConnectionError {
+export class ConnectionUrlError extends ConnectionOperationError {
   /** The registered brand of this class. */
   static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.url);
   override readonly name = 'ConnectionUrlError';
@@ -239,41 +231,25 @@ export class ConnectionUrlError extends ConnectionError {
   readonly code = CONNECTION_ERROR_CODES.url;
   /** The refused URL, redacted to origin and path (no userinfo, query or fragment). */
   readonly url: string | undefined;
-  /** The operation whose request was refused; absent for definition-time refusals. */
-  readonly operation: ConnectionOperation | undefined;
-  /** The phase of that operation; absent for definition-time refusals. */
-  readonly phase: ConnectionPhase | undefined;
 
-  /** `message` is for hosts and logs; callers must not put query strings or tokens in it. */
+  /**
+   * `refusal` completes `Connection "<name>" …` (e.g. `refused a redirect (status 307)`); it must
+   * not quote a query string or a token. `url` is stored redacted.
+   */
   constructor(
-    message: string,
-    url?: string | URL,
-    options?: ErrorOptions & { operation?: ConnectionOperation; phase?: ConnectionPhase },
+    fields: ConnectionErrorScope & { readonly refusal: string; readonly url?: string | URL },
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.url = url === undefined ? undefined : redactForError(url);
-    this.operation = options?.operation;
-    this.phase = options?.phase;
+    super(fields, fields.refusal);
+    this.url = fields.url === undefined ? undefined : redactUrl(fields.url);
   }
 
   /** `BAD_REQUEST` / 400: retrying the same URL cannot succeed. */
   [TOOL_ERROR_PROJECTION](): AppError {
     const message = 'The connection refused a URL outside its policy.';
+    // A refusal at definition time has no operation, so it reports no phase either.
     const where =
       this.operation === undefined ? {} : { operation: this.operation, phase: this.phase };
     return projection('BAD_REQUEST', 400, { message, reason: 'url-rejected', ...where });
-  }
-}
-
-/** Origin plus path; anything unparseable is dropped rather than echoed. */
-function redactForError(url: string | URL): string {
-  try {
-    const parsed = typeof url === 'string' ? new URL(url) : url;
-    return parsed.origin === 'null'
-      ? `${parsed.protocol}${parsed.pathname}`
-      : `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return '[unparseable URL]';
   }
 }
 
@@ -287,13 +263,9 @@ export class ConnectionTimeoutError extends ConnectionOperationError {
   /** The deadline that fired, in milliseconds. */
   readonly timeoutMs: number;
 
-  constructor(connectionName: string, timeoutMs: number, context?: ConnectionFailureContext) {
-    super(
-      `Connection "${connectionName}" timed out after ${timeoutMs} ms`,
-      connectionName,
-      context,
-    );
-    this.timeoutMs = timeoutMs;
+  constructor(fields: ConnectionErrorScope & { readonly timeoutMs: number }) {
+    super(fields, `timed out after ${fields.timeoutMs} ms`);
+    this.timeoutMs = fields.timeoutMs;
   }
 
   /** `CONNECTION_TIMEOUT` / 504, not retryable: the same budget would fail again. */
@@ -319,13 +291,9 @@ export class ConnectionResponseTooLargeError extends ConnectionOperationError {
   /** The ceiling that was crossed, in raw bytes. */
   readonly maxBytes: number;
 
-  constructor(connectionName: string, maxBytes: number, context?: ConnectionFailureContext) {
-    super(
-      `Connection "${connectionName}" response exceeded the ${maxBytes} byte limit`,
-      connectionName,
-      context,
-    );
-    this.maxBytes = maxBytes;
+  constructor(fields: ConnectionErrorScope & { readonly maxBytes: number }) {
+    super(fields, `response exceeded the ${fields.maxBytes} byte limit`);
+    this.maxBytes = fields.maxBytes;
   }
 
   /** `CONNECTION_RESPONSE_TOO_LARGE` / 413, not retryable. */
@@ -354,14 +322,15 @@ export class ConnectionProtocolError extends ConnectionOperationError {
   /** The JSON-RPC error code, when the upstream answered with a JSON-RPC error. */
   readonly rpcCode: number | undefined;
 
-  /** `message` is for hosts and logs (it may quote upstream text); it is never projected. */
+  /**
+   * `violation` completes `Connection "<name>" …` (e.g. `sent a response that was not JSON`); it
+   * is for hosts and logs and never projected.
+   */
   constructor(
-    connectionName: string,
-    message: string,
-    context?: ConnectionFailureContext & { rpcCode?: number },
+    fields: ConnectionErrorScope & { readonly violation: string; readonly rpcCode?: number },
   ) {
-    super(message, connectionName, context);
-    this.rpcCode = context?.rpcCode;
+    super(fields, fields.violation);
+    this.rpcCode = fields.rpcCode;
   }
 
   /** `CONNECTION_PROTOCOL_ERROR` / 502, not retryable. */
@@ -379,7 +348,10 @@ export class ConnectionProtocolError extends ConnectionOperationError {
   }
 }
 
-/** The mounted connections expose more tools or schema bytes than the mount budget allows. */
+/**
+ * The mounted connections expose more tools or schema bytes than the mount budget allows. It
+ * belongs to the whole mount, so its fields have no connection scope.
+ */
 export class ConnectionBudgetExceededError extends ConnectionError {
   /** The registered brand of this class. */
   static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.budgetExceeded);
@@ -393,11 +365,17 @@ export class ConnectionBudgetExceededError extends ConnectionError {
   /** What is counted. */
   readonly unit: 'tools' | 'schema bytes';
 
-  constructor(limit: number, actual: number, unit: 'tools' | 'schema bytes' = 'tools') {
-    super(`Connection surface exposes ${actual} ${unit}, above the budget of ${limit}`);
-    this.limit = limit;
-    this.actual = actual;
-    this.unit = unit;
+  constructor(fields: {
+    readonly limit: number;
+    readonly actual: number;
+    readonly unit: 'tools' | 'schema bytes';
+  }) {
+    super(
+      `Connection surface exposes ${fields.actual} ${fields.unit}, above the budget of ${fields.limit}`,
+    );
+    this.limit = fields.limit;
+    this.actual = fields.actual;
+    this.unit = fields.unit;
   }
 
   /** `BAD_REQUEST` / 400: the mount configuration must change. */

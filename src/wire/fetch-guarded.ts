@@ -4,22 +4,9 @@
  */
 import { raceAbort, throwIfAborted } from './abortable-read.js';
 import { cancelBody } from './bounded-body.js';
-import { type ConnectionOperation, type ConnectionPhase, ConnectionUrlError } from './errors.js';
+import { ConnectionUrlError } from './errors.js';
+import type { OperationScope } from './operation.js';
 import { assertInsideFence, type HostFence } from './url-fence.js';
-
-/** Who is asking, for what, inside which fence. */
-export interface WireScope {
-  /** The connection's configured name (for raw errors only). */
-  connectionName: string;
-  /** The step this request serves. */
-  operation: ConnectionOperation;
-  /** The phase whose limits apply. */
-  phase: ConnectionPhase;
-  /** Hosts the request may go to. */
-  fence: HostFence;
-  /** The fetch to use; defaults to the global one, whose keep-alive pool is shared. */
-  fetch?: typeof fetch;
-}
 
 /** One HTTP request. */
 export interface WireRequest {
@@ -40,22 +27,21 @@ function isRedirect(status: number): boolean {
 }
 
 /**
- * Sends one request inside the fence and refuses any redirect: a 3xx has its body cancelled and
- * becomes a {@link ConnectionUrlError}, because following it could carry the bearer elsewhere.
- * An off-fence URL is refused before any I/O. Keep-alive stays on: no `connection: close`, no
- * per-call dispatcher.
+ * Sends one request of the operation in `scope` inside `fence` and refuses any redirect: a 3xx has
+ * its body cancelled and becomes a {@link ConnectionUrlError}, because following it could carry the
+ * bearer elsewhere. An off-fence URL is refused before any I/O. Keep-alive stays on: no
+ * `connection: close`, no per-call dispatcher. `doFetch` defaults to the global `fetch`, whose
+ * keep-alive pool is shared.
  */
 export async function fetchWithoutRedirects(
   request: WireRequest,
-  scope: WireScope,
+  scope: OperationScope,
+  fence: HostFence,
+  doFetch: typeof fetch = fetch,
 ): Promise<Response> {
-  assertInsideFence(request.url, scope.fence, scope.connectionName, {
-    operation: scope.operation,
-    phase: scope.phase,
-  });
+  assertInsideFence(request.url, fence, scope);
   const { signal } = request;
   throwIfAborted(signal);
-  const doFetch = scope.fetch ?? fetch;
   const init: RequestInit = {
     method: request.method,
     headers: request.headers,
@@ -84,11 +70,11 @@ export async function fetchWithoutRedirects(
   }
   if (isRedirect(response.status) || response.type === 'opaqueredirect') {
     cancelBody(response);
-    throw new ConnectionUrlError(
-      `Connection "${scope.connectionName}" refused a redirect (status ${response.status}) during ${scope.operation}`,
-      request.url,
-      { operation: scope.operation, phase: scope.phase },
-    );
+    throw new ConnectionUrlError({
+      ...scope,
+      refusal: `refused a redirect (status ${response.status}) during ${scope.operation}`,
+      url: request.url,
+    });
   }
   return response;
 }

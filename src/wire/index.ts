@@ -1,9 +1,8 @@
 /**
- * The wire layer: pure HTTP mechanics used by machine actors. Every export is named; internal
- * helpers (the abortable read primitives) are exported too because machine actors race their own
- * waits with the same rules.
+ * The wire layer: pure HTTP mechanics used by machine actors (the fence, redirect refusal, bounded
+ * reads, SSE frames, JSON-RPC envelopes) and the connection errors they raise. The abortable-read
+ * primitives stay internal: only the readers in this layer use them.
  */
-export { raceAbort, readChunk, releaseReader, throwIfAborted } from './abortable-read.js';
 export {
   cancelBody,
   drainBounded,
@@ -12,21 +11,21 @@ export {
   readBoundedBytes,
   readBoundedText,
   readErrorExcerpt,
-  responseTooLarge,
 } from './bounded-body.js';
 export {
   CONNECTION_ERROR_CODES,
   ConnectionAuthorizationRequiredError,
   ConnectionBudgetExceededError,
   ConnectionError,
-  type ConnectionFailureContext,
+  type ConnectionErrorScope,
+  ConnectionOperationError,
   ConnectionProtocolError,
   ConnectionRequestError,
   ConnectionResponseTooLargeError,
   ConnectionTimeoutError,
   ConnectionUrlError,
 } from './errors.js';
-export { fetchWithoutRedirects, type WireRequest, type WireScope } from './fetch-guarded.js';
+export { fetchWithoutRedirects, type WireRequest } from './fetch-guarded.js';
 export {
   buildJsonRpcNotification,
   buildJsonRpcRequest,
@@ -36,22 +35,23 @@ export {
   type JsonRpcNotification,
   type JsonRpcRequest,
   LATEST_PROTOCOL_VERSION,
-  type ListToolsOutcome,
+  type McpToolList,
   parseCallToolResult,
   parseInitializeResult,
   parseJsonText,
   parseListToolsResult,
-  type RpcScope,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Tool,
   unwrapJsonRpcResponse,
 } from './json-rpc.js';
 export {
-  CONNECTION_OPERATIONS,
   type ConnectionOperation,
   type ConnectionPhase,
+  type OperationScope,
+  operationScope,
   phaseOfOperation,
 } from './operation.js';
+export { redactUrl } from './redact.js';
 export { createSseFrameMeter, type SseFrameMeter } from './sse-frame-meter.js';
 export { readSseMessages, type SseBudget, type SseMessage } from './sse-reader.js';
 export {
@@ -60,6 +60,5 @@ export {
   type HostFence,
   isInsideFence,
   parseConnectionUrl,
-  redactUrl,
   resolveEndpointUrl,
 } from './url-fence.js';

@@ -13,26 +13,12 @@ import {
   type Tool,
   ToolSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import {
-  type ConnectionOperation,
-  type ConnectionPhase,
-  ConnectionProtocolError,
-} from './errors.js';
+import { isRecord } from '../binding/type-guards.js';
+import { ConnectionProtocolError } from './errors.js';
+import type { OperationScope } from './operation.js';
 
 export type { CallToolResult, Tool };
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS };
-
-/** Which connection step a message belongs to, for errors. */
-export interface RpcScope {
-  /** The connection's configured name (for raw errors only). */
-  connectionName: string;
-  /** The step being parsed. */
-  operation: ConnectionOperation;
-  /** Its phase. */
-  phase: ConnectionPhase;
-  /** Raw bytes the operation had read when the message was parsed (reported by its errors). */
-  observedReadBytes?: number;
-}
 
 /** A JSON-RPC request as sent on the wire. */
 export interface JsonRpcRequest {
@@ -57,33 +43,14 @@ export interface InitializeOutcome {
   serverInfo?: { name: string; version: string };
 }
 
-/** Tools that validated, and entries that did not (reported, not fatal). */
-export interface ListToolsOutcome {
+/** The decoded result of `tools/list`: valid tools, and entries the SDK schema refused. */
+export interface McpToolList {
   /** Entries that pass the SDK's `ToolSchema`. */
-  tools: Tool[];
-  /** Entries that failed it, with their name when they had a string one. */
-  rejected: { name?: string; message: string }[];
-  /** The cursor of the next page, when the server paginates its catalog. */
-  nextCursor?: string;
-}
-
-function protocolError(
-  scope: RpcScope,
-  message: string,
-  extra: { rpcCode?: number; cause?: unknown } = {},
-): ConnectionProtocolError {
-  return new ConnectionProtocolError(scope.connectionName, message, {
-    operation: scope.operation,
-    phase: scope.phase,
-    ...(scope.observedReadBytes === undefined
-      ? {}
-      : { observedReadBytes: scope.observedReadBytes }),
-    ...extra,
-  });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  readonly tools: readonly Tool[];
+  /** Entries that failed it (reported, not fatal), with their name when they had a string one. */
+  readonly rejected: readonly { readonly name?: string; readonly message: string }[];
+  /** The cursor of the next page (present on a page, never on the merged listing). */
+  readonly nextCursor?: string;
 }
 
 /** A request envelope with this id. */
@@ -106,11 +73,13 @@ export function buildJsonRpcNotification(
 }
 
 /** Parses a body as JSON; anything else is a {@link ConnectionProtocolError}. */
-export function parseJsonText(text: string, scope: RpcScope): unknown {
+export function parseJsonText(text: string, scope: OperationScope): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw protocolError(scope, `MCP response from "${scope.connectionName}" was not JSON`, {
+    throw new ConnectionProtocolError({
+      ...scope,
+      violation: 'sent an MCP response that was not JSON',
       cause: error,
     });
   }
@@ -138,14 +107,19 @@ export function isResponseTo(message: unknown, id: number): boolean {
 export function unwrapJsonRpcResponse(
   message: unknown,
   expectedId: number,
-  scope: RpcScope,
+  scope: OperationScope,
 ): Record<string, unknown> {
   const notResponse = (cause?: unknown): ConnectionProtocolError =>
-    protocolError(scope, `MCP message from "${scope.connectionName}" is not a JSON-RPC response`, {
+    new ConnectionProtocolError({
+      ...scope,
+      violation: 'sent an MCP message that is not a JSON-RPC response',
       cause,
     });
   const mismatch = (): ConnectionProtocolError =>
-    protocolError(scope, `MCP response id mismatch from "${scope.connectionName}"`);
+    new ConnectionProtocolError({
+      ...scope,
+      violation: 'sent an MCP response with an id mismatch',
+    });
   if (!isRecord(message)) throw notResponse();
   if ('error' in message) {
     // JSON-RPC 2.0 answers an unparseable request with `id: null`; the SDK schema spells it absent.
@@ -153,11 +127,11 @@ export function unwrapJsonRpcResponse(
     const failure = JSONRPCErrorResponseSchema.safeParse(rawId === null ? rest : message);
     if (!failure.success) throw notResponse(failure.error);
     if (failure.data.id !== undefined && failure.data.id !== expectedId) throw mismatch();
-    throw protocolError(
-      scope,
-      `MCP error from "${scope.connectionName}" (code ${failure.data.error.code})`,
-      { rpcCode: failure.data.error.code },
-    );
+    throw new ConnectionProtocolError({
+      ...scope,
+      violation: `answered with MCP error (code ${failure.data.error.code})`,
+      rpcCode: failure.data.error.code,
+    });
   }
   const success = JSONRPCResultResponseSchema.safeParse(message);
   if (!success.success) throw notResponse(success.error);
@@ -169,19 +143,21 @@ export function unwrapJsonRpcResponse(
  * Validates an `initialize` result with the SDK's schema and refuses a protocol version the SDK
  * does not support.
  */
-export function parseInitializeResult(result: unknown, scope: RpcScope): InitializeOutcome {
+export function parseInitializeResult(result: unknown, scope: OperationScope): InitializeOutcome {
   const parsed = InitializeResultSchema.safeParse(result);
   if (!parsed.success) {
-    throw protocolError(scope, `MCP initialize result from "${scope.connectionName}" is invalid`, {
+    throw new ConnectionProtocolError({
+      ...scope,
+      violation: 'sent an invalid MCP initialize result',
       cause: parsed.error,
     });
   }
   const { protocolVersion, serverInfo } = parsed.data;
   if (!SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) {
-    throw protocolError(
-      scope,
-      `MCP server "${scope.connectionName}" negotiated an unsupported protocol version`,
-    );
+    throw new ConnectionProtocolError({
+      ...scope,
+      violation: 'negotiated an unsupported MCP protocol version',
+    });
   }
   return { protocolVersion, serverInfo: { name: serverInfo.name, version: serverInfo.version } };
 }
@@ -190,12 +166,12 @@ export function parseInitializeResult(result: unknown, scope: RpcScope): Initial
  * Validates a `tools/list` result. The envelope must hold a `tools` array; each entry is checked
  * on its own, so one malformed tool is reported in `rejected` and the rest still mount.
  */
-export function parseListToolsResult(result: unknown, scope: RpcScope): ListToolsOutcome {
+export function parseListToolsResult(result: unknown, scope: OperationScope): McpToolList {
   if (!isRecord(result) || !Array.isArray(result.tools)) {
-    throw protocolError(scope, `MCP server "${scope.connectionName}" returned no tools list`);
+    throw new ConnectionProtocolError({ ...scope, violation: 'returned no MCP tools list' });
   }
   const tools: Tool[] = [];
-  const rejected: ListToolsOutcome['rejected'] = [];
+  const rejected: { name?: string; message: string }[] = [];
   for (const entry of result.tools as unknown[]) {
     const parsed = ToolSchema.safeParse(entry);
     if (parsed.success) {
@@ -214,10 +190,12 @@ export function parseListToolsResult(result: unknown, scope: RpcScope): ListTool
 }
 
 /** Validates a `tools/call` result with the SDK's `CallToolResultSchema`. */
-export function parseCallToolResult(result: unknown, scope: RpcScope): CallToolResult {
+export function parseCallToolResult(result: unknown, scope: OperationScope): CallToolResult {
   const parsed = CallToolResultSchema.safeParse(result);
   if (!parsed.success) {
-    throw protocolError(scope, `MCP tools/call result from "${scope.connectionName}" is invalid`, {
+    throw new ConnectionProtocolError({
+      ...scope,
+      violation: 'sent an invalid MCP tools/call result',
       cause: parsed.error,
     });
   }

@@ -1,6 +1,8 @@
 /**
- * The closed vocabularies that say where a connection failure happened. Pure: no I/O.
- * They are closed so arbitrary method names or URLs can never enter diagnostics.
+ * Where a connection request or failure belongs: the closed vocabularies of operations and phases,
+ * and the one scope type that the wire, the JSON-RPC layer, the readers and the errors share.
+ * Pure: no I/O. The vocabularies are closed so arbitrary method names or URLs never enter
+ * diagnostics.
  */
 
 /** The step of a connection that was running when something happened. */
@@ -16,6 +18,18 @@ export type ConnectionOperation =
 /** Which set of limits applies: catalog discovery or a tool call. */
 export type ConnectionPhase = 'discovery' | 'call';
 
+/** Who is talking and for which step: every wire function and every connection error takes it. */
+export interface OperationScope {
+  /** The connection's configured name (raw; for host-facing errors only, never projected). */
+  readonly connectionName: string;
+  /** The step being performed. */
+  readonly operation: ConnectionOperation;
+  /** The phase whose limits are in force. */
+  readonly phase: ConnectionPhase;
+  /** Raw bytes the operation had read so far, when known (reported by its errors). */
+  readonly observedReadBytes?: number;
+}
+
 const PHASE_BY_OPERATION: Readonly<Record<ConnectionOperation, ConnectionPhase>> = {
   initialize: 'discovery',
   'notifications/initialized': 'discovery',
@@ -26,15 +40,18 @@ const PHASE_BY_OPERATION: Readonly<Record<ConnectionOperation, ConnectionPhase>>
   'openapi/call': 'call',
 };
 
-/** Every operation of the vocabulary, in a stable order. */
-export const CONNECTION_OPERATIONS: readonly ConnectionOperation[] = Object.freeze(
-  Object.keys(PHASE_BY_OPERATION) as ConnectionOperation[],
-);
-
 /**
  * The phase whose limits govern an operation. The per-call client's handshake is discovery even
  * inside a tool call, so only `tools/call` and `openapi/call` are `call`.
  */
 export function phaseOfOperation(operation: ConnectionOperation): ConnectionPhase {
   return PHASE_BY_OPERATION[operation];
+}
+
+/** The scope of `operation` on a connection, its phase derived by {@link phaseOfOperation}. */
+export function operationScope(
+  connectionName: string,
+  operation: ConnectionOperation,
+): OperationScope {
+  return { connectionName, operation, phase: phaseOfOperation(operation) };
 }

@@ -5,8 +5,8 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { readChunk, releaseReader, throwIfAborted } from './abortable-read.js';
-import { type ReadBudget, responseTooLarge } from './bounded-body.js';
-import type { ConnectionResponseTooLargeError } from './errors.js';
+import type { ReadBudget } from './bounded-body.js';
+import { ConnectionResponseTooLargeError } from './errors.js';
 import { createSseFrameMeter } from './sse-frame-meter.js';
 
 /** One dispatched SSE event. */
@@ -77,11 +77,15 @@ export async function* readSseMessages(
       const frameOverflow = meter.measure(value);
       if (frameOverflow >= 0) {
         usable = frameOverflow;
-        failure = responseTooLarge(budget, budget.maxFrameBytes, total);
+        failure = new ConnectionResponseTooLargeError({
+          ...budget,
+          maxBytes: budget.maxFrameBytes,
+          observedReadBytes: total,
+        });
       }
       if (total > budget.maxBytes && budget.maxBytes - before < usable) {
         usable = Math.max(0, budget.maxBytes - before);
-        failure = responseTooLarge(budget, budget.maxBytes, total);
+        failure = new ConnectionResponseTooLargeError({ ...budget, observedReadBytes: total });
       }
       const bytes = usable === value.byteLength ? value : value.subarray(0, usable);
       if (bytes.byteLength > 0) endsWithCR = bytes[bytes.byteLength - 1] === CR;

@@ -4,7 +4,7 @@
  * configured hosts are trusted, loopback included.
  */
 import { ConnectionUrlError } from './errors.js';
-import type { ConnectionOperation, ConnectionPhase } from './operation.js';
+import type { OperationScope } from './operation.js';
 
 /** The set of `host[:port]` values (lowercased) a connection may reach. */
 export interface HostFence {
@@ -13,18 +13,6 @@ export interface HostFence {
 }
 
 const HTTP_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:']);
-
-/** Origin plus path: no userinfo, query or fragment, so it is safe for logs and errors. */
-export function redactUrl(url: URL | string): string {
-  let parsed: URL;
-  try {
-    parsed = typeof url === 'string' ? new URL(url) : url;
-  } catch {
-    return '[unparseable URL]';
-  }
-  const origin = parsed.origin === 'null' ? parsed.protocol : parsed.origin;
-  return `${origin}${parsed.pathname}`;
-}
 
 /**
  * Parses a connection URL. Refuses (with {@link ConnectionUrlError}) anything unparseable, any
@@ -36,25 +24,25 @@ export function parseConnectionUrl(raw: string, connectionName: string): URL {
     url = new URL(raw);
   } catch (error) {
     // The raw text may hold a token, so it is never echoed.
-    throw new ConnectionUrlError(
-      `Connection "${connectionName}" has an unparseable URL`,
-      undefined,
-      {
-        cause: error,
-      },
-    );
+    throw new ConnectionUrlError({
+      connectionName,
+      refusal: 'has an unparseable URL',
+      cause: error,
+    });
   }
   if (!HTTP_PROTOCOLS.has(url.protocol)) {
-    throw new ConnectionUrlError(
-      `Connection "${connectionName}" must use http(s), got "${url.protocol}"`,
+    throw new ConnectionUrlError({
+      connectionName,
+      refusal: `must use http(s), got "${url.protocol}"`,
       url,
-    );
+    });
   }
   if (url.username !== '' || url.password !== '') {
-    throw new ConnectionUrlError(
-      `Connection "${connectionName}" URL must not carry userinfo; use a token provider`,
+    throw new ConnectionUrlError({
+      connectionName,
+      refusal: 'URL must not carry userinfo; use a token provider',
       url,
-    );
+    });
   }
   return url;
 }
@@ -65,11 +53,12 @@ function describeEntry(entry: string): string {
 }
 
 /** Normalizes one `allowHosts` entry through the URL parser, so ports and case match `URL.host`. */
-function normalizeAllowedHost(entry: string): string {
+function normalizeAllowedHost(entry: string, connectionName: string): string {
   const refuse = (): never => {
-    throw new ConnectionUrlError(
-      `allowHosts entry "${describeEntry(entry)}" must be a bare host[:port]`,
-    );
+    throw new ConnectionUrlError({
+      connectionName,
+      refusal: `allowHosts entry "${describeEntry(entry)}" must be a bare host[:port]`,
+    });
   };
   const trimmed = entry.trim();
   if (trimmed === '' || /[/\\@?#\s]/.test(trimmed) || trimmed.includes('://')) refuse();
@@ -87,9 +76,13 @@ function normalizeAllowedHost(entry: string): string {
  * The fence of a connection: its own URL's host plus the normalized `allowHosts`. An entry with a
  * scheme, path, query or userinfo is refused with {@link ConnectionUrlError} naming the entry.
  */
-export function createHostFence(url: URL, allowHosts: readonly string[] = []): HostFence {
+export function createHostFence(
+  connectionName: string,
+  url: URL,
+  allowHosts: readonly string[] = [],
+): HostFence {
   const hosts = new Set<string>([url.host.toLowerCase()]);
-  for (const entry of allowHosts) hosts.add(normalizeAllowedHost(entry));
+  for (const entry of allowHosts) hosts.add(normalizeAllowedHost(entry, connectionName));
   return Object.freeze({ hosts });
 }
 
@@ -103,45 +96,41 @@ export function isInsideFence(url: URL, fence: HostFence): boolean {
   );
 }
 
-/** Throws {@link ConnectionUrlError} unless {@link isInsideFence}; `where` names the operation. */
-export function assertInsideFence(
-  url: URL,
-  fence: HostFence,
-  connectionName: string,
-  where?: { operation: ConnectionOperation; phase: ConnectionPhase },
-): void {
+/** Throws {@link ConnectionUrlError} for the operation in `scope` unless {@link isInsideFence}. */
+export function assertInsideFence(url: URL, fence: HostFence, scope: OperationScope): void {
   if (isInsideFence(url, fence)) return;
-  throw new ConnectionUrlError(
-    `Connection "${connectionName}" refused request to host "${url.host.toLowerCase()}": not the connection host or an allowed host`,
+  throw new ConnectionUrlError({
+    ...scope,
+    refusal: `refused request to host "${url.host.toLowerCase()}": not the connection host or an allowed host`,
     url,
-    where,
-  );
+  });
 }
 
 /**
  * Resolves the data of a legacy SSE `endpoint` event against the connection URL. The result is
  * not fenced here: the caller fences it before any request (and so before any bearer) goes there.
  */
-export function resolveEndpointUrl(data: string, base: URL, connectionName: string): URL {
+export function resolveEndpointUrl(data: string, base: URL, scope: OperationScope): URL {
   const trimmed = data.trim();
   if (trimmed === '') {
-    throw new ConnectionUrlError(`Connection "${connectionName}" received an empty SSE endpoint`);
+    throw new ConnectionUrlError({ ...scope, refusal: 'received an empty SSE endpoint' });
   }
   let url: URL;
   try {
     url = new URL(trimmed, base);
   } catch (error) {
-    throw new ConnectionUrlError(
-      `Connection "${connectionName}" received an unparseable SSE endpoint`,
-      undefined,
-      { cause: error },
-    );
+    throw new ConnectionUrlError({
+      ...scope,
+      refusal: 'received an unparseable SSE endpoint',
+      cause: error,
+    });
   }
   if (!HTTP_PROTOCOLS.has(url.protocol)) {
-    throw new ConnectionUrlError(
-      `Connection "${connectionName}" received an SSE endpoint that is not http(s)`,
+    throw new ConnectionUrlError({
+      ...scope,
+      refusal: 'received an SSE endpoint that is not http(s)',
       url,
-    );
+    });
   }
   return url;
 }

@@ -149,7 +149,7 @@ const REFUSALS: [string, McpClientConnectionConfig, ErrorClass, RegExp][] = [
     'an allowHosts entry with a scheme',
     config({ allowHosts: ['https://other.example'] }),
     ConnectionUrlError,
-    /^allowHosts entry "https:\/\/other\.example" must be a bare host\[:port\]$/,
+    /^Connection "defined" allowHosts entry "https:\/\/other\.example" must be a bare host\[:port\]$/,
   ],
   [
     'an allowHosts entry with a path',

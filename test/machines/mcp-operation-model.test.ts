@@ -10,8 +10,10 @@ import {
   fromPromise,
   transition,
 } from 'xstate';
-import { mcpOperationMachine } from '../../src/machines/mcp-operation.machine.js';
-import { mcpOperationSetup } from '../../src/machines/mcp-operation.setup.js';
+import {
+  mcpOperationMachine,
+  mcpOperationSetup,
+} from '../../src/machines/mcp-operation.machine.js';
 import type { McpOperationContext } from '../../src/machines/mcp-operation.types.js';
 import { isInsideFence } from '../../src/wire/index.js';
 import { checkModel, modelCheckProblems } from '../support/model-check.js';

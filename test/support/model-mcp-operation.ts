@@ -24,9 +24,8 @@ export const MODEL_URL = 'http://127.0.0.1:7000/mcp';
 export const mcpModelInput: McpOperationInput = {
   connectionName: 'model',
   url: MODEL_URL,
-  fence: createHostFence(new URL(MODEL_URL)),
+  fence: createHostFence('model', new URL(MODEL_URL)),
   headers: {},
-  resolveToken: () => 'token',
   request: { method: 'tools/call', params: { name: 'echo', arguments: {} } },
   limits: {
     handshake: { timeoutMs: 5_000, maxResponseBytes: 1_000 },
@@ -95,6 +94,8 @@ const interruptedSlowRetry: RpcExchange = {
   lastEventId: 'e1',
   retryMs: 5_000,
 };
+/** An SSE answer that ended before the response and before any event id: not resumable. */
+const endedWithoutId: RpcExchange = { kind: 'interrupted', lastEventId: undefined, retryMs: 500 };
 const accepted: RpcExchange = { kind: 'accepted', status: 202 };
 const initialized = (session: boolean): RpcExchange => ({
   kind: 'response',
@@ -111,9 +112,11 @@ const called: RpcExchange = {
   value: { content: [{ type: 'text', text: 'ok' }] },
   sessionId: undefined,
 };
-const tooLarge = new ConnectionResponseTooLargeError('model', 1_000, {
+const tooLarge = new ConnectionResponseTooLargeError({
+  connectionName: 'model',
   operation: 'notifications/initialized',
   observedReadBytes: 1_001,
+  maxBytes: 1_000,
 });
 
 /** Every status the fallback rule distinguishes, tried on every exchange. */
@@ -130,6 +133,7 @@ const requestOutcomes = (id: string, request: ModelledRequest) => [
   ...answers(request).map((answer) => done(id, answer)),
   done(id, interrupted),
   done(id, interruptedSlowRetry),
+  done(id, endedWithoutId),
   done(id, accepted),
 ];
 
@@ -181,7 +185,6 @@ function eventCasesFor(
     SSE_ENDPOINT: [
       { type: 'SSE_ENDPOINT', url: 'http://127.0.0.1:7000/messages?sessionId=1' },
       { type: 'SSE_ENDPOINT', url: 'http://127.0.0.1:7001/messages' },
-      { type: 'SSE_ENDPOINT', url: undefined },
     ],
     SSE_MESSAGE: [
       {

@@ -31,6 +31,8 @@ type AnyErrorClass = {
 
 interface Row {
   label: string;
+  /** The host-facing message, written by the class itself. */
+  message: string;
   make: () => Error;
   errorClass: AnyErrorClass;
   name: string;
@@ -45,8 +47,10 @@ interface Row {
 const rows: Row[] = [
   {
     label: 'authorization required',
+    message: `Connection "${SECRET_NAME}" requires authorization`,
     make: () =>
-      new ConnectionAuthorizationRequiredError(SECRET_NAME, {
+      new ConnectionAuthorizationRequiredError({
+        connectionName: SECRET_NAME,
         operation: 'tools/call',
         cause: new Error(SECRET_BODY),
       }),
@@ -61,8 +65,14 @@ const rows: Row[] = [
   },
   {
     label: 'request failed with 503',
+    message: `Connection "${SECRET_NAME}" request failed with status 503`,
     make: () =>
-      new ConnectionRequestError(SECRET_NAME, 503, SECRET_BODY, { operation: 'tools/list' }),
+      new ConnectionRequestError({
+        connectionName: SECRET_NAME,
+        operation: 'tools/list',
+        status: 503,
+        body: SECRET_BODY,
+      }),
     errorClass: ConnectionRequestError,
     name: 'ConnectionRequestError',
     code: 'CONNECTION_REQUEST_FAILED',
@@ -74,7 +84,9 @@ const rows: Row[] = [
   },
   {
     label: 'request failed with 500',
-    make: () => new ConnectionRequestError(SECRET_NAME, 500, SECRET_BODY),
+    message: `Connection "${SECRET_NAME}" request failed with status 500`,
+    make: () =>
+      new ConnectionRequestError({ connectionName: SECRET_NAME, status: 500, body: SECRET_BODY }),
     errorClass: ConnectionRequestError,
     name: 'ConnectionRequestError',
     code: 'CONNECTION_REQUEST_FAILED',
@@ -86,8 +98,14 @@ const rows: Row[] = [
   },
   {
     label: 'request forbidden (403)',
+    message: `Connection "${SECRET_NAME}" request failed with status 403`,
     make: () =>
-      new ConnectionRequestError(SECRET_NAME, 403, SECRET_BODY, { operation: 'tools/call' }),
+      new ConnectionRequestError({
+        connectionName: SECRET_NAME,
+        operation: 'tools/call',
+        status: 403,
+        body: SECRET_BODY,
+      }),
     errorClass: ConnectionRequestError,
     name: 'ConnectionRequestError',
     code: 'CONNECTION_REQUEST_FAILED',
@@ -99,8 +117,13 @@ const rows: Row[] = [
   },
   {
     label: 'url refused',
+    message: `Connection "${SECRET_NAME}" refused a redirect`,
     make: () =>
-      new ConnectionUrlError(`Connection "${SECRET_NAME}" refused a redirect`, SECRET_URL),
+      new ConnectionUrlError({
+        connectionName: SECRET_NAME,
+        refusal: 'refused a redirect',
+        url: SECRET_URL,
+      }),
     errorClass: ConnectionUrlError,
     name: 'ConnectionUrlError',
     code: 'CONNECTION_URL_REJECTED',
@@ -112,10 +135,13 @@ const rows: Row[] = [
   },
   {
     label: 'timeout',
+    message: `Connection "${SECRET_NAME}" timed out after 50 ms`,
     make: () =>
-      new ConnectionTimeoutError(SECRET_NAME, 50, {
+      new ConnectionTimeoutError({
+        connectionName: SECRET_NAME,
         operation: 'initialize',
         observedReadBytes: 7,
+        timeoutMs: 50,
       }),
     errorClass: ConnectionTimeoutError,
     name: 'ConnectionTimeoutError',
@@ -128,10 +154,13 @@ const rows: Row[] = [
   },
   {
     label: 'response too large',
+    message: `Connection "${SECRET_NAME}" response exceeded the 64 byte limit`,
     make: () =>
-      new ConnectionResponseTooLargeError(SECRET_NAME, 64, {
+      new ConnectionResponseTooLargeError({
+        connectionName: SECRET_NAME,
         operation: 'tools/call',
         observedReadBytes: 65,
+        maxBytes: 64,
       }),
     errorClass: ConnectionResponseTooLargeError,
     name: 'ConnectionResponseTooLargeError',
@@ -149,9 +178,12 @@ const rows: Row[] = [
   },
   {
     label: 'protocol error with a JSON-RPC code',
+    message: `Connection "${SECRET_NAME}" answered with MCP error: ${SECRET_BODY}`,
     make: () =>
-      new ConnectionProtocolError(SECRET_NAME, `MCP error from "${SECRET_NAME}": ${SECRET_BODY}`, {
+      new ConnectionProtocolError({
+        connectionName: SECRET_NAME,
         operation: 'tools/call',
+        violation: `answered with MCP error: ${SECRET_BODY}`,
         rpcCode: -32602,
       }),
     errorClass: ConnectionProtocolError,
@@ -165,7 +197,8 @@ const rows: Row[] = [
   },
   {
     label: 'budget exceeded',
-    make: () => new ConnectionBudgetExceededError(10, 12, 'schema bytes'),
+    message: 'Connection surface exposes 12 schema bytes, above the budget of 10',
+    make: () => new ConnectionBudgetExceededError({ limit: 10, actual: 12, unit: 'schema bytes' }),
     errorClass: ConnectionBudgetExceededError,
     name: 'ConnectionBudgetExceededError',
     code: 'CONNECTION_BUDGET_EXCEEDED',
@@ -188,8 +221,9 @@ const ALL_CLASSES: AnyErrorClass[] = [
 ];
 
 describe.each(rows)('$label', (row) => {
-  it('carries its name and stable code', () => {
+  it('carries its name, stable code and its own message', () => {
     const error = row.make() as Error & { code: string };
+    expect(error.message).toBe(row.message);
     expect(error.name).toBe(row.name);
     expect(error.code).toBe(row.code);
     expect(error).toBeInstanceOf(Error);
@@ -243,55 +277,72 @@ describe.each(rows)('$label', (row) => {
 
 describe('ConnectionRequestError body', () => {
   it('keeps at most 512 characters of the upstream body', () => {
-    const error = new ConnectionRequestError('c', 500, 'x'.repeat(2000));
+    const error = new ConnectionRequestError({
+      connectionName: 'c',
+      status: 500,
+      body: 'x'.repeat(2000),
+    });
     expect(MAX_ERROR_BODY_CHARS).toBe(512);
     expect(error.body).toHaveLength(512);
   });
 
   it('keeps a short body as is for host hooks', () => {
-    expect(new ConnectionRequestError('c', 500, SECRET_BODY).body).toBe(SECRET_BODY);
+    expect(
+      new ConnectionRequestError({ connectionName: 'c', status: 500, body: SECRET_BODY }).body,
+    ).toBe(SECRET_BODY);
   });
 });
 
 describe('ConnectionUrlError url field', () => {
   it('stores the URL redacted to origin and path', () => {
-    const error = new ConnectionUrlError('refused', SECRET_URL);
+    const error = new ConnectionUrlError({
+      connectionName: 'c',
+      refusal: 'refused',
+      url: SECRET_URL,
+    });
     expect(error.url).toBe('https://api.example.test/mcp');
   });
 
   it('stores nothing when no URL is given', () => {
-    expect(new ConnectionUrlError('refused').url).toBeUndefined();
+    expect(new ConnectionUrlError({ connectionName: 'c', refusal: 'refused' }).url).toBeUndefined();
   });
 });
 
 describe('failure context defaults', () => {
   it('defaults to phase call and 0 observed bytes without an operation', () => {
-    const error = new ConnectionTimeoutError('c', 10);
+    const error = new ConnectionTimeoutError({ connectionName: 'c', timeoutMs: 10 });
     expect(error.operation).toBeUndefined();
     expect(error.phase).toBe('call');
     expect(error.observedReadBytes).toBe(0);
   });
 
   it('derives the phase from the operation when none is given', () => {
-    expect(new ConnectionTimeoutError('c', 10, { operation: 'endpoint' }).phase).toBe('discovery');
+    expect(
+      new ConnectionTimeoutError({ connectionName: 'c', operation: 'endpoint', timeoutMs: 10 })
+        .phase,
+    ).toBe('discovery');
   });
 
   it('keeps an explicit phase over the derived one', () => {
-    const error = new ConnectionResponseTooLargeError('c', 10, {
+    const error = new ConnectionResponseTooLargeError({
+      connectionName: 'c',
       operation: 'initialize',
       phase: 'call',
+      maxBytes: 10,
     });
     expect(error.phase).toBe('call');
   });
 
   it('keeps the standard cause', () => {
     const cause = new Error('inner');
-    expect(new ConnectionProtocolError('c', 'bad', { cause }).cause).toBe(cause);
+    expect(
+      new ConnectionProtocolError({ connectionName: 'c', violation: 'bad', cause }).cause,
+    ).toBe(cause);
   });
 
   it('has the authorization hint on the projection', () => {
-    expect(projectToolError(new ConnectionAuthorizationRequiredError('c'))?.hint).toBe(
-      'Obtain a new credential before retrying.',
-    );
+    expect(
+      projectToolError(new ConnectionAuthorizationRequiredError({ connectionName: 'c' }))?.hint,
+    ).toBe('Obtain a new credential before retrying.');
   });
 });

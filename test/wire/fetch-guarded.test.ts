@@ -1,7 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ConnectionUrlError } from '../../src/wire/errors.js';
-import { fetchWithoutRedirects, type WireScope } from '../../src/wire/fetch-guarded.js';
-import { createHostFence } from '../../src/wire/url-fence.js';
+import { fetchWithoutRedirects, type WireRequest } from '../../src/wire/fetch-guarded.js';
+import type { OperationScope } from '../../src/wire/operation.js';
+import { createHostFence, type HostFence } from '../../src/wire/url-fence.js';
 import {
   type LoopbackServer,
   leakedHandles,
@@ -26,13 +27,22 @@ async function serve(...args: Parameters<typeof startLoopbackServer>): Promise<L
   return server;
 }
 
-function scopeFor(server: LoopbackServer): WireScope {
+/** The operation a request serves, its fence, and the fetch it goes through. */
+interface Wire {
+  readonly scope: OperationScope;
+  readonly fence: HostFence;
+  readonly fetch?: typeof fetch;
+}
+
+function wireFor(server: LoopbackServer): Wire {
   return {
-    connectionName: 'c',
-    operation: 'initialize',
-    phase: 'discovery',
-    fence: createHostFence(new URL(server.origin)),
+    scope: { connectionName: 'c', operation: 'initialize', phase: 'discovery' },
+    fence: createHostFence('c', new URL(server.origin)),
   };
+}
+
+function send(request: WireRequest, wire: Wire): Promise<Response> {
+  return fetchWithoutRedirects(request, wire.scope, wire.fence, wire.fetch);
 }
 
 describe('fetchWithoutRedirects', () => {
@@ -40,7 +50,7 @@ describe('fetchWithoutRedirects', () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
-    const response = await fetchWithoutRedirects(
+    const response = await send(
       {
         url: new URL('/mcp', server.origin),
         method: 'POST',
@@ -48,7 +58,7 @@ describe('fetchWithoutRedirects', () => {
         body: '{}',
         signal: liveSignal(),
       },
-      scopeFor(server),
+      wireFor(server),
     );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ok: true });
@@ -61,7 +71,7 @@ describe('fetchWithoutRedirects', () => {
       // A body that never ends: only cancellation can free this request.
       res.write('redirecting...');
     });
-    const request = fetchWithoutRedirects(
+    const request = send(
       {
         url: new URL('/mcp', server.origin),
         method: 'POST',
@@ -69,7 +79,7 @@ describe('fetchWithoutRedirects', () => {
         body: '{}',
         signal: liveSignal(),
       },
-      scopeFor(server),
+      wireFor(server),
     );
     await expect(request).rejects.toBeInstanceOf(ConnectionUrlError);
     await expect(request).rejects.toThrow(/refused a redirect/);
@@ -83,9 +93,9 @@ describe('fetchWithoutRedirects', () => {
       else res.writeHead(200).end('followed');
     });
     await expect(
-      fetchWithoutRedirects(
+      send(
         { url: new URL('/mcp', server.origin), method: 'GET', headers: {}, signal: liveSignal() },
-        scopeFor(server),
+        wireFor(server),
       ),
     ).rejects.toBeInstanceOf(ConnectionUrlError);
     expect(server.requests.map((seen) => seen.path)).toEqual(['/mcp']);
@@ -94,7 +104,7 @@ describe('fetchWithoutRedirects', () => {
   it('refuses an off-fence URL before any request reaches the server', async () => {
     const fenced = await serve((_req, res) => res.writeHead(200).end());
     const foreign = await serve((_req, res) => res.writeHead(200).end());
-    const attempt = fetchWithoutRedirects(
+    const attempt = send(
       {
         url: new URL('/mcp?token=SECRET', foreign.origin),
         method: 'POST',
@@ -102,25 +112,28 @@ describe('fetchWithoutRedirects', () => {
         body: '{}',
         signal: liveSignal(),
       },
-      scopeFor(fenced),
+      wireFor(fenced),
     );
     await expect(attempt).rejects.toBeInstanceOf(ConnectionUrlError);
     await expect(attempt).rejects.not.toThrow(/SECRET/);
+    await expect(attempt).rejects.toMatchObject({
+      connectionName: 'c',
+      operation: 'initialize',
+      phase: 'discovery',
+    });
     expect(foreign.requests).toHaveLength(0);
     expect(fenced.requests).toHaveLength(0);
   });
 
   it('sends to an allowed host outside the connection host', async () => {
     const other = await serve((_req, res) => res.writeHead(204).end());
-    const scope: WireScope = {
-      connectionName: 'c',
-      operation: 'openapi/call',
-      phase: 'call',
-      fence: createHostFence(new URL('http://connection.example.test/'), [other.host]),
+    const wire: Wire = {
+      scope: { connectionName: 'c', operation: 'openapi/call', phase: 'call' },
+      fence: createHostFence('c', new URL('http://connection.example.test/'), [other.host]),
     };
-    const response = await fetchWithoutRedirects(
+    const response = await send(
       { url: new URL('/x', other.origin), method: 'DELETE', headers: {}, signal: liveSignal() },
-      scope,
+      wire,
     );
     expect(response.status).toBe(204);
   });
@@ -131,14 +144,14 @@ describe('fetchWithoutRedirects', () => {
     });
     const controller = new AbortController();
     const reason = new Error('caller stopped');
-    const request = fetchWithoutRedirects(
+    const request = send(
       {
         url: new URL('/mcp', server.origin),
         method: 'GET',
         headers: {},
         signal: controller.signal,
       },
-      scopeFor(server),
+      wireFor(server),
     );
     await expect.poll(() => server.requests.length).toBe(1);
     controller.abort(reason);
@@ -150,14 +163,14 @@ describe('fetchWithoutRedirects', () => {
     const server = await serve((_req, res) => res.writeHead(200).end());
     const reason = new Error('already stopped');
     await expect(
-      fetchWithoutRedirects(
+      send(
         {
           url: new URL('/mcp', server.origin),
           method: 'GET',
           headers: {},
           signal: AbortSignal.abort(reason),
         },
-        scopeFor(server),
+        wireFor(server),
       ),
     ).rejects.toBe(reason);
     expect(server.requests).toHaveLength(0);
@@ -171,7 +184,7 @@ describe('fetchWithoutRedirects', () => {
     }) as typeof fetch;
     const controller = new AbortController();
     const reason = new Error('deadline state left');
-    const request = fetchWithoutRedirects(
+    const request = send(
       {
         url: new URL('http://h.example.test/'),
         method: 'GET',
@@ -179,10 +192,8 @@ describe('fetchWithoutRedirects', () => {
         signal: controller.signal,
       },
       {
-        connectionName: 'c',
-        operation: 'tools/list',
-        phase: 'discovery',
-        fence: createHostFence(new URL('http://h.example.test/')),
+        scope: { connectionName: 'c', operation: 'tools/list', phase: 'discovery' },
+        fence: createHostFence('c', new URL('http://h.example.test/')),
         fetch: ignoringFetch,
       },
     );
@@ -197,7 +208,7 @@ describe('fetchWithoutRedirects', () => {
       seen.push(init);
       return Promise.resolve(new Response('ok'));
     }) as typeof fetch;
-    await fetchWithoutRedirects(
+    await send(
       {
         url: new URL('http://h.example.test/'),
         method: 'POST',
@@ -206,10 +217,8 @@ describe('fetchWithoutRedirects', () => {
         signal: liveSignal(),
       },
       {
-        connectionName: 'c',
-        operation: 'tools/call',
-        phase: 'call',
-        fence: createHostFence(new URL('http://h.example.test/')),
+        scope: { connectionName: 'c', operation: 'tools/call', phase: 'call' },
+        fence: createHostFence('c', new URL('http://h.example.test/')),
         fetch: recordingFetch,
       },
     );

@@ -9,12 +9,12 @@ import {
   parseInitializeResult,
   parseJsonText,
   parseListToolsResult,
-  type RpcScope,
   SUPPORTED_PROTOCOL_VERSIONS,
   unwrapJsonRpcResponse,
 } from '../../src/wire/json-rpc.js';
+import type { OperationScope } from '../../src/wire/operation.js';
 
-const scope: RpcScope = { connectionName: 'c', operation: 'tools/list', phase: 'discovery' };
+const scope: OperationScope = { connectionName: 'c', operation: 'tools/list', phase: 'discovery' };
 
 function thrownBy(action: () => unknown): unknown {
   try {
@@ -182,7 +182,7 @@ describe('parseListToolsResult', () => {
 });
 
 describe('parseCallToolResult', () => {
-  const callScope: RpcScope = { connectionName: 'c', operation: 'tools/call', phase: 'call' };
+  const callScope: OperationScope = { connectionName: 'c', operation: 'tools/call', phase: 'call' };
 
   it('accepts content and structured content', () => {
     const result = parseCallToolResult(

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ConnectionUrlError } from '../../src/wire/errors.js';
+import { redactUrl } from '../../src/wire/redact.js';
 import {
   assertInsideFence,
   createHostFence,
   isInsideFence,
   parseConnectionUrl,
-  redactUrl,
   resolveEndpointUrl,
 } from '../../src/wire/url-fence.js';
 
@@ -19,6 +19,8 @@ function thrownBy(action: () => unknown): unknown {
 }
 
 const base = new URL('http://API.Example.test:8080/mcp');
+const SCOPE = { connectionName: 'c', operation: 'tools/call', phase: 'call' } as const;
+const ENDPOINT_SCOPE = { connectionName: 'c', operation: 'endpoint', phase: 'discovery' } as const;
 
 describe('parseConnectionUrl', () => {
   it.each([
@@ -48,7 +50,7 @@ describe('parseConnectionUrl', () => {
 
 describe('createHostFence', () => {
   it('holds the connection host lowercased, with its port', () => {
-    expect([...createHostFence(base).hosts]).toEqual(['api.example.test:8080']);
+    expect([...createHostFence('c', base).hosts]).toEqual(['api.example.test:8080']);
   });
 
   it.each([
@@ -59,7 +61,7 @@ describe('createHostFence', () => {
     ['[::1]:4000', '[::1]:4000'],
     ['  spaced.example.test  ', 'spaced.example.test'],
   ])('normalizes allowHosts entry %j to %j', (entry, host) => {
-    expect(createHostFence(base, [entry]).hosts.has(host)).toBe(true);
+    expect(createHostFence('c', base, [entry]).hosts.has(host)).toBe(true);
   });
 
   it.each([
@@ -70,20 +72,20 @@ describe('createHostFence', () => {
     ['an empty entry', ''],
     ['a bad port', 'other.example.test:99999'],
   ])('refuses an allowHosts entry with %s, naming the entry', (_label, entry) => {
-    const attempt = () => createHostFence(base, [entry]);
+    const attempt = () => createHostFence('c', base, [entry]);
     expect(attempt).toThrow(ConnectionUrlError);
     expect(attempt).toThrow(/allowHosts entry/);
   });
 
   it('names a refused entry without its userinfo', () => {
-    expect(() => createHostFence(base, ['user:SECRET@other.example.test'])).toThrow(
+    expect(() => createHostFence('c', base, ['user:SECRET@other.example.test'])).toThrow(
       /allowHosts entry "\*\*\*@other\.example\.test"/,
     );
   });
 });
 
 describe('isInsideFence', () => {
-  const fence = createHostFence(base, ['Other.example.test', 'ported.example.test:9443']);
+  const fence = createHostFence('c', base, ['Other.example.test', 'ported.example.test:9443']);
 
   it.each([
     ['the connection URL', 'http://api.example.test:8080/mcp', true],
@@ -106,22 +108,23 @@ describe('isInsideFence', () => {
 
   it('assertInsideFence refuses an outside URL with a redacted ConnectionUrlError', () => {
     const error = thrownBy(() =>
-      assertInsideFence(new URL('http://evil.example.test/x?token=SECRET'), fence, 'c'),
+      assertInsideFence(new URL('http://evil.example.test/x?token=SECRET'), fence, SCOPE),
     );
     expect(error).toBeInstanceOf(ConnectionUrlError);
+    expect(error).toMatchObject({ connectionName: 'c', operation: 'tools/call', phase: 'call' });
     expect((error as ConnectionUrlError).url).toBe('http://evil.example.test/x');
     expect((error as Error).message).not.toContain('SECRET');
   });
 
   it('assertInsideFence passes an inside URL', () => {
     expect(() =>
-      assertInsideFence(new URL('http://api.example.test:8080/m'), fence, 'c'),
+      assertInsideFence(new URL('http://api.example.test:8080/m'), fence, SCOPE),
     ).not.toThrow();
   });
 });
 
 describe('resolveEndpointUrl', () => {
-  const fence = createHostFence(base);
+  const fence = createHostFence('c', base);
 
   it.each([
     [
@@ -161,7 +164,7 @@ describe('resolveEndpointUrl', () => {
       false,
     ],
   ])('resolves %s and fences it', (_label, data, href, inside) => {
-    const url = resolveEndpointUrl(data, base, 'c');
+    const url = resolveEndpointUrl(data, base, ENDPOINT_SCOPE);
     expect(url.href).toBe(href);
     expect(isInsideFence(url, fence)).toBe(inside);
   });
@@ -170,8 +173,10 @@ describe('resolveEndpointUrl', () => {
     ['empty data', '   '],
     ['a non-http scheme', 'javascript:alert(1)'],
     ['an unparseable absolute URL', 'http://[bad/m'],
-  ])('refuses %s with ConnectionUrlError', (_label, data) => {
-    expect(() => resolveEndpointUrl(data, base, 'c')).toThrow(ConnectionUrlError);
+  ])('refuses %s with a ConnectionUrlError of the endpoint step', (_label, data) => {
+    const error = thrownBy(() => resolveEndpointUrl(data, base, ENDPOINT_SCOPE));
+    expect(error).toBeInstanceOf(ConnectionUrlError);
+    expect(error).toMatchObject({ operation: 'endpoint', phase: 'discovery' });
   });
 });
 

@@ -1,0 +1,108 @@
+/**
+ * The named guards of `mcpOperation`. Each one is a total predicate over typed params that the
+ * chart maps from the event or context at the transition, so a guard never inspects an untyped
+ * event and its verdict does not depend on where it sits in a list. Pure: no I/O.
+ */
+import {
+  ConnectionResponseTooLargeError,
+  type HostFence,
+  isInsideFence,
+  isResponseTo,
+} from '../wire/index.js';
+import {
+  isFallbackStatus,
+  isUnauthorizedStatus,
+  MAX_STREAM_RESUMPTIONS,
+} from './mcp-operation.policy.js';
+import type { DecodedResponse, RpcExchange } from './mcp-operation.types.js';
+import type { SecretValue } from './secret-value.js';
+
+/** How one exchange ended. */
+export interface ExchangeParams {
+  readonly exchange: RpcExchange;
+}
+
+/** Where a paged `tools/list` stands once a page arrived. */
+export interface PageParams {
+  /** The cursor the page announced; `undefined` on the last page and for `tools/call`. */
+  readonly nextCursor: string | undefined;
+  /** Pages collected before this one. */
+  readonly page: number;
+  /** How many pages the run may follow. */
+  readonly maxListPages: number;
+}
+
+/** An interrupted exchange, and how often the stream was already resumed. */
+export interface ResumeParams extends ExchangeParams {
+  readonly resumeAttempts: number;
+}
+
+/** Bytes a chunk added to what the operation had read, and its ceiling. */
+export interface ReadParams {
+  readonly readBytes: number;
+  readonly bytes: number;
+  readonly maxBytes: number;
+}
+
+/** Every guard of the chart, by the name the chart and the diagrams use. */
+export const mcpOperationGuards = {
+  /** The exchange was refused with 401: authorization is required, on every request. */
+  isUnauthorized: (_: unknown, { exchange }: ExchangeParams): boolean =>
+    exchange.kind === 'http-error' && isUnauthorizedStatus(exchange.status),
+
+  /** The exchange was refused with 400, 404 or 405 (the chart asks only on the first initialize). */
+  isFallbackStatus: (_: unknown, { exchange }: ExchangeParams): boolean =>
+    exchange.kind === 'http-error' && isFallbackStatus(exchange.status),
+
+  /** The exchange was refused with any non-2xx status. */
+  isHttpError: (_: unknown, { exchange }: ExchangeParams): boolean =>
+    exchange.kind === 'http-error',
+
+  /** The exchange carried the awaited JSON-RPC response. */
+  isResponse: (_: unknown, { exchange }: ExchangeParams): boolean => exchange.kind === 'response',
+
+  /** The SSE response broke off after an event id, and the resumption bound is not reached. */
+  canResume: (_: unknown, { exchange, resumeAttempts }: ResumeParams): boolean =>
+    exchange.kind === 'interrupted' &&
+    exchange.lastEventId !== undefined &&
+    resumeAttempts < MAX_STREAM_RESUMPTIONS,
+
+  /** The page announced a next one, and the page limit leaves room for it. */
+  hasNextPage: (_: unknown, { nextCursor, page, maxListPages }: PageParams): boolean =>
+    nextCursor !== undefined && page + 1 < maxListPages,
+
+  /** The page announced a next one, but the page limit is reached: the catalog is unbounded. */
+  hasCursorAtPageLimit: (_: unknown, { nextCursor, page, maxListPages }: PageParams): boolean =>
+    nextCursor !== undefined && page + 1 >= maxListPages,
+
+  /** The failure was a byte ceiling: it ends the run even where other failures are ignored. */
+  isSizeFailure: (_: unknown, { error }: { readonly error: unknown }): boolean =>
+    ConnectionResponseTooLargeError.isInstance(error),
+
+  /** The chunk just read takes the operation over its byte ceiling. */
+  exceedsReadBudget: (_: unknown, { readBytes, bytes, maxBytes }: ReadParams): boolean =>
+    readBytes + bytes > maxBytes,
+
+  /** The announced legacy endpoint is a URL inside the host fence; checked before any POST. */
+  isFencedEndpoint: (
+    _: unknown,
+    { endpoint, fence }: { readonly endpoint: string | undefined; readonly fence: HostFence },
+  ): boolean =>
+    endpoint !== undefined && URL.canParse(endpoint) && isInsideFence(new URL(endpoint), fence),
+
+  /** The legacy stream's message answers the request the run waits for. */
+  isPendingResponse: (
+    _: unknown,
+    { message, pendingId }: { readonly message: unknown; readonly pendingId: number },
+  ): boolean => isResponseTo(message, pendingId),
+
+  /** The legacy stream's answer decoded into a valid result. */
+  isAnswered: (_: unknown, { answer }: { readonly answer: DecodedResponse | undefined }): boolean =>
+    answer?.ok === true,
+
+  /** The server assigned a Streamable HTTP session, which teardown must end. */
+  hasSession: (
+    _: unknown,
+    { sessionId }: { readonly sessionId: SecretValue | undefined },
+  ): boolean => sessionId !== undefined,
+};
