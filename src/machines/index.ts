@@ -1,6 +1,6 @@
 /** `stitchkit-transport/machines`: the machines, their runner, observation and diagrams. */
 export { MACHINE_CATALOGUE, type MachineCatalogueEntry } from './catalogue.js';
-export { remainingMs } from './deadline.js';
+export { MAX_TIMER_MS, remainingMs } from './deadline.js';
 export { describeEventType, toMermaid, toStatelySource } from './diagram.js';
 export { mcpOperationMachine } from './mcp-operation.machine.js';
 export {

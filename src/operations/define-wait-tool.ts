@@ -12,13 +12,9 @@ import {
   type ToolAnnotations,
   type ToolTransport,
 } from '../binding/index.js';
+import { assertTimeoutMs } from '../machines/deadline.js';
 import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';
-import {
-  assertWaitTimeoutMs,
-  runWaitOperation,
-  type WaitTick,
-  waitProgressMessage,
-} from './wait-operation.js';
+import { runWaitOperation, type WaitTick, waitProgressMessage } from './wait-operation.js';
 
 /** How a state reads to a person or model; `isError` marks a terminal failure. */
 export interface WaitRendering {
@@ -83,7 +79,7 @@ export function defineWaitTool<I extends z.ZodObject, S extends z.ZodType>(
   config: WaitToolConfig<I, S>,
 ): RuntimeToolDefinition<I, S> {
   if (config.defaultTimeout !== undefined) {
-    assertWaitTimeoutMs(Math.round(config.defaultTimeout * 1000));
+    assertTimeoutMs(Math.round(config.defaultTimeout * 1000), 'defaultTimeout (in seconds) × 1000');
   }
   const render = config.render;
   const mcpPresenter =

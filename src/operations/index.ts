@@ -7,8 +7,6 @@ export {
 } from './define-wait-tool.js';
 export { type MountWaitOptions, mountWait } from './mount-wait.js';
 export {
-  assertWaitTimeoutMs,
-  MAX_WAIT_TIMEOUT_MS,
   runWaitOperation,
   type WaitOperationOptions,
   type WaitOperationResult,

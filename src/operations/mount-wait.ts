@@ -6,8 +6,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { TOOL_NAME_PATTERN } from '../binding/index.js';
+import { assertTimeoutMs } from '../machines/deadline.js';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, type WaitRendering } from './define-wait-tool.js';
-import { assertWaitTimeoutMs, runWaitOperation, waitProgressMessage } from './wait-operation.js';
+import { runWaitOperation, waitProgressMessage } from './wait-operation.js';
 
 /** Options of {@link mountWait}. */
 export interface MountWaitOptions<Shape extends z.ZodRawShape> {
@@ -50,7 +51,10 @@ export function mountWait<Shape extends z.ZodRawShape>(
     throw new TypeError(`mountWait: tool name ${JSON.stringify(name)} is not deliverable`);
   }
   if (options.defaultTimeout !== undefined) {
-    assertWaitTimeoutMs(Math.round(options.defaultTimeout * 1000));
+    assertTimeoutMs(
+      Math.round(options.defaultTimeout * 1000),
+      'defaultTimeout (in seconds) × 1000',
+    );
   }
   type Args = z.infer<z.ZodObject<Shape>>;
   const register = server.registerTool.bind(server) as (

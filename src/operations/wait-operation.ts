@@ -2,6 +2,7 @@
  * The transport-neutral core of the wait operation (ADR 0081): one run of the `wait` machine
  * through `runMachine`, shared by `defineWaitTool` and the raw `mountWait` adapter.
  */
+import { assertTimeoutMs } from '../machines/deadline.js';
 import type {
   InspectionObserver,
   TransitionLabels,
@@ -11,9 +12,6 @@ import { runMachine } from '../machines/run-machine.js';
 import { makeWaitActors, type WaitPollContext } from '../machines/wait.actors.js';
 import { waitMachine } from '../machines/wait.machine.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../machines/wait.policy.js';
-
-/** Largest timer Node honours; a longer one is clamped to 1 ms and fires almost at once. */
-export const MAX_WAIT_TIMEOUT_MS = 2_147_483_647;
 
 /** What the core reports after each completed poll. */
 export interface WaitTick<TState> {
@@ -31,7 +29,7 @@ export interface WaitOperationOptions<TState> {
   poll(context: WaitPollContext): Promise<TState> | TState;
   /** True when a state is final. */
   done(state: TState): boolean;
-  /** Overall deadline in milliseconds; default 600 000, at most 2 147 483 647. */
+  /** Overall deadline in milliseconds; default 600 000, at most `MAX_TIMER_MS` (2 147 483 647). */
   readonly timeoutMs?: number;
   /** Sleep schedule in seconds, last entry repeating; default 2,3,5,5,8,10. */
   readonly backoffSeconds?: readonly number[];
@@ -57,16 +55,6 @@ export interface WaitOperationResult<TState> {
   readonly polls: number;
 }
 
-/** Checks a wait timeout: a positive integer number of milliseconds within Node's timer range. */
-export function assertWaitTimeoutMs(timeoutMs: number): number {
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_WAIT_TIMEOUT_MS) {
-    throw new RangeError(
-      `wait timeout must be a positive integer number of milliseconds up to ${MAX_WAIT_TIMEOUT_MS}, got ${timeoutMs}`,
-    );
-  }
-  return timeoutMs;
-}
-
 /**
  * Polls until `done`, the deadline, or cancellation. Resolves with the last state (`timedOut`
  * when the deadline passed); rejects with `WaitTimeoutError` when no state was seen before the
@@ -76,7 +64,7 @@ export function assertWaitTimeoutMs(timeoutMs: number): number {
 export async function runWaitOperation<TState>(
   options: WaitOperationOptions<TState>,
 ): Promise<WaitOperationResult<TState>> {
-  const timeoutMs = assertWaitTimeoutMs(options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);
+  const timeoutMs = assertTimeoutMs(options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS, 'timeoutMs');
   const startedAt = Date.now();
   let polls = 0;
   const machine = waitMachine.provide({
