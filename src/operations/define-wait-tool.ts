@@ -12,9 +12,13 @@ import {
   type ToolAnnotations,
   type ToolTransport,
 } from '../binding/index.js';
-import { assertTimeoutMs } from '../machines/deadline.js';
 import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';
-import { runWaitOperation, type WaitTick, waitProgressMessage } from './wait-operation.js';
+import {
+  assertWaitTimeoutSeconds,
+  runWaitOperation,
+  type WaitTick,
+  waitProgressMessage,
+} from './wait-operation.js';
 
 /** How a state reads to a person or model; `isError` marks a terminal failure. */
 export interface WaitRendering {
@@ -64,9 +68,6 @@ export interface WaitToolConfig<I extends z.ZodObject, S extends z.ZodType> {
   readonly inspect?: InspectionObserver;
 }
 
-/** Default wait timeout, in seconds. */
-export const DEFAULT_WAIT_TIMEOUT_SECONDS = 600;
-
 /**
  * Builds the managed wait tool. Its handler polls through the `wait` machine; a timeout with a
  * state is `AppError('WAIT_TIMEOUT', rendered text, 408)`, a timeout before any state is
@@ -79,7 +80,7 @@ export function defineWaitTool<I extends z.ZodObject, S extends z.ZodType>(
   config: WaitToolConfig<I, S>,
 ): RuntimeToolDefinition<I, S> {
   if (config.defaultTimeout !== undefined) {
-    assertTimeoutMs(Math.round(config.defaultTimeout * 1000), 'defaultTimeout (in seconds) × 1000');
+    assertWaitTimeoutSeconds(config.defaultTimeout, 'defaultTimeout');
   }
   const render = config.render;
   const mcpPresenter =
@@ -102,12 +103,12 @@ export function defineWaitTool<I extends z.ZodObject, S extends z.ZodType>(
     ...(config.annotations === undefined ? {} : { annotations: config.annotations }),
     ...(present === undefined ? {} : { present }),
     async handler(ctx) {
-      const seconds = config.timeoutFromInput?.(ctx.input) ?? config.defaultTimeout;
       const result = await runWaitOperation<z.infer<S>>({
         poll: async ({ signal }) =>
           config.state.parse(await config.poll(ctx.input, { ...ctx, signal })) as z.infer<S>,
         done: (state) => config.done(state),
-        timeoutMs: Math.round((seconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000),
+        timeoutSeconds: config.timeoutFromInput?.(ctx.input),
+        defaultTimeoutSeconds: config.defaultTimeout,
         signal: ctx.signal,
         onPoll: (tick: WaitTick<z.infer<S>>) => {
           if (config.done(tick.state)) return;

@@ -13,6 +13,9 @@ import { makeWaitActors, type WaitPollContext } from '../machines/wait.actors.js
 import { waitMachine } from '../machines/wait.machine.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../machines/wait.policy.js';
 
+/** Default overall deadline of a wait, in seconds: the wait machine's default (600 s). */
+export const DEFAULT_WAIT_TIMEOUT_SECONDS = DEFAULT_WAIT_TIMEOUT_MS / 1000;
+
 /** What the core reports after each completed poll. */
 export interface WaitTick<TState> {
   /** 1-based number of the poll that just completed. */
@@ -29,8 +32,10 @@ export interface WaitOperationOptions<TState> {
   poll(context: WaitPollContext): Promise<TState> | TState;
   /** True when a state is final. */
   done(state: TState): boolean;
-  /** Overall deadline in milliseconds; default 600 000, at most `MAX_TIMER_MS` (2 147 483 647). */
-  readonly timeoutMs?: number;
+  /** This call's overall deadline in seconds; `undefined` uses `defaultTimeoutSeconds`. */
+  readonly timeoutSeconds?: number;
+  /** Deadline when the call chose none, in seconds; default `DEFAULT_WAIT_TIMEOUT_SECONDS`. */
+  readonly defaultTimeoutSeconds?: number;
   /** Sleep schedule in seconds, last entry repeating; default 2,3,5,5,8,10. */
   readonly backoffSeconds?: readonly number[];
   /** Caller cancellation; the wait rejects with its exact reason. */
@@ -56,6 +61,29 @@ export interface WaitOperationResult<TState> {
 }
 
 /**
+ * Checks a wait timeout given in seconds: its milliseconds, rounded, must be a delay
+ * `assertTimeoutMs` accepts (1 to `MAX_TIMER_MS`). Returns those milliseconds; else a RangeError
+ * naming `option`. Both wait adapters call it at definition for `defaultTimeout`.
+ */
+export function assertWaitTimeoutSeconds(seconds: number, option: string): number {
+  return assertTimeoutMs(Math.round(seconds * 1000), `${option} × 1000`);
+}
+
+/** The call's timeout, else the default timeout, else the machine default; in milliseconds. */
+function waitTimeoutMs(
+  options: Pick<WaitOperationOptions<unknown>, 'timeoutSeconds' | 'defaultTimeoutSeconds'>,
+): number {
+  // `!= null` as `??` did before: an untyped caller's `null` falls back to the default.
+  if (options.timeoutSeconds != null) {
+    return assertWaitTimeoutSeconds(options.timeoutSeconds, 'timeoutSeconds');
+  }
+  if (options.defaultTimeoutSeconds != null) {
+    return assertWaitTimeoutSeconds(options.defaultTimeoutSeconds, 'defaultTimeoutSeconds');
+  }
+  return DEFAULT_WAIT_TIMEOUT_MS;
+}
+
+/**
  * Polls until `done`, the deadline, or cancellation. Resolves with the last state (`timedOut`
  * when the deadline passed); rejects with `WaitTimeoutError` when no state was seen before the
  * deadline, with the poll's error when a poll throws, and with `signal.reason` on cancellation.
@@ -64,7 +92,7 @@ export interface WaitOperationResult<TState> {
 export async function runWaitOperation<TState>(
   options: WaitOperationOptions<TState>,
 ): Promise<WaitOperationResult<TState>> {
-  const timeoutMs = assertTimeoutMs(options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS, 'timeoutMs');
+  const timeoutMs = waitTimeoutMs(options);
   const startedAt = Date.now();
   let polls = 0;
   const machine = waitMachine.provide({
