@@ -13,6 +13,7 @@ import {
   type ToolTransport,
 } from '../binding/index.js';
 import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';
+import { WaitTimeoutError } from '../machines/wait-timeout-error.js';
 import {
   assertWaitTimeoutSeconds,
   runWaitOperation,
@@ -70,11 +71,12 @@ export interface WaitToolConfig<I extends z.ZodObject, S extends z.ZodType> {
 
 /**
  * Builds the managed wait tool. Its handler polls through the `wait` machine; a timeout with a
- * state is `AppError('WAIT_TIMEOUT', rendered text, 408)`, a timeout before any state is
- * `WAIT_TIMEOUT` too, and a state whose rendering `isError` is `AppError('WAIT_FAILED', text,
- * 409)`. Otherwise the validated state is the output. After each non-final poll it calls
- * `ctx.reportProgress(poll, undefined, "<phase> — poll N, Xs elapsed")` (see
- * `waitProgressMessage`), which MCP delivers when the request carries a `progressToken`.
+ * state throws `WaitTimeoutError` with the rendered text (projected as `AppError('WAIT_TIMEOUT',
+ * text, 408)`), a timeout before any state is `WaitTimeoutError` too, and a state whose rendering
+ * `isError` is `AppError('WAIT_FAILED', text, 409)`. Otherwise the validated state is the output.
+ * After each non-final poll it calls `ctx.reportProgress(poll, undefined, "<phase> — poll N, Xs
+ * elapsed")` (see `waitProgressMessage`), which MCP delivers when the request carries a
+ * `progressToken`.
  */
 export function defineWaitTool<I extends z.ZodObject, S extends z.ZodType>(
   config: WaitToolConfig<I, S>,
@@ -121,9 +123,9 @@ export function defineWaitTool<I extends z.ZodObject, S extends z.ZodType>(
         ...(config.inspect === undefined ? {} : { inspect: config.inspect }),
       });
       if (result.timedOut) {
-        const text =
+        const message =
           render?.(result.state, true).text ?? 'Wait timed out before the operation completed';
-        throw new AppError('WAIT_TIMEOUT', { message: text, status: 408, retryable: false });
+        throw new WaitTimeoutError(result.timeoutMs, { message });
       }
       const rendering = render?.(result.state, false);
       if (rendering?.isError === true) {

@@ -58,6 +58,8 @@ export interface WaitOperationResult<TState> {
   readonly timedOut: boolean;
   /** Completed polls. */
   readonly polls: number;
+  /** The overall deadline that applied, in milliseconds. */
+  readonly timeoutMs: number;
 }
 
 /**
@@ -124,7 +126,12 @@ export async function runWaitOperation<TState>(
       labels: { operation: 'wait', ...options.labels },
     },
   );
-  return { state: output.snapshot as TState, timedOut: output.timedOut, polls: output.polls };
+  return {
+    state: output.snapshot as TState,
+    timedOut: output.timedOut,
+    polls: output.polls,
+    timeoutMs,
+  };
 }
 
 /** `"<phase> — poll N, Xs elapsed"` when the state has a string `phase`, else `"poll N, …"`. */

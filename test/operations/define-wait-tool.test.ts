@@ -6,8 +6,10 @@ import {
   mountMcp,
   runTool,
   toolCauseFromResult,
+  toolErrorFromResult,
 } from '../../src/binding/index.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../src/machines/wait.policy.js';
+import { WaitTimeoutError } from '../../src/machines/wait-timeout-error.js';
 import { defineWaitTool, type WaitToolConfig } from '../../src/operations/define-wait-tool.js';
 import {
   assertWaitTimeoutSeconds,
@@ -128,6 +130,26 @@ describe('defineWaitTool', () => {
     expect(toolCauseFromResult(result)).toMatchObject({
       status: 408,
       message: 'j-3 is running (gave up)',
+    });
+  });
+
+  it('throws a WaitTimeoutError (the deadline and the rendered text) for a timeout with a state', async () => {
+    const { definition } = jobTool(['running'], {
+      render: (state: JobState) => ({ text: `${state.jobId} is ${state.status}` }),
+    });
+    const result = await runTool(
+      definition,
+      { jobId: 'j-3', timeout: 0.05 },
+      { source: 'internal' },
+    );
+    const cause = toolCauseFromResult(result);
+    expect(cause).toBeInstanceOf(WaitTimeoutError);
+    expect(cause).toMatchObject({ timeoutMs: 50, message: 'j-3 is running' });
+    expect(toolErrorFromResult(result)).toMatchObject({
+      code: 'WAIT_TIMEOUT',
+      status: 408,
+      retryable: false,
+      message: 'j-3 is running',
     });
   });
 
