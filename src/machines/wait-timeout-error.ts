@@ -3,8 +3,10 @@
  * `WAIT_TIMEOUT` projection. Pure: no I/O.
  */
 import { AppError, TOOL_ERROR_PROJECTION, type ToolErrorProjecting } from '../binding/app-error.js';
+import { brandSymbol, hasBrand } from '../binding/type-guards.js';
 
-const WAIT_TIMEOUT_BRAND = Symbol.for('stitchkit-transport.error.WAIT_TIMEOUT');
+// Typed `unique symbol` (as a bare `Symbol.for` would be) so the brand stays a declared member.
+const WAIT_TIMEOUT_BRAND: unique symbol = brandSymbol('error.WAIT_TIMEOUT') as never;
 
 /**
  * The deadline of a wait passed: before its first poll returned a state (the `wait` machine's
@@ -33,11 +35,7 @@ export class WaitTimeoutError extends Error implements ToolErrorProjecting {
 
   /** True when `value` is a WaitTimeoutError from any copy of this package. */
   static isInstance(value: unknown): value is WaitTimeoutError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[WAIT_TIMEOUT_BRAND] === true
-    );
+    return hasBrand(value, WAIT_TIMEOUT_BRAND);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
