@@ -8,8 +8,10 @@ import {
   toolCauseFromResult,
   toolErrorEnvelope,
 } from './tool-result.js';
+import { brandSymbol, hasBrand } from './type-guards.js';
 
-const AGENT_TOOL_ERROR_BRAND = Symbol.for('stitchkit-transport.AgentToolError');
+// Typed `unique symbol` (as a bare `Symbol.for` would be) so the brand stays a declared member.
+const AGENT_TOOL_ERROR_BRAND: unique symbol = brandSymbol('AgentToolError') as never;
 
 /**
  * A failed agent tool call. `output` is the model-safe envelope, `message` its JSON, and `cause`
@@ -37,11 +39,7 @@ export class AgentToolError extends Error {
 
 /** True when `value` is an {@link AgentToolError} from any copy of this package. */
 export function isAgentToolError(value: unknown): value is AgentToolError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as Record<symbol, unknown>)[AGENT_TOOL_ERROR_BRAND] === true
-  );
+  return hasBrand(value, AGENT_TOOL_ERROR_BRAND);
 }
 
 /** The AgentToolError for a failure result, with the result's retained raw cause. */

@@ -3,6 +3,8 @@
  * classes project themselves onto it. Pure: no I/O.
  */
 
+import { brandSymbol, hasBrand } from './type-guards.js';
+
 /** HTTP statuses whose failures are worth retrying unless an error says otherwise. */
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 502, 503, 504]);
 
@@ -27,7 +29,8 @@ export interface AppErrorOptions {
   cause?: unknown;
 }
 
-const APP_ERROR_BRAND = Symbol.for('stitchkit-transport.AppError');
+// Typed `unique symbol` (as a bare `Symbol.for` would be) so the brand stays a declared member.
+const APP_ERROR_BRAND: unique symbol = brandSymbol('AppError') as never;
 
 /**
  * An expected, model-safe failure: a stable `code`, a status, and optional details, hint and
@@ -65,11 +68,7 @@ export class AppError extends Error {
 
   /** True when `value` is an AppError from any copy of this package. */
   static isInstance(value: unknown): value is AppError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[APP_ERROR_BRAND] === true
-    );
+    return hasBrand(value, APP_ERROR_BRAND);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
@@ -81,9 +80,7 @@ export class AppError extends Error {
  * The symbol under which an error class projects itself onto an {@link AppError}. It is a
  * registered symbol, so a second copy of the package recognises the same protocol.
  */
-export const TOOL_ERROR_PROJECTION: unique symbol = Symbol.for(
-  'stitchkit-transport.toolErrorProjection',
-) as never;
+export const TOOL_ERROR_PROJECTION: unique symbol = brandSymbol('toolErrorProjection') as never;
 
 /** An error that knows its own safe, model-facing projection. */
 export interface ToolErrorProjecting {

@@ -1,7 +1,9 @@
 /**
  * `stitchkit-transport/binding`: the stitchkit tool contract. Definitions, the canonical runner,
  * hooks, AppError/ToolResult, AgentToolError, the agent and MCP mounts, and introspection.
- * Held back: `callHookContained`, `isPlainObject` and the zod helpers, which are internal plumbing.
+ * Held back: `callHookContained`, `isPlainObject`, the zod helpers and `type-guards.ts`
+ * (`brandSymbol`, `hasBrand`, `isRecord`), which are internal plumbing; other layers import
+ * `type-guards.js` directly.
  */
 
 export { AgentToolError, agentToolErrorFromResult, isAgentToolError } from './agent-tool-error.js';

@@ -52,6 +52,7 @@ function defaultMcpPresentation(output: unknown): McpCallPresentation {
 }
 
 /** True for `{}`-style objects (prototype `Object.prototype` or `null`). */
+// Stricter than `isRecord`: class instances, Dates and Maps are not plain data to present.
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
   const prototype: unknown = Object.getPrototypeOf(value);

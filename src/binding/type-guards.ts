@@ -1,11 +1,14 @@
-/** Placeholder until the one-home-per-rule branch lands (identical API). Pure: no I/O. */
+/**
+ * Brand and record checks shared by every layer. Pure: no I/O.
+ * Brands are registered symbols, so a value built by another copy of the package still matches.
+ */
 
-/** The registered symbol `stitchkit-transport.<key>`. */
+/** The registered symbol `stitchkit-transport.<key>`: the same symbol in every package copy. */
 export function brandSymbol(key: string): symbol {
   return Symbol.for(`stitchkit-transport.${key}`);
 }
 
-/** True when `value` is an object carrying `brand`. */
+/** True when `value` is a non-null object whose `brand` property (own or inherited) is `true`. */
 export function hasBrand(value: unknown, brand: symbol): boolean {
   return (
     typeof value === 'object' &&
@@ -14,7 +17,7 @@ export function hasBrand(value: unknown, brand: symbol): boolean {
   );
 }
 
-/** True for a non-null object that is not an array. */
+/** True for a non-null object that is not an array, whatever its prototype. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

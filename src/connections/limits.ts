@@ -2,6 +2,7 @@
  * Connection limits: defaults, validation and per-phase resolution. Pure: no I/O.
  * Options are validated once, at definition, into frozen resolved objects.
  */
+import { assertTimeoutMs, MAX_TIMER_MS } from '../machines/deadline.js';
 import {
   type ConnectionOperation,
   type ConnectionPhase,
@@ -9,14 +10,13 @@ import {
 } from '../wire/operation.js';
 
 export type { ConnectionOperation, ConnectionPhase };
-export { phaseOfOperation };
+// The timer ceiling is shared with the wait operation, so it lives with the deadline rules.
+export { assertTimeoutMs, MAX_TIMER_MS, phaseOfOperation };
 
 /** Default deadline of one operation, in milliseconds. */
 export const DEFAULT_CONNECTION_TIMEOUT_MS = 30_000;
 /** Default raw byte ceiling of one operation's responses (SSE framing included): 1 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1_048_576;
-/** Largest delay Node's timers honour; a larger one is clamped to 1 ms and fires almost at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
 
 /** Limits of one operation (or the shared baseline); absent fields inherit. */
 export interface OperationLimits {
@@ -50,21 +50,6 @@ export interface McpLimitsConfig {
   maxResponseBytes?: number;
   /** Per-phase overrides, field by field. */
   limits?: { discovery?: OperationLimits; call?: OperationLimits };
-}
-
-/** A timeout: a safe integer with `0 < t <= MAX_TIMER_MS`; else a RangeError naming `option`. */
-export function assertTimeoutMs(value: unknown, option: string): number {
-  if (
-    typeof value !== 'number' ||
-    !Number.isSafeInteger(value) ||
-    value <= 0 ||
-    value > MAX_TIMER_MS
-  ) {
-    throw new RangeError(
-      `${option} must be a positive integer number of milliseconds no greater than ${MAX_TIMER_MS} (the timer range); got ${describe(value)}`,
-    );
-  }
-  return value;
 }
 
 /** A byte ceiling: a positive safe integer; else a RangeError naming `option`. */

@@ -3,12 +3,9 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../binding/index.js';
+import { isRecord } from '../binding/type-guards.js';
 
 const UPSTREAM_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The payload of a result: `structuredContent` when present; else a lone text part, parsed as JSON

@@ -1,7 +1,26 @@
 /**
- * Deadlines that span several states are absolute times in context; each state's named delay is
- * the time remaining. Pure: no I/O, no clock (time is passed in).
+ * Deadlines and timer delays. A deadline that spans several states is an absolute time in context;
+ * each state's named delay is the time remaining. Pure: no I/O, no clock (time is passed in).
  */
+
+/** Largest delay Node's timers honour; a larger one is clamped to 1 ms and fires almost at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A timeout: a safe integer with `0 < t <= MAX_TIMER_MS`; else a RangeError naming `option`. */
+export function assertTimeoutMs(value: unknown, option: string): number {
+  if (
+    typeof value !== 'number' ||
+    !Number.isSafeInteger(value) ||
+    value <= 0 ||
+    value > MAX_TIMER_MS
+  ) {
+    const got = typeof value === 'number' ? String(value) : typeof value;
+    throw new RangeError(
+      `${option} must be a positive integer number of milliseconds no greater than ${MAX_TIMER_MS} (the timer range); got ${got}`,
+    );
+  }
+  return value;
+}
 
 /** Milliseconds left before an absolute deadline, never negative. */
 export function remainingMs(deadlineAt: number, now: number): number {

@@ -1,7 +1,7 @@
 /** `stitchkit-transport/machines`: the machines, their runner, observation and diagrams. */
 export type { ConnectionPhase } from '../wire/index.js';
 export { MACHINE_CATALOGUE, type MachineCatalogueEntry } from './catalogue.js';
-export { remainingMs } from './deadline.js';
+export { MAX_TIMER_MS, remainingMs } from './deadline.js';
 export { describeEventType, toMermaid, toStatelySource } from './diagram.js';
 export {
   type ByteReporter,

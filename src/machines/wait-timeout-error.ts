@@ -1,18 +1,30 @@
-/** The failure of a wait whose deadline passed before any state was observed (ADR 0081). */
+/**
+ * The failure of a wait whose deadline passed (ADR 0081), and the one builder of its
+ * `WAIT_TIMEOUT` projection. Pure: no I/O.
+ */
 import { AppError, TOOL_ERROR_PROJECTION, type ToolErrorProjecting } from '../binding/app-error.js';
+import { brandSymbol, hasBrand } from '../binding/type-guards.js';
 
-const WAIT_TIMEOUT_BRAND = Symbol.for('stitchkit-transport.error.WAIT_TIMEOUT');
+// Typed `unique symbol` (as a bare `Symbol.for` would be) so the brand stays a declared member.
+const WAIT_TIMEOUT_BRAND: unique symbol = brandSymbol('error.WAIT_TIMEOUT') as never;
 
-/** The deadline of a wait passed before its first poll returned a state. */
+/**
+ * The deadline of a wait passed: before its first poll returned a state (the `wait` machine's
+ * failure, default message), or with a state `done` never accepted (`defineWaitTool`, whose
+ * message is the rendered text).
+ */
 export class WaitTimeoutError extends Error implements ToolErrorProjecting {
   override readonly name = 'WaitTimeoutError';
   /** Stable code, also the projected tool error code. */
   readonly code = 'WAIT_TIMEOUT';
+  /** HTTP-like status, also the projected one: 408 Request Timeout. */
+  readonly status = 408;
   /** The overall deadline that passed, in milliseconds. */
   readonly timeoutMs: number;
 
-  constructor(timeoutMs: number) {
-    super('Wait timed out before the first snapshot');
+  /** `options.message` replaces the default "Wait timed out before the first snapshot". */
+  constructor(timeoutMs: number, options: { readonly message?: string } = {}) {
+    super(options.message ?? 'Wait timed out before the first snapshot');
     this.timeoutMs = timeoutMs;
   }
 
@@ -23,19 +35,19 @@ export class WaitTimeoutError extends Error implements ToolErrorProjecting {
 
   /** True when `value` is a WaitTimeoutError from any copy of this package. */
   static isInstance(value: unknown): value is WaitTimeoutError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[WAIT_TIMEOUT_BRAND] === true
-    );
+    return hasBrand(value, WAIT_TIMEOUT_BRAND);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
     return WaitTimeoutError.isInstance(value);
   }
 
-  /** Projects onto `AppError('WAIT_TIMEOUT', …, 408)`. */
+  /** Projects onto `AppError('WAIT_TIMEOUT', { message, status: 408, retryable: false })`. */
   [TOOL_ERROR_PROJECTION](): AppError {
-    return new AppError('WAIT_TIMEOUT', { message: this.message, status: 408, retryable: false });
+    return new AppError(this.code, {
+      message: this.message,
+      status: this.status,
+      retryable: false,
+    });
   }
 }

@@ -13,8 +13,9 @@ import {
   type ToolTransport,
 } from '../binding/index.js';
 import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';
+import { WaitTimeoutError } from '../machines/wait-timeout-error.js';
 import {
-  assertWaitTimeoutMs,
+  assertWaitTimeoutSeconds,
   runWaitOperation,
   type WaitTick,
   waitProgressMessage,
@@ -68,22 +69,20 @@ export interface WaitToolConfig<I extends z.ZodObject, S extends z.ZodType> {
   readonly inspect?: InspectionObserver;
 }
 
-/** Default wait timeout, in seconds. */
-export const DEFAULT_WAIT_TIMEOUT_SECONDS = 600;
-
 /**
  * Builds the managed wait tool. Its handler polls through the `wait` machine; a timeout with a
- * state is `AppError('WAIT_TIMEOUT', rendered text, 408)`, a timeout before any state is
- * `WAIT_TIMEOUT` too, and a state whose rendering `isError` is `AppError('WAIT_FAILED', text,
- * 409)`. Otherwise the validated state is the output. After each non-final poll it calls
- * `ctx.reportProgress(poll, undefined, "<phase> — poll N, Xs elapsed")` (see
- * `waitProgressMessage`), which MCP delivers when the request carries a `progressToken`.
+ * state throws `WaitTimeoutError` with the rendered text (projected as `AppError('WAIT_TIMEOUT',
+ * text, 408)`), a timeout before any state is `WaitTimeoutError` too, and a state whose rendering
+ * `isError` is `AppError('WAIT_FAILED', text, 409)`. Otherwise the validated state is the output.
+ * After each non-final poll it calls `ctx.reportProgress(poll, undefined, "<phase> — poll N, Xs
+ * elapsed")` (see `waitProgressMessage`), which MCP delivers when the request carries a
+ * `progressToken`.
  */
 export function defineWaitTool<I extends z.ZodObject, S extends z.ZodType>(
   config: WaitToolConfig<I, S>,
 ): RuntimeToolDefinition<I, S> {
   if (config.defaultTimeout !== undefined) {
-    assertWaitTimeoutMs(Math.round(config.defaultTimeout * 1000));
+    assertWaitTimeoutSeconds(config.defaultTimeout, 'defaultTimeout');
   }
   const render = config.render;
   const mcpPresenter =
@@ -106,12 +105,12 @@ export function defineWaitTool<I extends z.ZodObject, S extends z.ZodType>(
     ...(config.annotations === undefined ? {} : { annotations: config.annotations }),
     ...(present === undefined ? {} : { present }),
     async handler(ctx) {
-      const seconds = config.timeoutFromInput?.(ctx.input) ?? config.defaultTimeout;
       const result = await runWaitOperation<z.infer<S>>({
         poll: async ({ signal }) =>
           config.state.parse(await config.poll(ctx.input, { ...ctx, signal })) as z.infer<S>,
         done: (state) => config.done(state),
-        timeoutMs: Math.round((seconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000),
+        timeoutSeconds: config.timeoutFromInput?.(ctx.input),
+        defaultTimeoutSeconds: config.defaultTimeout,
         signal: ctx.signal,
         onPoll: (tick: WaitTick<z.infer<S>>) => {
           if (config.done(tick.state)) return;
@@ -124,9 +123,9 @@ export function defineWaitTool<I extends z.ZodObject, S extends z.ZodType>(
         ...(config.inspect === undefined ? {} : { inspect: config.inspect }),
       });
       if (result.timedOut) {
-        const text =
+        const message =
           render?.(result.state, true).text ?? 'Wait timed out before the operation completed';
-        throw new AppError('WAIT_TIMEOUT', { message: text, status: 408, retryable: false });
+        throw new WaitTimeoutError(result.timeoutMs, { message });
       }
       const rendering = render?.(result.state, false);
       if (rendering?.isError === true) {

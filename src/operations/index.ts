@@ -1,14 +1,13 @@
 /** `stitchkit-transport/operations`: the generic native operations of ADR 0081. */
 export {
-  DEFAULT_WAIT_TIMEOUT_SECONDS,
   defineWaitTool,
   type WaitRendering,
   type WaitToolConfig,
 } from './define-wait-tool.js';
 export { type MountWaitOptions, mountWait } from './mount-wait.js';
 export {
-  assertWaitTimeoutMs,
-  MAX_WAIT_TIMEOUT_MS,
+  assertWaitTimeoutSeconds,
+  DEFAULT_WAIT_TIMEOUT_SECONDS,
   runWaitOperation,
   type WaitOperationOptions,
   type WaitOperationResult,

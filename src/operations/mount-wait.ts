@@ -6,8 +6,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { TOOL_NAME_PATTERN } from '../binding/index.js';
-import { DEFAULT_WAIT_TIMEOUT_SECONDS, type WaitRendering } from './define-wait-tool.js';
-import { assertWaitTimeoutMs, runWaitOperation, waitProgressMessage } from './wait-operation.js';
+import type { WaitRendering } from './define-wait-tool.js';
+import {
+  assertWaitTimeoutSeconds,
+  runWaitOperation,
+  waitProgressMessage,
+} from './wait-operation.js';
 
 /** Options of {@link mountWait}. */
 export interface MountWaitOptions<Shape extends z.ZodRawShape> {
@@ -50,7 +54,7 @@ export function mountWait<Shape extends z.ZodRawShape>(
     throw new TypeError(`mountWait: tool name ${JSON.stringify(name)} is not deliverable`);
   }
   if (options.defaultTimeout !== undefined) {
-    assertWaitTimeoutMs(Math.round(options.defaultTimeout * 1000));
+    assertWaitTimeoutSeconds(options.defaultTimeout, 'defaultTimeout');
   }
   type Args = z.infer<z.ZodObject<Shape>>;
   const register = server.registerTool.bind(server) as (
@@ -74,11 +78,11 @@ export function mountWait<Shape extends z.ZodRawShape>(
     async (args, extra) => {
       const progressToken = extra._meta?.progressToken;
       try {
-        const seconds = options.timeoutFromArgs?.(args) ?? options.defaultTimeout;
         const result = await runWaitOperation<unknown>({
           poll: ({ signal }) => options.poll(args, { signal }),
           done: (state) => options.done(state),
-          timeoutMs: Math.round((seconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000),
+          timeoutSeconds: options.timeoutFromArgs?.(args),
+          defaultTimeoutSeconds: options.defaultTimeout,
           signal: extra.signal,
           ...(options.backoff === undefined ? {} : { backoffSeconds: options.backoff }),
           ...(progressToken === undefined

@@ -2,6 +2,7 @@
  * The transport-neutral core of the wait operation (ADR 0081): one run of the `wait` machine
  * through `runMachine`, shared by `defineWaitTool` and the raw `mountWait` adapter.
  */
+import { assertTimeoutMs } from '../machines/deadline.js';
 import type {
   InspectionObserver,
   TransitionLabels,
@@ -12,8 +13,8 @@ import { makeWaitActors, type WaitPollContext } from '../machines/wait.actors.js
 import { waitMachine } from '../machines/wait.machine.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../machines/wait.policy.js';
 
-/** Largest timer Node honours; a longer one is clamped to 1 ms and fires almost at once. */
-export const MAX_WAIT_TIMEOUT_MS = 2_147_483_647;
+/** Default overall deadline of a wait, in seconds: the wait machine's default (600 s). */
+export const DEFAULT_WAIT_TIMEOUT_SECONDS = DEFAULT_WAIT_TIMEOUT_MS / 1000;
 
 /** What the core reports after each completed poll. */
 export interface WaitTick<TState> {
@@ -31,8 +32,10 @@ export interface WaitOperationOptions<TState> {
   poll(context: WaitPollContext): Promise<TState> | TState;
   /** True when a state is final. */
   done(state: TState): boolean;
-  /** Overall deadline in milliseconds; default 600 000, at most 2 147 483 647. */
-  readonly timeoutMs?: number;
+  /** This call's overall deadline in seconds; `undefined` uses `defaultTimeoutSeconds`. */
+  readonly timeoutSeconds?: number;
+  /** Deadline when the call chose none, in seconds; default `DEFAULT_WAIT_TIMEOUT_SECONDS`. */
+  readonly defaultTimeoutSeconds?: number;
   /** Sleep schedule in seconds, last entry repeating; default 2,3,5,5,8,10. */
   readonly backoffSeconds?: readonly number[];
   /** Caller cancellation; the wait rejects with its exact reason. */
@@ -55,16 +58,31 @@ export interface WaitOperationResult<TState> {
   readonly timedOut: boolean;
   /** Completed polls. */
   readonly polls: number;
+  /** The overall deadline that applied, in milliseconds. */
+  readonly timeoutMs: number;
 }
 
-/** Checks a wait timeout: a positive integer number of milliseconds within Node's timer range. */
-export function assertWaitTimeoutMs(timeoutMs: number): number {
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_WAIT_TIMEOUT_MS) {
-    throw new RangeError(
-      `wait timeout must be a positive integer number of milliseconds up to ${MAX_WAIT_TIMEOUT_MS}, got ${timeoutMs}`,
-    );
+/**
+ * Checks a wait timeout given in seconds: its milliseconds, rounded, must be a delay
+ * `assertTimeoutMs` accepts (1 to `MAX_TIMER_MS`). Returns those milliseconds; else a RangeError
+ * naming `option`. Both wait adapters call it at definition for `defaultTimeout`.
+ */
+export function assertWaitTimeoutSeconds(seconds: number, option: string): number {
+  return assertTimeoutMs(Math.round(seconds * 1000), `${option} × 1000`);
+}
+
+/** The call's timeout, else the default timeout, else the machine default; in milliseconds. */
+function waitTimeoutMs(
+  options: Pick<WaitOperationOptions<unknown>, 'timeoutSeconds' | 'defaultTimeoutSeconds'>,
+): number {
+  // `!= null` as `??` did before: an untyped caller's `null` falls back to the default.
+  if (options.timeoutSeconds != null) {
+    return assertWaitTimeoutSeconds(options.timeoutSeconds, 'timeoutSeconds');
   }
-  return timeoutMs;
+  if (options.defaultTimeoutSeconds != null) {
+    return assertWaitTimeoutSeconds(options.defaultTimeoutSeconds, 'defaultTimeoutSeconds');
+  }
+  return DEFAULT_WAIT_TIMEOUT_MS;
 }
 
 /**
@@ -76,7 +94,7 @@ export function assertWaitTimeoutMs(timeoutMs: number): number {
 export async function runWaitOperation<TState>(
   options: WaitOperationOptions<TState>,
 ): Promise<WaitOperationResult<TState>> {
-  const timeoutMs = assertWaitTimeoutMs(options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);
+  const timeoutMs = waitTimeoutMs(options);
   const startedAt = Date.now();
   let polls = 0;
   const machine = waitMachine.provide({
@@ -108,7 +126,12 @@ export async function runWaitOperation<TState>(
       labels: { operation: 'wait', ...options.labels },
     },
   );
-  return { state: output.snapshot as TState, timedOut: output.timedOut, polls: output.polls };
+  return {
+    state: output.snapshot as TState,
+    timedOut: output.timedOut,
+    polls: output.polls,
+    timeoutMs,
+  };
 }
 
 /** `"<phase> — poll N, Xs elapsed"` when the state has a string `phase`, else `"poll N, …"`. */

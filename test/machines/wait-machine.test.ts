@@ -1,5 +1,6 @@
 import { createInspector } from '@statelyai/inspect';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { projectToolError } from '../../src/binding/app-error.js';
 import type { TransitionRecord } from '../../src/machines/observe.js';
 import { runMachine } from '../../src/machines/run-machine.js';
 import { makeWaitActors, type WaitPollContext } from '../../src/machines/wait.actors.js';
@@ -217,5 +218,28 @@ describe('wait machine under an offline @statelyai/inspect inspector', () => {
     inspector.stop();
     const types = new Set(received.map((event) => event.type));
     expect([...types].sort()).toEqual(['@xstate.actor', '@xstate.event', '@xstate.snapshot']);
+  });
+});
+
+describe('WaitTimeoutError', () => {
+  it.each([
+    [
+      'the default message',
+      new WaitTimeoutError(5_000),
+      'Wait timed out before the first snapshot',
+    ],
+    [
+      'a given message',
+      new WaitTimeoutError(5_000, { message: 'job is running' }),
+      'job is running',
+    ],
+  ])('projects %s onto WAIT_TIMEOUT (408, not retryable)', (_label, error, message) => {
+    expect(error).toMatchObject({ code: 'WAIT_TIMEOUT', status: 408, timeoutMs: 5_000, message });
+    expect(projectToolError(error)).toMatchObject({
+      code: 'WAIT_TIMEOUT',
+      status: 408,
+      retryable: false,
+      message,
+    });
   });
 });

@@ -6,8 +6,16 @@ import {
   mountMcp,
   runTool,
   toolCauseFromResult,
+  toolErrorFromResult,
 } from '../../src/binding/index.js';
+import { DEFAULT_WAIT_TIMEOUT_MS } from '../../src/machines/wait.policy.js';
+import { WaitTimeoutError } from '../../src/machines/wait-timeout-error.js';
 import { defineWaitTool, type WaitToolConfig } from '../../src/operations/define-wait-tool.js';
+import {
+  assertWaitTimeoutSeconds,
+  DEFAULT_WAIT_TIMEOUT_SECONDS,
+  runWaitOperation,
+} from '../../src/operations/wait-operation.js';
 import { modelCalling, run } from '../support/agent-model.js';
 import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
 import { expectNoOpenSockets } from '../support/leaks.js';
@@ -66,6 +74,12 @@ describe('defineWaitTool', () => {
     expect(() => jobTool(['ready'], { defaultTimeout: 0 })).toThrow(RangeError);
   });
 
+  it('names defaultTimeout in the RangeError of a default timeout outside the timer range', () => {
+    expect(() => jobTool(['ready'], { defaultTimeout: 0 })).toThrow(
+      'defaultTimeout × 1000 must be a positive integer number of milliseconds no greater than 2147483647 (the timer range); got 0',
+    );
+  });
+
   it('returns the same data on MCP and on Agent from one definition', async () => {
     const mcpJob = jobTool(['queued', 'running', 'ready']);
     peer = await startMcpPeer((server) => mountMcp(server, [mcpJob.definition]));
@@ -119,6 +133,26 @@ describe('defineWaitTool', () => {
     });
   });
 
+  it('throws a WaitTimeoutError (the deadline and the rendered text) for a timeout with a state', async () => {
+    const { definition } = jobTool(['running'], {
+      render: (state: JobState) => ({ text: `${state.jobId} is ${state.status}` }),
+    });
+    const result = await runTool(
+      definition,
+      { jobId: 'j-3', timeout: 0.05 },
+      { source: 'internal' },
+    );
+    const cause = toolCauseFromResult(result);
+    expect(cause).toBeInstanceOf(WaitTimeoutError);
+    expect(cause).toMatchObject({ timeoutMs: 50, message: 'j-3 is running' });
+    expect(toolErrorFromResult(result)).toMatchObject({
+      code: 'WAIT_TIMEOUT',
+      status: 408,
+      retryable: false,
+      message: 'j-3 is running',
+    });
+  });
+
   it('answers WAIT_FAILED (409) when the rendering of the final state is an error', async () => {
     const { definition } = jobTool(['running', 'failed'], {
       render: (state: JobState) => ({
@@ -163,5 +197,64 @@ describe('defineWaitTool', () => {
     expect(result).toMatchObject({ ok: false, code: 'CANCELLED' });
     expect(toolCauseFromResult(result)).toBe(reason);
     expect(polls).toHaveLength(1);
+  });
+});
+
+describe('assertWaitTimeoutSeconds', () => {
+  it.each([
+    [0.0005, 1],
+    [0.05, 50],
+    [1.5, 1_500],
+    [600, 600_000],
+    [2_147_483.647, 2_147_483_647],
+  ])('accepts %d s as %d ms', (seconds, ms) => {
+    expect(assertWaitTimeoutSeconds(seconds, 'defaultTimeout')).toBe(ms);
+  });
+
+  it.each([
+    ['0', 0, '0'],
+    ['-1', -1, '-1000'],
+    ['0.0004 (rounds to 0 ms)', 0.0004, '0'],
+    ['2_147_483.648 (one past the timer range)', 2_147_483.648, '2147483648'],
+    ['3_000_000', 3_000_000, '3000000000'],
+    ['NaN', Number.NaN, 'NaN'],
+    ['Infinity', Number.POSITIVE_INFINITY, 'Infinity'],
+  ])('refuses %s', (_label, seconds, got) => {
+    expect(() => assertWaitTimeoutSeconds(seconds, 'defaultTimeout')).toThrow(
+      new RangeError(
+        `defaultTimeout × 1000 must be a positive integer number of milliseconds no greater than 2147483647 (the timer range); got ${got}`,
+      ),
+    );
+  });
+});
+
+describe('runWaitOperation timeouts', () => {
+  it('defaults to 600 s, the wait machine default', () => {
+    expect(DEFAULT_WAIT_TIMEOUT_SECONDS).toBe(600);
+    expect(DEFAULT_WAIT_TIMEOUT_SECONDS * 1000).toBe(DEFAULT_WAIT_TIMEOUT_MS);
+  });
+
+  it('checks the call timeout before the default and names it, before any poll', async () => {
+    let polls = 0;
+    const waiting = runWaitOperation({
+      poll: () => {
+        polls += 1;
+        return 'ready';
+      },
+      done: () => true,
+      timeoutSeconds: 0,
+      defaultTimeoutSeconds: 60,
+    });
+    await expect(waiting).rejects.toThrow(/^timeoutSeconds × 1000 must be a positive integer/);
+    expect(polls).toBe(0);
+  });
+
+  it('uses the default timeout when the call chose none, and names it', async () => {
+    const waiting = runWaitOperation({
+      poll: () => 'ready',
+      done: () => true,
+      defaultTimeoutSeconds: -1,
+    });
+    await expect(waiting).rejects.toThrow(/^defaultTimeoutSeconds × 1000 must be a positive/);
   });
 });

@@ -1,3 +1,4 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -43,6 +44,20 @@ async function mountJobWait(
 }
 
 describe('mountWait (raw MCP adapter)', () => {
+  it('refuses a default timeout outside the timer range at mount time, naming defaultTimeout', () => {
+    const server = new McpServer({ name: 'x', version: '1.0.0' });
+    const mount = () =>
+      mountWait(server, {
+        description: 'Waits for a job',
+        inputSchema: { jobId: z.string() },
+        poll: () => ({ phase: 'ready' }),
+        done: () => true,
+        defaultTimeout: 3_000_000,
+      });
+    expect(mount).toThrow(RangeError);
+    expect(mount).toThrow(/^defaultTimeout × 1000 must be a positive integer .* got 3000000000$/);
+  });
+
   it('reports progress once per poll when the request carries a progressToken', async () => {
     const { client, polls } = await mountJobWait(['queued', 'running', 'ready']);
     const progress: { progress: number; message?: string }[] = [];
