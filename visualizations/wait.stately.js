@@ -37,7 +37,9 @@ export default createMachine({
       "after": {
         "POLL_DEADLINE": [
           {
-            "guard": "hasSnapshot",
+            "guard": {
+              "type": "hasSnapshot"
+            },
             "target": "closed",
             "actions": "timeOutWithSnapshot"
           },
@@ -61,7 +63,9 @@ export default createMachine({
       "after": {
         "BACKOFF_SLEEP": [
           {
-            "guard": "isLastSleep",
+            "guard": {
+              "type": "isLastSleep"
+            },
             "target": "closed",
             "actions": "timeOutWithSnapshot"
           },

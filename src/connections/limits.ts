@@ -3,15 +3,15 @@
  * Options are validated once, at definition, into frozen resolved objects.
  */
 import { assertTimeoutMs, MAX_TIMER_MS } from '../machines/deadline.js';
+import type { PhaseLimits } from '../machines/mcp-operation.types.js';
 import {
   type ConnectionOperation,
   type ConnectionPhase,
   phaseOfOperation,
 } from '../wire/operation.js';
 
-export type { ConnectionOperation, ConnectionPhase };
 // The timer ceiling is shared with the wait operation, so it lives with the deadline rules.
-export { assertTimeoutMs, MAX_TIMER_MS, phaseOfOperation };
+export { assertTimeoutMs, MAX_TIMER_MS };
 
 /** Default deadline of one operation, in milliseconds. */
 export const DEFAULT_CONNECTION_TIMEOUT_MS = 30_000;
@@ -26,20 +26,12 @@ export interface OperationLimits {
   maxResponseBytes?: number;
 }
 
-/** Limits with every field filled in. */
-export interface ResolvedOperationLimits {
-  /** Deadline in milliseconds. */
-  readonly timeoutMs: number;
-  /** Raw byte ceiling. */
-  readonly maxResponseBytes: number;
-}
-
 /** The limits of each MCP phase. */
 export interface ResolvedMcpLimits {
   /** Handshake, `tools/list` and the SSE endpoint wait. */
-  readonly discovery: ResolvedOperationLimits;
+  readonly discovery: PhaseLimits;
   /** `tools/call`. */
-  readonly call: ResolvedOperationLimits;
+  readonly call: PhaseLimits;
 }
 
 /** The MCP connection fields that carry limits. */
@@ -70,10 +62,7 @@ function describe(value: unknown): string {
  * Fills the defaults (30 s, 1 MiB) and validates. `option` prefixes the option names in errors,
  * e.g. `limits.call` gives `limits.call.timeoutMs`.
  */
-export function resolveOperationLimits(
-  shared: OperationLimits,
-  option?: string,
-): ResolvedOperationLimits {
+export function resolveOperationLimits(shared: OperationLimits, option?: string): PhaseLimits {
   const name = (field: string): string => (option === undefined ? field : `${option}.${field}`);
   return Object.freeze({
     timeoutMs: assertTimeoutMs(
@@ -88,10 +77,10 @@ export function resolveOperationLimits(
 }
 
 function resolvePhase(
-  shared: ResolvedOperationLimits,
+  shared: PhaseLimits,
   override: OperationLimits | undefined,
   phase: ConnectionPhase,
-): ResolvedOperationLimits {
+): PhaseLimits {
   const option = `limits.${phase}`;
   return Object.freeze({
     timeoutMs:
@@ -124,6 +113,6 @@ export function resolveMcpLimits(config: McpLimitsConfig): ResolvedMcpLimits {
 export function limitsForOperation(
   limits: ResolvedMcpLimits,
   operation: ConnectionOperation,
-): ResolvedOperationLimits {
+): PhaseLimits {
   return limits[phaseOfOperation(operation)];
 }

@@ -6,7 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ConnectionOperation, HostFence, McpToolList } from '../wire/index.js';
-import type { CancelEvent } from './run-machine.js';
+import type { CancelEvent, MachineResult } from './run-machine.js';
 import type { SecretValue } from './secret-value.js';
 
 export type { McpToolList } from '../wire/index.js';
@@ -139,11 +139,8 @@ export type RpcExchange =
     };
 
 /** The machine's output: the request's result, or the typed failure (or the caller's reason). */
-export type McpOperationOutput =
-  | {
-      readonly ok: true;
-      readonly result: McpRequestResult;
-      readonly transport: McpTransportKind;
-      readonly protocolVersion: string;
-    }
-  | { readonly ok: false; readonly error: unknown };
+export type McpOperationOutput = MachineResult<{
+  readonly result: McpRequestResult;
+  readonly transport: McpTransportKind;
+  readonly protocolVersion: string;
+}>;

@@ -1,19 +1,24 @@
-/** Named guards of the `wait` machine; each is a thin reading of a pure rule in `wait.policy.ts`. */
-
+/**
+ * The named guards of the `wait` machine. Each one is a total predicate over typed params that the
+ * chart maps from the event or context at the transition; the rules behind them are in
+ * `wait.policy.ts`. Pure: no I/O.
+ */
 import { isSleepEndingAtDeadline } from './wait.policy.js';
-import type { WaitContext } from './wait.types.js';
 
-/** The poll's state satisfied the application's `done` predicate. */
-export function isDoneSnapshot(_: unknown, params: { readonly done: boolean }): boolean {
-  return params.done;
-}
+/** Every guard of the chart, by the name the chart and the diagrams use. */
+export const waitGuards = {
+  /**
+   * The poll's state satisfied the application's `done` predicate. The poll actor applies the
+   * predicate (it is application code); the guard only reads its verdict, so the chart shows it.
+   */
+  isDoneSnapshot: (_: unknown, { done }: { readonly done: boolean }): boolean => done,
 
-/** At least one poll completed, so a timeout can return the last state. */
-export function hasSnapshot({ context }: { readonly context: WaitContext }): boolean {
-  return context.polls > 0;
-}
+  /** At least one poll completed, so a timeout can return the last state. */
+  hasSnapshot: (_: unknown, { polls }: { readonly polls: number }): boolean => polls > 0,
 
-/** The sleep that just ended reached the overall deadline, so no further poll starts. */
-export function isLastSleep({ context }: { readonly context: WaitContext }): boolean {
-  return isSleepEndingAtDeadline(context.sleepUntil, context.deadlineAt);
-}
+  /** The sleep that just ended reached the overall deadline, so no further poll starts. */
+  isLastSleep: (
+    _: unknown,
+    { sleepUntil, deadlineAt }: { readonly sleepUntil: number; readonly deadlineAt: number },
+  ): boolean => isSleepEndingAtDeadline(sleepUntil, deadlineAt),
+};

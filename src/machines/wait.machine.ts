@@ -1,5 +1,5 @@
 /**
- * `wait` (ADR 0081, DESIGN §3.4): poll, then sleep on a backoff schedule, until the application's
+ * `wait` (ADR 0081): poll, then sleep on a backoff schedule, until the application's
  * `done` accepts a state, the overall deadline passes, or the caller cancels.
  *
  * The overall deadline is an absolute time in context; `polling` waits at most the time remaining
@@ -7,10 +7,10 @@
  * or a cancellation interrupts the poll in flight, and leaving `sleeping` cancels its timer, so no
  * later poll happens.
  */
-import { assign, type DoneActorEvent, type ErrorActorEvent, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import { remainingMs } from './deadline.js';
 import { missingWaitPoll } from './wait.actors.js';
-import { hasSnapshot, isDoneSnapshot, isLastSleep } from './wait.guards.js';
+import { waitGuards } from './wait.guards.js';
 import {
   DEFAULT_WAIT_BACKOFF_SECONDS,
   DEFAULT_WAIT_TIMEOUT_MS,
@@ -25,8 +25,10 @@ import type {
 } from './wait.types.js';
 import { WaitTimeoutError } from './wait-timeout-error.js';
 
-type PollDone = DoneActorEvent<WaitPollOutput, 'poll'>;
-const pollOutput = ({ event }: { event: unknown }) => ({ output: (event as PollDone).output });
+const pollOutput = ({ event }: { readonly event: { readonly output: WaitPollOutput } }) => ({
+  output: event.output,
+});
+const pollsOf = ({ context }: { readonly context: WaitContext }) => ({ polls: context.polls });
 
 /** The `wait` machine; provide its `poll` actor with `makeWaitActors`. */
 export const waitMachine = setup({
@@ -78,7 +80,7 @@ export const waitMachine = setup({
     // cancelled by leaving their states. The named hook keeps the shared teardown invariant.
     teardown: () => {},
   },
-  guards: { isDoneSnapshot, hasSnapshot, isLastSleep },
+  guards: waitGuards,
   delays: {
     POLL_DEADLINE: ({ context }) => remainingMs(context.deadlineAt, Date.now()),
     BACKOFF_SLEEP: ({ context }) => remainingMs(context.sleepUntil, context.lastPollAt),
@@ -101,6 +103,7 @@ export const waitMachine = setup({
   },
   initial: 'polling',
   states: {
+    // Observe the state once; the deadline or a cancellation aborts the poll in flight.
     polling: {
       meta: { operation: 'poll' },
       invoke: {
@@ -122,28 +125,44 @@ export const waitMachine = setup({
           target: 'closed',
           actions: {
             type: 'failWithPollError',
-            params: ({ event }) => ({ error: (event as ErrorActorEvent).error }),
+            params: ({ event }) => ({ error: event.error }),
           },
         },
       },
       after: {
         POLL_DEADLINE: [
-          { guard: 'hasSnapshot', target: 'closed', actions: 'timeOutWithSnapshot' },
+          {
+            guard: { type: 'hasSnapshot', params: pollsOf },
+            target: 'closed',
+            actions: 'timeOutWithSnapshot',
+          },
           { target: 'closed', actions: 'failWithWaitTimeout' },
         ],
       },
       on: { CANCEL: { target: 'closed', actions: 'cancelWithReason' } },
     },
+    // Back off before the next poll; the sleep never runs past the deadline.
     sleeping: {
       meta: { operation: 'sleep' },
       after: {
         BACKOFF_SLEEP: [
-          { guard: 'isLastSleep', target: 'closed', actions: 'timeOutWithSnapshot' },
+          {
+            guard: {
+              type: 'isLastSleep',
+              params: ({ context }) => ({
+                sleepUntil: context.sleepUntil,
+                deadlineAt: context.deadlineAt,
+              }),
+            },
+            target: 'closed',
+            actions: 'timeOutWithSnapshot',
+          },
           { target: 'polling' },
         ],
       },
       on: { CANCEL: { target: 'closed', actions: 'cancelWithReason' } },
     },
+    // Final: the outcome was decided on the edge into it.
     closed: { type: 'final', entry: 'teardown' },
   },
   output: ({ context }) =>

@@ -1,5 +1,5 @@
-/** Types shared by the `wait` machine, its guards and its actors (DESIGN §3.4). */
-import type { CancelEvent } from './run-machine.js';
+/** Types shared by the `wait` machine, its guards and its actors (ADR 0081). */
+import type { CancelEvent, MachineResult } from './run-machine.js';
 
 /** Input of the `wait` machine. */
 export interface WaitMachineInput {
@@ -30,17 +30,14 @@ export interface WaitPollOutput {
 }
 
 /** Output of the `wait` machine: the last snapshot (maybe timed out), or the failure. */
-export type WaitMachineOutput =
-  | {
-      readonly ok: true;
-      /** The last observed state. */
-      readonly snapshot: unknown;
-      /** True when the deadline passed before `done` accepted a state. */
-      readonly timedOut: boolean;
-      /** Number of completed polls. */
-      readonly polls: number;
-    }
-  | { readonly ok: false; readonly error: unknown };
+export type WaitMachineOutput = MachineResult<{
+  /** The last observed state. */
+  readonly snapshot: unknown;
+  /** True when the deadline passed before `done` accepted a state. */
+  readonly timedOut: boolean;
+  /** Number of completed polls. */
+  readonly polls: number;
+}>;
 
 /** Events the `wait` machine accepts from outside. */
 export type WaitEvent = CancelEvent;

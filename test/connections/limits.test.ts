@@ -6,11 +6,14 @@ import {
   DEFAULT_MAX_RESPONSE_BYTES,
   limitsForOperation,
   MAX_TIMER_MS,
-  phaseOfOperation,
   resolveMcpLimits,
   resolveOperationLimits,
 } from '../../src/connections/limits.js';
-import type { ConnectionOperation, ConnectionPhase } from '../../src/wire/operation.js';
+import {
+  type ConnectionOperation,
+  type ConnectionPhase,
+  phaseOfOperation,
+} from '../../src/wire/operation.js';
 
 const INVALID: readonly [string, unknown][] = [
   ['0', 0],
