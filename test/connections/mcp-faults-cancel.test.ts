@@ -17,6 +17,10 @@ import { mountEcho, useFaultServers, wire } from '../support/fault-suite.js';
 
 const { start } = useFaultServers();
 
+function transitionLine({ from, to, event }: TransitionRecord): string {
+  return `${from} -> ${to} (${event})`;
+}
+
 /** Records the connection's transitions and resolves when one enters a given state. */
 function watchStates() {
   const records: TransitionRecord[] = [];
@@ -43,6 +47,8 @@ interface Scenario {
   readonly call: () => FaultHandler;
   /** The state the call waits in when the caller aborts. */
   readonly state: string;
+  /** Every transition of the call, from its start to its end. */
+  readonly transitions: readonly string[];
   /** What reached the server for the call. */
   readonly wire: readonly string[];
   /** How many of those requests were still being answered when the caller aborted. */
@@ -56,6 +62,11 @@ const SCENARIOS: Record<string, Scenario> = {
     discovery: () => mcpHandler(),
     call: streamable({ initialize: reply.hang() }),
     state: 'streamable.initializing',
+    transitions: [
+      ' -> credentials (xstate.init)',
+      'credentials -> streamable.initializing (xstate.done.actor.resolveCredentials)',
+      'streamable.initializing -> closed (CANCEL)',
+    ],
     wire: ['POST /mcp initialize'],
     open: 1,
   },
@@ -63,6 +74,12 @@ const SCENARIOS: Record<string, Scenario> = {
     discovery: () => mcpHandler(),
     call: streamable({ 'notifications/initialized': reply.hang() }),
     state: 'streamable.notifying',
+    transitions: [
+      ' -> credentials (xstate.init)',
+      'credentials -> streamable.initializing (xstate.done.actor.resolveCredentials)',
+      'streamable.initializing -> streamable.notifying (xstate.done.actor.postInitialize)',
+      'streamable.notifying -> closed (CANCEL)',
+    ],
     wire: ['POST /mcp initialize', 'POST /mcp notifications/initialized'],
     open: 1,
   },
@@ -70,6 +87,13 @@ const SCENARIOS: Record<string, Scenario> = {
     discovery: () => mcpHandler(),
     call: streamable({ 'tools/call': reply.hang({ afterHeaders: true }) }),
     state: 'streamable.requesting',
+    transitions: [
+      ' -> credentials (xstate.init)',
+      'credentials -> streamable.initializing (xstate.done.actor.resolveCredentials)',
+      'streamable.initializing -> streamable.notifying (xstate.done.actor.postInitialize)',
+      'streamable.notifying -> streamable.requesting (xstate.done.actor.postInitialized)',
+      'streamable.requesting -> closed (CANCEL)',
+    ],
     wire: ['POST /mcp initialize', 'POST /mcp notifications/initialized', 'POST /mcp tools/call'],
     open: 1,
   },
@@ -80,6 +104,14 @@ const SCENARIOS: Record<string, Scenario> = {
       'tools/call': reply.sse([sseFrame({ id: 'evt-1', retry: 5_000, data: '' })]),
     }),
     state: 'streamable.awaitingResume',
+    transitions: [
+      ' -> credentials (xstate.init)',
+      'credentials -> streamable.initializing (xstate.done.actor.resolveCredentials)',
+      'streamable.initializing -> streamable.notifying (xstate.done.actor.postInitialize)',
+      'streamable.notifying -> streamable.requesting (xstate.done.actor.postInitialized)',
+      'streamable.requesting -> streamable.awaitingResume (xstate.done.actor.postRequest)',
+      'streamable.awaitingResume -> closed (CANCEL)',
+    ],
     wire: ['POST /mcp initialize', 'POST /mcp notifications/initialized', 'POST /mcp tools/call'],
     open: 0,
   },
@@ -87,6 +119,12 @@ const SCENARIOS: Record<string, Scenario> = {
     discovery: () => legacyMcpHandler(),
     call: () => legacyMcpHandler({ neverSendEndpoint: true }),
     state: 'legacy.connecting',
+    transitions: [
+      ' -> credentials (xstate.init)',
+      'credentials -> streamable.initializing (xstate.done.actor.resolveCredentials)',
+      'streamable.initializing -> legacy.connecting (xstate.done.actor.postInitialize)',
+      'legacy.connecting -> closed (CANCEL)',
+    ],
     wire: ['POST /mcp initialize', 'GET /mcp'],
     open: 1,
   },
@@ -94,6 +132,15 @@ const SCENARIOS: Record<string, Scenario> = {
     discovery: () => legacyMcpHandler(),
     call: () => legacyMcpHandler({ rpc: { 'tools/call': () => ({ frames: [] }) } }),
     state: 'legacy.requesting',
+    transitions: [
+      ' -> credentials (xstate.init)',
+      'credentials -> streamable.initializing (xstate.done.actor.resolveCredentials)',
+      'streamable.initializing -> legacy.connecting (xstate.done.actor.postInitialize)',
+      'legacy.connecting -> legacy.initializing (SSE_ENDPOINT)',
+      'legacy.initializing -> legacy.notifying (SSE_MESSAGE)',
+      'legacy.notifying -> legacy.requesting (xstate.done.actor.postLegacyInitialized)',
+      'legacy.requesting -> closed (CANCEL)',
+    ],
     wire: [
       'POST /mcp initialize',
       'GET /mcp',
@@ -138,6 +185,7 @@ describe.each(Object.entries(SCENARIOS))('cancelling during %s', (_label, scenar
       to: 'closed',
       event: 'CANCEL',
     });
+    expect(watch.records.map(transitionLine)).toEqual(scenario.transitions);
     expect(wire(server, before)).toEqual(scenario.wire);
     await expect.poll(() => server.openStreams()).toBe(0);
     await expect.poll(() => server.closedRequests() - closedBefore).toBe(scenario.open);
@@ -176,7 +224,7 @@ describe('cancelling while the token provider is pending', () => {
     const result = await running;
     expect(result).toMatchObject({ ok: false, code: 'CANCELLED', retryable: false });
     expect(toolCauseFromResult(result)).toBe(reason);
-    expect(watch.records.map(({ from, to, event }) => `${from} -> ${to} (${event})`)).toEqual([
+    expect(watch.records.map(transitionLine)).toEqual([
       ' -> credentials (xstate.init)',
       'credentials -> closed (CANCEL)',
     ]);

@@ -107,11 +107,38 @@ describe('the legacy endpoint fence', () => {
     const server = await start(legacyMcpHandler({ endpoint: `${other.origin}/messages` }));
     const error = await rejectionOf(mountConnections([connect(server, { token: () => 'secret' })]));
     expect(error).toBeInstanceOf(ConnectionUrlError);
-    expect(error).toMatchObject({ url: `${other.origin}/messages` });
+    expect(error).toMatchObject({
+      url: `${other.origin}/messages`,
+      connectionName: 'faulty',
+      operation: 'endpoint',
+      phase: 'discovery',
+    });
     expect(other.requests).toEqual([]);
     expect(wire(server)).toEqual(['POST /mcp initialize', 'GET /mcp']);
     await expect.poll(() => server.openStreams()).toBe(0);
   });
+
+  it.each([
+    ['an empty endpoint', '   ', /^Connection "faulty" received an empty SSE endpoint$/],
+    [
+      'a non-http endpoint',
+      'javascript:alert(1)',
+      /received an SSE endpoint that is not http\(s\)$/,
+    ],
+  ])(
+    "refuses %s with the wire's own reason, before any POST",
+    async (_label, endpoint, message) => {
+      const server = await start(legacyMcpHandler({ endpoint }));
+      const error = await rejectionOf(
+        mountConnections([connect(server, { token: () => 'secret' })]),
+      );
+      expect(error).toBeInstanceOf(ConnectionUrlError);
+      expect((error as Error).message).toMatch(message);
+      expect(error).toMatchObject({ operation: 'endpoint', phase: 'discovery' });
+      expect(wire(server)).toEqual(['POST /mcp initialize', 'GET /mcp']);
+      await expect.poll(() => server.openStreams()).toBe(0);
+    },
+  );
 
   it('refuses an endpoint on another host name for the same server', async () => {
     const server = await start(mcpHandler());
@@ -119,7 +146,7 @@ describe('the legacy endpoint fence', () => {
     server.setHandler(legacyMcpHandler({ endpoint }));
     const error = await rejectionOf(mountConnections([connect(server)]));
     expect(error).toBeInstanceOf(ConnectionUrlError);
-    expect(error).toMatchObject({ url: endpoint });
+    expect(error).toMatchObject({ url: endpoint, operation: 'endpoint', phase: 'discovery' });
     expect(wire(server)).toEqual(['POST /mcp initialize', 'GET /mcp']);
     await expect.poll(() => server.openStreams()).toBe(0);
   });

@@ -9,6 +9,7 @@ import {
   runTool,
   toolCauseFromResult,
 } from '../../src/binding/index.js';
+import type { TransitionRecord } from '../../src/connections/index.js';
 import {
   ConnectionBudgetExceededError,
   defineMcpClientConnection,
@@ -60,6 +61,67 @@ describe.each([
       `POST ${path} initialize`,
       `POST ${path} notifications/initialized`,
       `POST ${path} tools/call`,
+    ]);
+  });
+});
+
+const STREAMABLE_CALL = [
+  ['', 'credentials', 'xstate.init', 'initialize'],
+  ['credentials', 'streamable.initializing', 'xstate.done.actor.resolveCredentials', 'initialize'],
+  [
+    'streamable.initializing',
+    'streamable.notifying',
+    'xstate.done.actor.postInitialize',
+    'notifications/initialized',
+  ],
+  [
+    'streamable.notifying',
+    'streamable.requesting',
+    'xstate.done.actor.postInitialized',
+    'tools/call',
+  ],
+] as const;
+
+describe.each([
+  {
+    path: '/stateless-json',
+    ending: [['streamable.requesting', 'closed', 'xstate.done.actor.postRequest', 'tools/call']],
+  },
+  {
+    path: '/stateless-sse',
+    ending: [['streamable.requesting', 'closed', 'xstate.done.actor.postRequest', 'tools/call']],
+  },
+  {
+    path: '/stateful',
+    ending: [
+      ['streamable.requesting', 'endingSession', 'xstate.done.actor.postRequest', 'tools/call'],
+      ['endingSession', 'closed', 'xstate.done.actor.deleteSession', 'tools/call'],
+    ],
+  },
+])('an ordinary call to $path', ({ path, ending }) => {
+  it('takes exactly the Streamable happy path, one record per transition', async () => {
+    const records: TransitionRecord[] = [];
+    const tools = await mountConnections([
+      connection(path, {
+        observe: (record) => {
+          if (record.phase === 'call') records.push(record);
+        },
+      }),
+    ]);
+    const result = await runTool(toolNamed(tools, 'echo'), { message: 'hi' }, { source: 'agent' });
+    expect(result.ok).toBe(true);
+    expect(
+      records.map(({ machine, connection: name, phase }) => ({ machine, name, phase })),
+    ).toEqual(
+      Array(STREAMABLE_CALL.length + ending.length).fill({
+        machine: 'mcpOperation',
+        name: 'peer',
+        phase: 'call',
+      }),
+    );
+    expect(records.map(({ from, to, event, operation }) => [from, to, event, operation])).toEqual([
+      ...STREAMABLE_CALL,
+      ...ending,
     ]);
   });
 });
