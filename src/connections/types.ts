@@ -1,5 +1,5 @@
 /**
- * Public configuration types of `stitchkit-transport/connections` (DESIGN §2.1).
+ * Public configuration types of `stitchkit-transport/connections`.
  */
 import type { RuntimeToolHandlerContext, ToolTransport } from '../binding/index.js';
 import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';

@@ -1,5 +1,5 @@
 /**
- * Offline diagrams of machine definitions (DESIGN §5): a Mermaid `stateDiagram-v2` walker over the
+ * Offline diagrams of machine definitions: a Mermaid `stateDiagram-v2` walker over the
  * state node tree, and a Stately-importable source holding the authoring config as a literal.
  * Pure: no I/O; the output depends only on the definition, so regenerating it is deterministic.
  */

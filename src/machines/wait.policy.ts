@@ -1,5 +1,5 @@
 /**
- * Pure timing rules of the `wait` machine (ADR 0081, DESIGN §3.4). Pure: no I/O, no clock; every
+ * Pure timing rules of the `wait` machine (ADR 0081). Pure: no I/O, no clock; every
  * time is passed in as epoch milliseconds.
  */
 

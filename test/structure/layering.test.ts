@@ -1,5 +1,5 @@
 /**
- * The import direction of DESIGN §1, pinned: binding <- wire <- machines <- openapi, operations
+ * The import direction of docs/architecture.md ("Layers and the import rule"), pinned: binding <- wire <- machines <- openapi, operations
  * <- connections <- cli. A file that needs to import "upwards" belongs lower.
  */
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Model checks over any machine (DESIGN §3.6, invariants 1–4): reachability of a final state,
+ * Model checks over any machine (docs/architecture.md, "Invariants": 1–4): reachability of a final state,
  * teardown and cleanup on edges (from the pure `transition()` action lists), deadlines and
  * `CANCEL` on waiting states, and delay names that resolve. Each check returns its offenders as
  * readable strings; an empty array means the invariant holds.

@@ -1,5 +1,5 @@
 /**
- * Model-based walking (DESIGN §3.6, invariant 6): drives the REAL actor along paths that together
+ * Model-based walking (docs/architecture.md, "Invariants": every edge walked): drives the REAL actor along paths that together
  * cover every edge of the explored model, and checks after each step that the actor is in the
  * vertex the model predicts. Needs vitest fake timers (`vi.useFakeTimers()`).
  *
