@@ -3,7 +3,8 @@
  * classes project themselves onto it. Pure: no I/O.
  */
 
-import { brandSymbol, hasBrand } from './type-guards.js';
+import { BrandedError } from './branded-error.js';
+import { brandSymbol } from './type-guards.js';
 
 /** HTTP statuses whose failures are worth retrying unless an error says otherwise. */
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 502, 503, 504]);
@@ -29,14 +30,13 @@ export interface AppErrorOptions {
   cause?: unknown;
 }
 
-// Typed `unique symbol` (as a bare `Symbol.for` would be) so the brand stays a declared member.
-const APP_ERROR_BRAND: unique symbol = brandSymbol('AppError') as never;
-
 /**
  * An expected, model-safe failure: a stable `code`, a status, and optional details, hint and
  * retryability. Everything in it may be shown to a model.
  */
-export class AppError extends Error {
+export class AppError extends BrandedError {
+  /** The registered brand of this class. */
+  static override readonly brand: symbol = brandSymbol('AppError');
   override readonly name = 'AppError';
   /** Stable machine-readable code, e.g. `VALIDATION_ERROR`. */
   readonly code: string;
@@ -59,20 +59,6 @@ export class AppError extends Error {
     this.details = options.details;
     this.hint = options.hint;
     this.retryable = options.retryable;
-  }
-
-  /** The brand that makes {@link AppError.isInstance} work across copies of the package. */
-  get [APP_ERROR_BRAND](): true {
-    return true;
-  }
-
-  /** True when `value` is an AppError from any copy of this package. */
-  static isInstance(value: unknown): value is AppError {
-    return hasBrand(value, APP_ERROR_BRAND);
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return AppError.isInstance(value);
   }
 }
 

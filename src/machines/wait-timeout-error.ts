@@ -3,17 +3,17 @@
  * `WAIT_TIMEOUT` projection. Pure: no I/O.
  */
 import { AppError, TOOL_ERROR_PROJECTION, type ToolErrorProjecting } from '../binding/app-error.js';
-import { brandSymbol, hasBrand } from '../binding/type-guards.js';
-
-// Typed `unique symbol` (as a bare `Symbol.for` would be) so the brand stays a declared member.
-const WAIT_TIMEOUT_BRAND: unique symbol = brandSymbol('error.WAIT_TIMEOUT') as never;
+import { BrandedError } from '../binding/branded-error.js';
+import { brandSymbol } from '../binding/type-guards.js';
 
 /**
  * The deadline of a wait passed: before its first poll returned a state (the `wait` machine's
  * failure, default message), or with a state `done` never accepted (`defineWaitTool`, whose
  * message is the rendered text).
  */
-export class WaitTimeoutError extends Error implements ToolErrorProjecting {
+export class WaitTimeoutError extends BrandedError implements ToolErrorProjecting {
+  /** The registered brand of this class. */
+  static override readonly brand: symbol = brandSymbol('error.WAIT_TIMEOUT');
   override readonly name = 'WaitTimeoutError';
   /** Stable code, also the projected tool error code. */
   readonly code = 'WAIT_TIMEOUT';
@@ -26,20 +26,6 @@ export class WaitTimeoutError extends Error implements ToolErrorProjecting {
   constructor(timeoutMs: number, options: { readonly message?: string } = {}) {
     super(options.message ?? 'Wait timed out before the first snapshot');
     this.timeoutMs = timeoutMs;
-  }
-
-  /** The brand that makes {@link WaitTimeoutError.isInstance} work across package copies. */
-  get [WAIT_TIMEOUT_BRAND](): true {
-    return true;
-  }
-
-  /** True when `value` is a WaitTimeoutError from any copy of this package. */
-  static isInstance(value: unknown): value is WaitTimeoutError {
-    return hasBrand(value, WAIT_TIMEOUT_BRAND);
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return WaitTimeoutError.isInstance(value);
   }
 
   /** Projects onto `AppError('WAIT_TIMEOUT', { message, status: 408, retryable: false })`. */

@@ -11,7 +11,8 @@ import {
   TOOL_ERROR_PROJECTION,
   type ToolErrorProjecting,
 } from '../binding/app-error.js';
-import { brandSymbol, hasBrand } from '../binding/type-guards.js';
+import { BrandedError } from '../binding/branded-error.js';
+import { brandSymbol } from '../binding/type-guards.js';
 import {
   type ConnectionOperation,
   type ConnectionPhase,
@@ -74,8 +75,6 @@ function safeDetails(fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
-const CONNECTION_ERROR_BRAND = brandFor('CONNECTION_ERROR');
-
 /** A projected failure: always not retryable unless `retryable` says otherwise. */
 function projection(
   code: string,
@@ -93,38 +92,15 @@ function projection(
 }
 
 /**
- * The base of every connection error. Recognition goes through registered brands, never through
- * the prototype chain, so errors from a second copy of the package still match `instanceof`
- * and `isInstance`.
+ * The base of every connection error. Like every error of the package it is recognised by
+ * registered brands ({@link BrandedError}): each concrete class has its own, and every instance
+ * also carries this base's, so `instanceof ConnectionError` holds across package copies.
  */
-export abstract class ConnectionError extends Error implements ToolErrorProjecting {
-  /** The registered brand of the class; each concrete class has its own. */
-  static readonly brand: symbol = CONNECTION_ERROR_BRAND;
+export abstract class ConnectionError extends BrandedError implements ToolErrorProjecting {
+  /** The registered brand shared by every connection error. */
+  static override readonly brand: symbol = brandFor('CONNECTION_ERROR');
   /** Stable machine-readable code of the class. */
   abstract readonly code: string;
-
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    const own = (new.target as unknown as { readonly brand: symbol }).brand;
-    for (const brand of new Set([CONNECTION_ERROR_BRAND, own])) {
-      Object.defineProperty(this, brand, { value: true, enumerable: false });
-    }
-  }
-
-  /** True for an instance of this class from any copy of the package. */
-  static isInstance<T>(
-    this: { readonly brand: symbol; readonly prototype: T },
-    value: unknown,
-  ): value is T {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the concrete subclass and its brand.
-    return hasBrand(value, this.brand);
-  }
-
-  /** Makes `instanceof` brand-based, so it works across copies of the package. */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the concrete subclass and its brand.
-    return hasBrand(value, (this as unknown as { readonly brand: symbol }).brand);
-  }
 
   /** The model-safe projection of this failure (docs/architecture.md, "Errors"); never throws. */
   abstract [TOOL_ERROR_PROJECTION](): AppError;
