@@ -14,8 +14,8 @@ import {
   type HostFence,
   isResponseTo,
   type OperationScope,
+  operationScope,
   parseJsonText,
-  phaseOfOperation,
   type ReadBudget,
   readBoundedText,
   readErrorExcerpt,
@@ -93,11 +93,7 @@ const SSE_ACCEPT = 'text/event-stream';
 /** The scope, fence and headers of the operation in progress (secrets still wrapped). */
 function actorBase(context: McpOperationContext): ActorBase {
   return {
-    scope: {
-      connectionName: context.connectionName,
-      operation: context.operation,
-      phase: phaseOfOperation(context.operation),
-    },
+    scope: operationScope(context.connectionName, context.operation),
     fence: context.fence,
     headers: {
       staticHeaders: context.headers,

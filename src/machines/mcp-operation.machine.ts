@@ -62,9 +62,11 @@ type ExchangeDone = With<{ readonly output: RpcExchange }>;
 type Answer = { readonly value: unknown };
 
 /** The scope of the operation in progress, for its errors. */
-function scopeOf(context: McpOperationContext, observedReadBytes = context.readBytes) {
-  const scope: OperationScope = operationScope(context.connectionName, context.operation);
-  return { ...scope, observedReadBytes };
+function scopeOf(
+  context: McpOperationContext,
+  observedReadBytes = context.readBytes,
+): OperationScope {
+  return { ...operationScope(context.connectionName, context.operation), observedReadBytes };
 }
 
 function failed(error: unknown): { outcome: McpOperationOutput } {
