@@ -3,7 +3,7 @@
  * machine's context onto each actor's input. Each actor performs one exchange and reports what
  * happened; the machine's guards decide what it means. Every actor stops promptly when XState
  * aborts its signal (a deadline fired, the caller cancelled, or the state was left).
- * Dependencies (the token resolver, `fetch`) enter once, through {@link makeMcpOperationActors}.
+ * Dependencies (the token resolver, the HTTP sender) enter once, through {@link makeMcpOperationActors}.
  */
 import { fromCallback, fromPromise } from 'xstate';
 import {
@@ -21,7 +21,10 @@ import {
   readErrorExcerpt,
   readSseMessages,
   resolveEndpointUrl,
+  sendWithUndici,
   type WireRequest,
+  type WireResponse,
+  type WireSend,
 } from '../wire/index.js';
 import {
   buildRequestHeaders,
@@ -41,8 +44,8 @@ import { SecretValue } from './secret-value.js';
 export interface McpOperationDependencies {
   /** Resolves a run's bearer token from its principal; default: no token. */
   readonly resolveToken?: TokenResolver;
-  /** The fetch every request goes through; default the global one (its keep-alive pool). */
-  readonly fetch?: typeof fetch;
+  /** Sends every request; default `sendWithUndici` (one shared keep-alive pool). */
+  readonly send?: WireSend;
 }
 
 /** Where bytes-read progress is reported (the parent machine). */
@@ -166,7 +169,7 @@ function readBudget(
 
 /** Reads the awaited response from an SSE answer; an early end is an interruption for the chart. */
 async function readSseResponse(
-  response: Response,
+  response: WireResponse,
   input: ExchangeInput,
   budget: ReturnType<typeof readBudget>,
   expectId: number,
@@ -196,7 +199,7 @@ async function readSseResponse(
 async function runExchange(
   input: ExchangeInput,
   signal: AbortSignal,
-  doFetch: typeof fetch,
+  send: WireSend,
 ): Promise<RpcExchange> {
   const isPost = input.method === 'POST';
   const request: WireRequest = {
@@ -211,7 +214,7 @@ async function runExchange(
     signal,
     ...(input.message === undefined ? {} : { body: JSON.stringify(input.message) }),
   };
-  const response = await fetchWithoutRedirects(request, input.scope, input.fence, doFetch);
+  const response = await fetchWithoutRedirects(request, input.scope, input.fence, send);
   const budget = readBudget(input, signal);
   if (!response.ok) {
     // The machine's guards decide what a status means; here it only decides what to read: a 401
@@ -252,7 +255,7 @@ async function readLegacyStream(
   input: LegacyStreamInput,
   signal: AbortSignal,
   sendBack: (event: McpOperationEvent) => void,
-  doFetch: typeof fetch,
+  send: WireSend,
 ): Promise<void> {
   const budget: ReadBudget = { ...input.scope, maxBytes: input.maxErrorBytes, signal };
   const url = new URL(input.url);
@@ -265,7 +268,7 @@ async function readLegacyStream(
     },
     input.scope,
     input.fence,
-    doFetch,
+    send,
   );
   if (!response.ok) {
     let body = '';
@@ -309,7 +312,7 @@ async function readLegacyStream(
 
 /** Builds the named actors of `mcpOperation`; pass them to `mcpOperationMachine.provide`. */
 export function makeMcpOperationActors(deps: McpOperationDependencies = {}) {
-  const doFetch = deps.fetch ?? globalThis.fetch;
+  const send = deps.send ?? sendWithUndici;
   const resolveToken = deps.resolveToken ?? (() => undefined);
   return {
     /** Resolves this run's bearer token for its principal; an empty string counts as none. */
@@ -327,14 +330,14 @@ export function makeMcpOperationActors(deps: McpOperationDependencies = {}) {
 
     /** One HTTP exchange with the server: a POST (JSON or SSE answer) or a resuming GET. */
     exchange: fromPromise<RpcExchange, ExchangeInput>(({ input, signal }) =>
-      runExchange(input, signal, doFetch),
+      runExchange(input, signal, send),
     ),
 
     /** The legacy HTTP+SSE stream, reported event by event to the machine. */
     legacyStream: fromCallback<McpOperationEvent, LegacyStreamInput>(({ input, sendBack }) => {
       const controller = new AbortController();
       const { signal } = controller;
-      readLegacyStream(input, signal, sendBack, doFetch).catch((error: unknown) => {
+      readLegacyStream(input, signal, sendBack, send).catch((error: unknown) => {
         if (!signal.aborted) sendBack({ type: 'STREAM_FAILED', error });
       });
       return () => controller.abort();
@@ -347,7 +350,7 @@ export function makeMcpOperationActors(deps: McpOperationDependencies = {}) {
         { url: new URL(input.url), method: 'DELETE', headers, signal },
         input.scope,
         input.fence,
-        doFetch,
+        send,
       );
       cancelBody(response);
     }),

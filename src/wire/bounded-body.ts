@@ -2,7 +2,7 @@
  * Bounded body reads. Every upstream byte is counted raw (Content-Length is not a trust
  * boundary), the ceiling is enforced while streaming, and the reader is always released.
  */
-import { readChunk, releaseReader, throwIfAborted } from './abortable-read.js';
+import { openChunks, readChunk, throwIfAborted, type WireResponse } from './abortable-read.js';
 import { ConnectionResponseTooLargeError, MAX_ERROR_BODY_CHARS } from './errors.js';
 import type { OperationScope } from './operation.js';
 
@@ -20,23 +20,12 @@ export interface ReadBudget extends OperationScope {
   onBytes?: (totalBytes: number) => void;
 }
 
-/** Never throws, never leaves an unhandled rejection; safe on a used or locked body. */
-export function cancelBody(response: Response): void {
-  const body = response.body;
-  if (body === null || body.locked) return;
-  try {
-    body.cancel().then(undefined, () => undefined);
-  } catch {
-    // Some runtimes throw synchronously on a disturbed body; nothing is left to release.
-  }
-}
-
 /**
  * Streams the body through `onChunk`, counting raw bytes against the budget. Exactly `maxBytes`
  * passes; one more byte fails with {@link ConnectionResponseTooLargeError}.
  */
 async function consumeBounded(
-  response: Response,
+  response: WireResponse,
   budget: ReadBudget,
   onChunk: (chunk: Uint8Array) => void,
 ): Promise<void> {
@@ -44,11 +33,11 @@ async function consumeBounded(
   throwIfAborted(signal);
   const body = response.body;
   if (body === null) return;
-  const reader = body.getReader();
+  const chunks = openChunks(body);
   let total = budget.alreadyRead ?? 0;
   try {
     for (;;) {
-      const { done, value } = await readChunk(reader, signal);
+      const { done, value } = await readChunk(chunks, signal);
       if (done) return;
       total += value.byteLength;
       budget.onBytes?.(total);
@@ -57,13 +46,13 @@ async function consumeBounded(
       onChunk(value);
     }
   } finally {
-    releaseReader(reader);
+    chunks.release();
   }
 }
 
 /** Reads the whole body as bytes within the budget. */
 export async function readBoundedBytes(
-  response: Response,
+  response: WireResponse,
   budget: ReadBudget,
 ): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
@@ -82,7 +71,7 @@ export async function readBoundedBytes(
 }
 
 /** Reads the whole body as UTF-8 text within the budget (multibyte split across chunks is fine). */
-export async function readBoundedText(response: Response, budget: ReadBudget): Promise<string> {
+export async function readBoundedText(response: WireResponse, budget: ReadBudget): Promise<string> {
   const decoder = new TextDecoder();
   let text = '';
   await consumeBounded(response, budget, (chunk) => {
@@ -92,7 +81,7 @@ export async function readBoundedText(response: Response, budget: ReadBudget): P
 }
 
 /** Reads and discards the body within the budget (e.g. a notification's answer). */
-export function drainBounded(response: Response, budget: ReadBudget): Promise<void> {
+export function drainBounded(response: WireResponse, budget: ReadBudget): Promise<void> {
   return consumeBounded(response, budget, () => undefined);
 }
 
@@ -101,7 +90,10 @@ export function drainBounded(response: Response, budget: ReadBudget): Promise<vo
  * {@link MAX_ERROR_BODY_CHARS} characters kept. Abort rethrows the exact `signal.reason`, a size
  * error rethrows; any other read failure yields `''`.
  */
-export async function readErrorExcerpt(response: Response, budget: ReadBudget): Promise<string> {
+export async function readErrorExcerpt(
+  response: WireResponse,
+  budget: ReadBudget,
+): Promise<string> {
   const decoder = new TextDecoder();
   let text = '';
   try {

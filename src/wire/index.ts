@@ -3,8 +3,8 @@
  * reads, SSE frames, JSON-RPC envelopes) and the connection errors they raise. The abortable-read
  * primitives stay internal: only the readers in this layer use them.
  */
+export { cancelBody, type WireBody, type WireResponse } from './abortable-read.js';
 export {
-  cancelBody,
   drainBounded,
   MAX_ERROR_BODY_CHARS,
   type ReadBudget,
@@ -25,7 +25,8 @@ export {
   ConnectionTimeoutError,
   ConnectionUrlError,
 } from './errors.js';
-export { fetchWithoutRedirects, type WireRequest } from './fetch-guarded.js';
+export { fetchWithoutRedirects } from './fetch-guarded.js';
+export { sendWithUndici, type WireRequest, type WireSend } from './http-client.js';
 export {
   buildJsonRpcNotification,
   buildJsonRpcRequest,

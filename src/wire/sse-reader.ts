@@ -4,7 +4,7 @@
  * MCP SDK uses); this module only meters, decodes and cancels.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { readChunk, releaseReader, throwIfAborted } from './abortable-read.js';
+import { openChunks, readChunk, throwIfAborted, type WireResponse } from './abortable-read.js';
 import type { ReadBudget } from './bounded-body.js';
 import { ConnectionResponseTooLargeError } from './errors.js';
 import { createSseFrameMeter } from './sse-frame-meter.js';
@@ -42,7 +42,7 @@ function toSseMessage(event: EventSourceMessage): SseMessage {
  * `signal.reason`; leaving the consumer's loop early cancels the stream.
  */
 export async function* readSseMessages(
-  response: Response,
+  response: WireResponse,
   budget: SseBudget,
 ): AsyncGenerator<SseMessage, void, undefined> {
   const { signal } = budget;
@@ -56,12 +56,12 @@ export async function* readSseMessages(
   });
   const decoder = new TextDecoder();
   const meter = createSseFrameMeter(budget.maxFrameBytes);
-  const reader = body.getReader();
+  const chunks = openChunks(body);
   let total = budget.alreadyRead ?? 0;
   let endsWithCR = false;
   try {
     for (;;) {
-      const { done, value } = await readChunk(reader, signal);
+      const { done, value } = await readChunk(chunks, signal);
       if (done) {
         // The parser holds a final CR in case an LF follows; at the end of the stream none will.
         parser.feed(decoder.decode() + (endsWithCR ? '\n' : ''));
@@ -97,6 +97,6 @@ export async function* readSseMessages(
       if (failure !== undefined) throw failure;
     }
   } finally {
-    releaseReader(reader);
+    chunks.release();
   }
 }

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { cancelBody } from '../../src/wire/abortable-read.js';
 import {
-  cancelBody,
   drainBounded,
   MAX_ERROR_BODY_CHARS,
   type ReadBudget,

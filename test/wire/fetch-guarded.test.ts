@@ -1,6 +1,12 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { WireResponse } from '../../src/wire/abortable-read.js';
+import { readBoundedText } from '../../src/wire/bounded-body.js';
 import { ConnectionUrlError } from '../../src/wire/errors.js';
-import { fetchWithoutRedirects, type WireRequest } from '../../src/wire/fetch-guarded.js';
+import {
+  fetchWithoutRedirects,
+  type WireRequest,
+  type WireSend,
+} from '../../src/wire/fetch-guarded.js';
 import type { OperationScope } from '../../src/wire/operation.js';
 import { createHostFence, type HostFence } from '../../src/wire/url-fence.js';
 import {
@@ -27,22 +33,24 @@ async function serve(...args: Parameters<typeof startLoopbackServer>): Promise<L
   return server;
 }
 
-/** The operation a request serves, its fence, and the fetch it goes through. */
+/** The operation a request serves, its fence, and the sender it goes through. */
 interface Wire {
   readonly scope: OperationScope;
   readonly fence: HostFence;
-  readonly fetch?: typeof fetch;
+  readonly send?: WireSend;
 }
+
+const SCOPE: OperationScope = { connectionName: 'c', operation: 'initialize', phase: 'discovery' };
 
 function wireFor(server: LoopbackServer): Wire {
   return {
-    scope: { connectionName: 'c', operation: 'initialize', phase: 'discovery' },
+    scope: SCOPE,
     fence: createHostFence('c', new URL(server.origin)),
   };
 }
 
-function send(request: WireRequest, wire: Wire): Promise<Response> {
-  return fetchWithoutRedirects(request, wire.scope, wire.fence, wire.fetch);
+function send(request: WireRequest, wire: Wire): Promise<WireResponse> {
+  return fetchWithoutRedirects(request, wire.scope, wire.fence, wire.send);
 }
 
 describe('fetchWithoutRedirects', () => {
@@ -61,7 +69,11 @@ describe('fetchWithoutRedirects', () => {
       wireFor(server),
     );
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true });
+    expect(
+      JSON.parse(
+        await readBoundedText(response, { ...SCOPE, maxBytes: 100, signal: liveSignal() }),
+      ),
+    ).toEqual({ ok: true });
     expect(server.requests.map((request) => request.method)).toEqual(['POST']);
   });
 
@@ -176,12 +188,12 @@ describe('fetchWithoutRedirects', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('stops on abort even when an injected fetch ignores the signal', async () => {
+  it('stops on abort even when an injected sender ignores the signal', async () => {
     let calls = 0;
-    const ignoringFetch = (() => {
+    const ignoringSend: WireSend = () => {
       calls += 1;
-      return new Promise<Response>(() => undefined);
-    }) as typeof fetch;
+      return new Promise<never>(() => undefined);
+    };
     const controller = new AbortController();
     const reason = new Error('deadline state left');
     const request = send(
@@ -194,7 +206,7 @@ describe('fetchWithoutRedirects', () => {
       {
         scope: { connectionName: 'c', operation: 'tools/list', phase: 'discovery' },
         fence: createHostFence('c', new URL('http://h.example.test/')),
-        fetch: ignoringFetch,
+        send: ignoringSend,
       },
     );
     controller.abort(reason);
@@ -202,29 +214,40 @@ describe('fetchWithoutRedirects', () => {
     expect(calls).toBe(1);
   });
 
-  it('passes redirect manual and never asks to close the connection', async () => {
-    const seen: RequestInit[] = [];
-    const recordingFetch = ((_input: URL, init: RequestInit) => {
-      seen.push(init);
-      return Promise.resolve(new Response('ok'));
-    }) as typeof fetch;
-    await send(
-      {
-        url: new URL('http://h.example.test/'),
-        method: 'POST',
-        headers: { a: 'b' },
-        body: 'x',
-        signal: liveSignal(),
-      },
-      {
-        scope: { connectionName: 'c', operation: 'tools/call', phase: 'call' },
-        fence: createHostFence('c', new URL('http://h.example.test/')),
-        fetch: recordingFetch,
-      },
+  it('sends headers and body as given and keeps one connection alive across requests', async () => {
+    const seen: { connection?: string; a?: string; body: string; socket: number | undefined }[] =
+      [];
+    const server = await serve((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        const { connection, a } = req.headers as { connection?: string; a?: string };
+        seen.push({ connection, a, body, socket: req.socket.remotePort });
+        res.writeHead(200).end('ok');
+      });
+    });
+    for (const body of ['w', 'x', 'y', 'z']) {
+      const response = await send(
+        {
+          url: new URL('/mcp', server.origin),
+          method: 'POST',
+          headers: { a: 'b' },
+          body,
+          signal: liveSignal(),
+        },
+        wireFor(server),
+      );
+      expect(
+        await readBoundedText(response, { ...SCOPE, maxBytes: 10, signal: liveSignal() }),
+      ).toBe('ok');
+    }
+    expect(seen.map(({ connection, a, body }) => ({ connection, a, body }))).toEqual(
+      ['w', 'x', 'y', 'z'].map((body) => ({ connection: 'keep-alive', a: 'b', body })),
     );
-    expect(seen).toHaveLength(1);
-    expect(seen[0]?.redirect).toBe('manual');
-    expect(seen[0]?.headers).toEqual({ a: 'b' });
-    expect(seen[0]).not.toHaveProperty('dispatcher');
+    // Sockets are reused from one shared pool (undici may still be releasing the previous one
+    // when the next request starts, so two can alternate); a per-call client would open four.
+    expect(new Set(seen.map((request) => request.socket)).size).toBeLessThanOrEqual(2);
   });
 });

@@ -1,0 +1,62 @@
+/**
+ * The HTTP client under every connection request: undici's `request` API (decision 0008). It
+ * goes through undici's global dispatcher, one keep-alive pool for the whole process (no
+ * per-call dispatcher, no `connection: close`), follows no redirect, and aborts with the exact
+ * `signal.reason`. The fence, the redirect refusal and the byte bounds are the callers'.
+ */
+import { request } from 'undici';
+import type { NodeBody, WireResponse } from './abortable-read.js';
+
+/** One HTTP request. */
+export interface WireRequest {
+  /** Target; must be inside the scope's fence. */
+  url: URL;
+  /** HTTP method. */
+  method: 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH' | 'HEAD';
+  /** Request headers, sent as given. */
+  headers: Record<string, string>;
+  /** Request body, if any. */
+  body?: string;
+  /** Aborting it stops the request; the promise rejects with `signal.reason`. */
+  signal: AbortSignal;
+}
+
+/** Sends one request and resolves with its head and unread body; never follows a redirect. */
+export type WireSend = (request: WireRequest) => Promise<WireResponse>;
+
+type HeaderValue = string | string[] | undefined;
+
+/** A response head as undici gives it, behind the `get` the readers use. */
+class UndiciResponse implements WireResponse {
+  readonly ok: boolean;
+  readonly headers: { get(name: string): string | null };
+
+  constructor(
+    readonly status: number,
+    rawHeaders: Record<string, HeaderValue>,
+    readonly body: NodeBody,
+  ) {
+    this.ok = status >= 200 && status < 300;
+    this.headers = {
+      get: (name) => {
+        const value = rawHeaders[name.toLowerCase()];
+        if (value === undefined) return null;
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+    };
+  }
+}
+
+/** The default {@link WireSend}: undici's `request` on its global keep-alive pool. */
+export const sendWithUndici: WireSend = async (wire) => {
+  const answer = await request(wire.url, {
+    method: wire.method,
+    headers: wire.headers,
+    signal: wire.signal,
+    ...(wire.body === undefined ? {} : { body: wire.body }),
+  });
+  // An abort destroys the body with an error; the readers see it through iteration, so an
+  // unread body must not turn it into an unhandled 'error' event.
+  answer.body.on('error', () => undefined);
+  return new UndiciResponse(answer.statusCode, answer.headers, answer.body);
+};
