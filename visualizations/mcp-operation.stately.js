@@ -18,12 +18,32 @@ export default createMachine({
       "invoke": {
         "id": "resolveCredentials",
         "src": "resolveCredentials",
-        "onDone": {
-          "target": "streamable",
-          "actions": {
-            "type": "assignToken"
+        "onDone": [
+          {
+            "guard": {
+              "type": "isSseOnly"
+            },
+            "target": "legacy",
+            "actions": [
+              {
+                "type": "assignToken"
+              },
+              "switchToLegacy",
+              {
+                "type": "beginHandshakeStep",
+                "params": {
+                  "operation": "endpoint"
+                }
+              }
+            ]
+          },
+          {
+            "target": "streamable",
+            "actions": {
+              "type": "assignToken"
+            }
           }
-        },
+        ],
         "onError": {
           "target": "#mcpOperation.closing",
           "actions": {

@@ -13,6 +13,7 @@ import {
   makeMcpOperationActors,
 } from '../machines/mcp-operation.actors.js';
 import { mcpOperationMachine } from '../machines/mcp-operation.machine.js';
+import type { McpTransportChoice } from '../machines/mcp-operation.types.js';
 import { type SecretValue, secretHeaders } from '../machines/secret-value.js';
 import { createHostFence, type HostFence, parseConnectionUrl } from '../wire/index.js';
 import { type ResolvedMcpLimits, resolveMcpLimits } from './limits.js';
@@ -24,6 +25,8 @@ export interface ResolvedMcpConnection {
   readonly url: URL;
   readonly fence: HostFence;
   readonly headers: Readonly<Record<string, SecretValue>>;
+  /** The wire every client speaks: `auto` probes Streamable HTTP first. */
+  readonly transportType: McpTransportChoice;
   readonly limits: ResolvedMcpLimits;
   readonly transports: readonly ToolTransport[];
   readonly allow: ReadonlySet<string> | undefined;
@@ -59,6 +62,14 @@ function checkHeaders(name: string, headers: unknown): Readonly<Record<string, S
   return secretHeaders(headers as Record<string, string>);
 }
 
+function checkTransportType(name: string, type: unknown): McpTransportChoice {
+  if (type === undefined) return 'auto';
+  if (type === 'streamable-http' || type === 'sse') return type;
+  throw new TypeError(
+    `MCP connection "${name}": transport.type must be 'streamable-http' or 'sse' (or absent to probe)`,
+  );
+}
+
 function checkNameList(
   name: string,
   option: string,
@@ -82,6 +93,7 @@ export function defineMcpClientConnection(config: McpClientConnectionConfig): Mc
   }
   const url = parseConnectionUrl(config.transport.url, name);
   const headers = checkHeaders(name, config.transport.headers);
+  const transportType = checkTransportType(name, config.transport.type);
   const fence = createHostFence(name, url, config.allowHosts);
   const limits = resolveMcpLimits({
     ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
@@ -116,7 +128,18 @@ export function defineMcpClientConnection(config: McpClientConnectionConfig): Mc
   });
   resolved.set(
     connection,
-    Object.freeze({ name, url, fence, headers, limits, transports, allow, block, machine }),
+    Object.freeze({
+      name,
+      url,
+      fence,
+      headers,
+      transportType,
+      limits,
+      transports,
+      allow,
+      block,
+      machine,
+    }),
   );
   return connection;
 }

@@ -55,6 +55,7 @@ export function runMcpOperation(
       url: resolved.url.href,
       fence: resolved.fence,
       headers: resolved.headers,
+      transportType: resolved.transportType,
       principal: run.context,
       request: run.request,
       limits: {

@@ -2,6 +2,7 @@
  * Public configuration types of `stitchkit-transport/connections`.
  */
 import type { RuntimeToolHandlerContext, ToolTransport } from '../binding/index.js';
+import type { McpTransportKind } from '../machines/mcp-operation.types.js';
 import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';
 import type { OperationLimits } from './limits.js';
 
@@ -26,8 +27,17 @@ export interface McpToolFilter {
 export interface McpClientConnectionConfig {
   /** A non-empty name; it identifies the connection to the host, never to the model. */
   readonly name: string;
-  /** The server's Streamable HTTP (or legacy SSE) URL, and static headers sent on every request. */
-  readonly transport: { readonly url: string; readonly headers?: Readonly<Record<string, string>> };
+  /**
+   * The server's Streamable HTTP (or legacy SSE) URL, static headers sent on every request, and
+   * the wire to speak. Without `type`, every client probes Streamable HTTP and falls back to legacy
+   * SSE on 400/404/405 of its first `initialize`; with `type` it speaks that wire only (`sse`
+   * saves the probe a legacy-only server refuses; `streamable-http` never falls back).
+   */
+  readonly transport: {
+    readonly url: string;
+    readonly headers?: Readonly<Record<string, string>>;
+    readonly type?: McpTransportKind;
+  };
   /** Which discovered tools to mount. */
   readonly tools?: McpToolFilter;
   /** Resolves the bearer token per operation. */

@@ -28,6 +28,7 @@ export type {
   McpRequest,
   McpRequestResult,
   McpToolList,
+  McpTransportChoice,
   McpTransportKind,
   PhaseLimits,
   TokenResolver,

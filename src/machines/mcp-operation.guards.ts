@@ -14,7 +14,7 @@ import {
   isUnauthorizedStatus,
   MAX_STREAM_RESUMPTIONS,
 } from './mcp-operation.policy.js';
-import type { DecodedResponse, RpcExchange } from './mcp-operation.types.js';
+import type { DecodedResponse, McpTransportChoice, RpcExchange } from './mcp-operation.types.js';
 import type { SecretValue } from './secret-value.js';
 
 /** How one exchange ended. */
@@ -50,9 +50,19 @@ export const mcpOperationGuards = {
   isUnauthorized: (_: unknown, { exchange }: ExchangeParams): boolean =>
     exchange.kind === 'http-error' && isUnauthorizedStatus(exchange.status),
 
-  /** The exchange was refused with 400, 404 or 405 (the chart asks only on the first initialize). */
-  isFallbackStatus: (_: unknown, { exchange }: ExchangeParams): boolean =>
-    exchange.kind === 'http-error' && isFallbackStatus(exchange.status),
+  /**
+   * The exchange was refused with 400, 404 or 405 and the connection probes its wire (`auto`);
+   * the chart asks only on the first initialize.
+   */
+  isFallbackStatus: (
+    _: unknown,
+    { exchange, transportType }: ExchangeParams & { readonly transportType: McpTransportChoice },
+  ): boolean =>
+    transportType === 'auto' && exchange.kind === 'http-error' && isFallbackStatus(exchange.status),
+
+  /** The connection was told to speak legacy HTTP+SSE: no Streamable probe is sent. */
+  isSseOnly: (_: unknown, { transportType }: { readonly transportType: McpTransportChoice }) =>
+    transportType === 'sse',
 
   /** The exchange was refused with any non-2xx status. */
   isHttpError: (_: unknown, { exchange }: ExchangeParams): boolean =>

@@ -88,6 +88,7 @@ const initializedOf = ({ event }: ExchangeDone) => ({
 const legacyAnswerOf = ({ context }: WithContext): Answer => ({
   value: context.legacyAnswer?.ok === true ? context.legacyAnswer.value : undefined,
 });
+const transportTypeOf = ({ context }: WithContext) => ({ transportType: context.transportType });
 const sessionOf = ({ context }: WithContext) => ({ sessionId: context.sessionId });
 const legacyDecodedOf = ({ context }: WithContext) => ({ answer: context.legacyAnswer });
 const legacyErrorOf = ({ context }: WithContext) => ({
@@ -384,6 +385,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
     ...input,
     principal: input.principal === undefined ? undefined : new SecretValue(input.principal),
     maxListPages: input.maxListPages ?? MAX_TOOL_LIST_PAGES,
+    transportType: input.transportType ?? 'auto',
     token: undefined,
     transport: 'streamable-http',
     endpoint: undefined,
@@ -412,17 +414,29 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
     },
   },
   states: {
-    // Resolve this run's bearer token; the handshake deadline already runs.
+    // Resolve this run's bearer token; the handshake deadline already runs. A connection told to
+    // speak legacy SSE goes straight to its stream.
     credentials: {
       meta: { operation: 'initialize' },
       invoke: {
         id: 'resolveCredentials',
         src: 'resolveCredentials',
         input: ({ context }) => ({ principal: context.principal }),
-        onDone: {
-          target: 'streamable',
-          actions: { type: 'assignToken', params: ({ event }) => ({ token: event.output }) },
-        },
+        onDone: [
+          {
+            guard: { type: 'isSseOnly', params: transportTypeOf },
+            target: 'legacy',
+            actions: [
+              { type: 'assignToken', params: ({ event }) => ({ token: event.output }) },
+              'switchToLegacy',
+              beginStep('endpoint'),
+            ],
+          },
+          {
+            target: 'streamable',
+            actions: { type: 'assignToken', params: ({ event }) => ({ token: event.output }) },
+          },
+        ],
         onError: failOnError,
       },
       after: handshakeDeadline,
@@ -451,7 +465,10 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
                 actions: 'failUnauthorized',
               },
               {
-                guard: { type: 'isFallbackStatus', params: exchangeOf },
+                guard: {
+                  type: 'isFallbackStatus',
+                  params: (args) => ({ ...exchangeOf(args), ...transportTypeOf(args) }),
+                },
                 target: '#mcpOperation.legacy',
                 actions: ['switchToLegacy', beginStep('endpoint')],
               },

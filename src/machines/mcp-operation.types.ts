@@ -30,6 +30,12 @@ export type McpRequest =
 /** Which wire the operation ended up on. */
 export type McpTransportKind = 'streamable-http' | 'sse';
 
+/**
+ * Which wire to speak: `auto` probes Streamable HTTP and falls back to legacy SSE on 400/404/405
+ * of the first `initialize` (ADR 0180); a named wire is used as told, without probe or fallback.
+ */
+export type McpTransportChoice = McpTransportKind | 'auto';
+
 /** The result of the machine's request, by method. */
 export type McpRequestResult = McpToolList | CallToolResult;
 
@@ -53,6 +59,8 @@ export interface McpOperationInput {
   readonly headers: Readonly<Record<string, SecretValue>>;
   /** Who the run acts for (a tool call's handler context); opaque: only the token resolver reads it. */
   readonly principal?: unknown;
+  /** The wire to speak; default `auto` (probe Streamable HTTP, fall back on 400/404/405). */
+  readonly transportType?: McpTransportChoice;
   /** The request to perform after the handshake. */
   readonly request: McpRequest;
   /** Handshake limits are always the discovery limits; request limits are the phase's. */

@@ -176,6 +176,12 @@ const REFUSALS: [string, McpClientConnectionConfig, ErrorClass, RegExp][] = [
     /transports may only name MCP, AGENT or CLI/,
   ],
   [
+    'an unknown transport type',
+    config({ transport: { url: 'http://127.0.0.1:1/mcp', type: 'websocket' } }),
+    TypeError,
+    /^MCP connection "defined": transport\.type must be 'streamable-http' or 'sse' \(or absent to probe\)$/,
+  ],
+  [
     'a token that is not a function',
     config({ token: 'tok-SECRET-static' }),
     TypeError,

@@ -101,6 +101,29 @@ describe('a refused legacy stream', () => {
   });
 });
 
+describe('a connection told its transport', () => {
+  it('speaks legacy SSE at once with type sse: no Streamable probe, the same call', async () => {
+    const server = await start(legacyMcpHandler());
+    const echo = await mountEcho(server, { transport: { url: server.url, type: 'sse' } });
+    const before = server.requests.length;
+    const result = await runTool(echo, { message: 'hi' }, { source: 'agent' });
+    expect(result).toEqual({ ok: true, data: echoResult('hi') });
+    expect(wire(server, before)).toEqual(LEGACY('tools/call').slice(1));
+  });
+
+  it('never falls back with type streamable-http: a 404 on initialize is a request error', async () => {
+    const server = await start(legacyMcpHandler());
+    const error = await rejectionOf(
+      mountConnections([
+        connect(server, { transport: { url: server.url, type: 'streamable-http' } }),
+      ]),
+    );
+    expect(error).toBeInstanceOf(ConnectionRequestError);
+    expect(error).toMatchObject({ operation: 'initialize', phase: 'discovery' });
+    expect(wire(server)).toEqual(['POST /mcp initialize']);
+  });
+});
+
 describe('the legacy endpoint fence', () => {
   it('refuses an endpoint on another port; that server receives nothing', async () => {
     const other = await start(mcpHandler());

@@ -40,11 +40,33 @@ function verdicts(guard: (_: unknown, params: { exchange: RpcExchange }) => bool
 describe('exchange guards', () => {
   it.each([
     ['isUnauthorized', guards.isUnauthorized, ['401']],
-    ['isFallbackStatus', guards.isFallbackStatus, ['400', '404', '405']],
     ['isHttpError', guards.isHttpError, ['400', '401', '403', '404', '405', '500']],
     ['isResponse', guards.isResponse, ['a response']],
   ] as const)('%s holds for exactly %j', (_name, guard, expected) => {
     expect(verdicts(guard)).toEqual(expected);
+  });
+
+  it.each([
+    ['auto', ['400', '404', '405']],
+    ['streamable-http', []],
+    ['sse', []],
+  ] as const)(
+    'isFallbackStatus with transport %s holds for exactly %j',
+    (transportType, expected) => {
+      expect(
+        verdicts((_, params) => guards.isFallbackStatus(undefined, { ...params, transportType })),
+      ).toEqual(expected);
+    },
+  );
+});
+
+describe('isSseOnly', () => {
+  it.each([
+    ['auto', false],
+    ['streamable-http', false],
+    ['sse', true],
+  ] as const)('%s -> %s', (transportType, expected) => {
+    expect(guards.isSseOnly(undefined, { transportType })).toBe(expected);
   });
 });
 

@@ -20,25 +20,63 @@ import type { McpOperationContext } from '../../src/machines/mcp-operation.types
 import { isInsideFence } from '../../src/wire/index.js';
 import { checkModel, modelCheckProblems } from '../support/model-check.js';
 import { buildModelGraph, type ModelOptions } from '../support/model-graph.js';
-import { mcpListModelOptions, mcpModelOptions } from '../support/model-mcp-operation.js';
+import {
+  mcpListModelOptions,
+  mcpModelOptions,
+  mcpSseModelOptions,
+  mcpStreamableOnlyModelOptions,
+} from '../support/model-mcp-operation.js';
 import { walkEveryEdge } from '../support/model-walk.js';
 
-/** The call, and the discovery that follows `tools/list` pages (at most two in the model). */
+const ONLY_FIRST_INITIALIZE_ON_400_404_405 = [400, 404, 405].map((status) => ({
+  from: { streamable: 'initializing' },
+  event: 'xstate.done.actor.postInitialize',
+  status,
+}));
+
+/**
+ * The call and the paged discovery (at most two pages in the model) of a connection that probes
+ * its wire, and the call of a connection told its wire (legacy SSE, or Streamable HTTP only).
+ */
 const MODELS: readonly {
   readonly name: string;
   readonly options: ModelOptions;
   /** Vertices and edges of the explored model; edges into the final state; edges into a legacy POST. */
   readonly size: { states: number; edges: number; finalEdges: number; legacyPostEdges: number };
+  /** Every edge into the legacy wire from outside it. */
+  readonly intoLegacy: readonly unknown[];
+  /** Whether 400/404/405 on the first initialize falls back. */
+  readonly probes: boolean;
 }[] = [
   {
     name: 'tools/call',
     options: mcpModelOptions,
     size: { states: 22, edges: 170, finalEdges: 94, legacyPostEdges: 7 },
+    intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
+    probes: true,
   },
   {
     name: 'tools/list',
     options: mcpListModelOptions,
     size: { states: 37, edges: 279, finalEdges: 146, legacyPostEdges: 9 },
+    intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
+    probes: true,
+  },
+  {
+    name: 'tools/call, transport sse',
+    options: mcpSseModelOptions,
+    size: { states: 7, edges: 52, finalEdges: 43, legacyPostEdges: 7 },
+    intoLegacy: [
+      { from: 'credentials', event: 'xstate.done.actor.resolveCredentials', status: undefined },
+    ],
+    probes: false,
+  },
+  {
+    name: 'tools/call, transport streamable-http',
+    options: mcpStreamableOnlyModelOptions,
+    size: { states: 18, edges: 122, finalEdges: 57, legacyPostEdges: 0 },
+    intoLegacy: [],
+    probes: false,
   },
 ];
 
@@ -63,12 +101,6 @@ function fallbackEdges(machine: AnyStateMachine, options: ModelOptions) {
     }));
 }
 
-const ONLY_FIRST_INITIALIZE_ON_400_404_405 = [400, 404, 405].map((status) => ({
-  from: { streamable: 'initializing' },
-  event: 'xstate.done.actor.postInitialize',
-  status,
-}));
-
 /** Model states that post to the legacy endpoint although it is outside the fence. */
 function postsOutsideFence(machine: AnyStateMachine, options: ModelOptions) {
   return buildModelGraph(machine, options)
@@ -80,7 +112,7 @@ function postsOutsideFence(machine: AnyStateMachine, options: ModelOptions) {
     });
 }
 
-describe.each(MODELS)('mcpOperation model of $name', ({ options, size }) => {
+describe.each(MODELS)('mcpOperation model of $name', ({ options, size, intoLegacy, probes }) => {
   it('satisfies invariants 1–4: no trap state, teardown into final, cleanup on exit, deadlines and CANCEL, delays resolve', () => {
     const report = checkModel(mcpOperationMachine, options);
     expect(modelCheckProblems(report)).toEqual([]);
@@ -100,10 +132,8 @@ describe.each(MODELS)('mcpOperation model of $name', ({ options, size }) => {
     expect(withoutOutcome.map((edge) => edge.event.type)).toEqual([]);
   });
 
-  it('has fallback edges only from the first initialize and only for 400, 404 and 405', () => {
-    expect(fallbackEdges(mcpOperationMachine, options)).toEqual(
-      ONLY_FIRST_INITIALIZE_ON_400_404_405,
-    );
+  it('enters legacy SSE only by the fallback from the first initialize on 400, 404 and 405, or when told to', () => {
+    expect(fallbackEdges(mcpOperationMachine, options)).toEqual(intoLegacy);
   });
 
   it('never falls back from any other state or status (every status 100–599 on every exchange)', () => {
@@ -121,11 +151,9 @@ describe.each(MODELS)('mcpOperation model of $name', ({ options, size }) => {
           const [next] = transition(mcpOperationMachine, snapshot, event);
           const fellBack = next.matches('legacy');
           const where = JSON.stringify(snapshot.value);
-          const allowed = id === 'postInitialize' && [400, 404, 405].includes(status) && fellBack;
-          if (fellBack && !allowed) offenders.push(`${where} ${id} ${status}`);
-          if (!fellBack && id === 'postInitialize' && [400, 404, 405].includes(status)) {
-            offenders.push(`${where} ${id} ${status} did not fall back`);
-          }
+          const expected = probes && id === 'postInitialize' && [400, 404, 405].includes(status);
+          if (fellBack && !expected) offenders.push(`${where} ${id} ${status}`);
+          if (!fellBack && expected) offenders.push(`${where} ${id} ${status} did not fall back`);
         }
       }
     }

@@ -241,3 +241,15 @@ export const mcpListModelOptions: ModelOptions = {
   input: mcpListModelInput,
   eventCases: eventCasesFor('tools/list'),
 };
+
+/** The call of a connection told to speak legacy SSE: no Streamable probe. */
+export const mcpSseModelOptions: ModelOptions = {
+  ...mcpModelOptions,
+  input: { ...mcpModelInput, transportType: 'sse' },
+};
+
+/** The call of a connection told to speak Streamable HTTP: no fallback. */
+export const mcpStreamableOnlyModelOptions: ModelOptions = {
+  ...mcpModelOptions,
+  input: { ...mcpModelInput, transportType: 'streamable-http' },
+};
