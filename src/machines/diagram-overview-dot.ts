@@ -148,8 +148,10 @@ function caption(overview: MachineOverview): string {
   const lines = [
     `<B>${html(overview.id)}</B>`,
     ...overview.notes.map((note) => html(describeRootNote(note, '->'))),
-    html('bold blue: the happy path; dashed red: failures, one edge per state;'),
-    html('an edge from a box border applies in every state inside it'),
+    html('bold blue: the happy path; dashed red: failures, one edge per state'),
+    ...(overview.lanes.size === 0
+      ? []
+      : [html('an edge from a framed group applies in every state inside it')]),
   ];
   return `<${lines.join('<BR/>')}>`;
 }
