@@ -1,6 +1,8 @@
 /**
- * Generates `visualizations/` from the machine catalogue: `<name>.mmd` (Mermaid),
- * `<name>.stately.js` (Stately-importable source) and `README.md` (the index).
+ * Generates `visualizations/` from the machine catalogue. Per machine: `<name>.svg` (the overview
+ * picture, rendered here from `<name>.dot` by Graphviz compiled to WebAssembly: no browser, no
+ * network), `<name>.mmd` (the same overview in Mermaid, for GitHub), `<name>.transitions.md` (every
+ * transition), `<name>.stately.js` (Stately-importable source); and `README.md`, the index.
  *
  *   npx tsx scripts/visualize.ts           write the files
  *   npx tsx scripts/visualize.ts --check   exit 1, naming stale, missing and extra files
@@ -8,52 +10,110 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { instance, type Viz } from '@viz-js/viz';
 import { MACHINE_CATALOGUE, type MachineCatalogueEntry } from '../src/machines/catalogue.js';
-import { toMermaid, toStatelySource } from '../src/machines/diagram.js';
+import { toStatelySource } from '../src/machines/diagram.js';
+import { OUTCOME_KINDS, teardownState } from '../src/machines/diagram-outcomes.js';
+import { toOverviewDot } from '../src/machines/diagram-overview-dot.js';
+import { toOverviewMermaid } from '../src/machines/diagram-overview-mermaid.js';
+import { countTransitions, toTransitionTable } from '../src/machines/diagram-table.js';
 
 /** The committed output directory. */
 export const VISUALIZATIONS_DIR = fileURLToPath(new URL('../visualizations/', import.meta.url));
 
-const LEGEND = `Legend: \`after NAME\` is a deadline or sleep (a named delay), \`done(id)\` / \`error(id)\` is
-the result of the invoked actor \`id\`, \`[isX]\` is a named guard, \`/ a, b\` are the transition's
-named actions, \`entry / x\` is a state's entry action, \`invoke id (src)\` is an actor running while
-the state is active, and \`always\` is an eventless transition. \`CANCEL\` carries the caller's abort
-reason; \`closed\` is the final state, entered through \`teardown\`.`;
+/** Graphviz measured the text with Verdana's metrics; readers without Verdana get its look-alikes. */
+const FONT_FALLBACKS = 'Verdana,DejaVu Sans,sans-serif';
 
-function renderIndex(catalogue: readonly MachineCatalogueEntry[], diagrams: Map<string, string>) {
-  const sections = catalogue.map((entry) =>
-    [
+let vizInstance: Promise<Viz> | undefined;
+
+/**
+ * The overview DOT as SVG. Graphviz's layout is deterministic (same DOT, same bytes, checked by a
+ * test); the one edit is the font list, so a browser without Verdana picks a font of similar width.
+ */
+export async function renderSvg(dot: string): Promise<string> {
+  vizInstance ??= instance();
+  const result = (await vizInstance).render(dot, { format: 'svg' });
+  if (result.status !== 'success') {
+    throw new Error(`Graphviz failed: ${result.errors.map((error) => error.message).join('; ')}`);
+  }
+  return result.output.replaceAll('font-family="Verdana"', `font-family="${FONT_FALLBACKS}"`);
+}
+
+const LEGEND = `How to read an overview: each box is a state, its name in bold and what it runs below
+(\`invoke x\` is an actor running while the state is active, \`entry / x\` an entry action); a
+framed group is a composite state, and an edge from its border applies in every state inside it.
+Edges name the event (\`done\` / \`error\` of the state's actor, \`after NAME\` a named delay,
+\`always\` an eventless transition) and \`[guard]\`. The bold blue line is the happy path. Every
+transition into the teardown state is folded into one edge per state (dashed red when all of
+them are failures), labelled by outcome kinds; the machine's own transitions (mcpOperation's \`CANCEL\`) apply
+in every state and are written once, in the caption or a note. The transition table has the rest:
+every guard, action and target, in the order XState tries them.`;
+
+const RULES = `The teardown state is the one most failure transitions run into (the final state when
+there are none). A transition is a failure when its outcome kind is not \`ok\`; its kind comes
+from its guard if the table below lists it, else from its first listed action, else it is the
+name of an unlisted \`fail…\` / \`cancel…\` action (shown as it is); a successful edge into the
+teardown with no kind shows its first action, or its event. The happy path is the
+shortest path from the initial state to the teardown that takes no failure, then the first
+transition XState tries, until a final state.`;
+
+function kindTable(): string {
+  const rows = Object.entries(OUTCOME_KINDS).map(([name, kind]) => `| \`${name}\` | ${kind} |`);
+  return ['| Guard or action | Outcome kind |', '|---|---|', ...rows].join('\n');
+}
+
+function renderIndex(catalogue: readonly MachineCatalogueEntry[], files: Map<string, string>) {
+  const sections = catalogue.map((entry) => {
+    const teardown = teardownState(entry.machine);
+    const link = (file: string, text: string) => `[${text}](./${entry.name}${file})`;
+    return [
       `## ${entry.name}`,
       '',
       entry.summary,
       '',
-      `Files: [\`${entry.name}.mmd\`](./${entry.name}.mmd), [\`${entry.name}.stately.js\`](./${entry.name}.stately.js)`,
+      `![${entry.machine.id} overview: every state by name, the happy path in bold blue, failures folded into one edge per state into ${teardown?.key ?? 'the teardown'}](./${entry.name}.svg)`,
+      '',
+      `- ${link('.transitions.md', `Transition table`)}: all ${countTransitions(entry.machine)} transitions, in the order XState tries them.`,
+      `- Sources: ${link('.mmd', `\`${entry.name}.mmd\``)} (the overview in Mermaid), ${link('.dot', `\`${entry.name}.dot\``)} (the picture's Graphviz source), ${link('.stately.js', `\`${entry.name}.stately.js\``)} (Stately Studio: "Import from code").`,
+      '',
+      '<details><summary>The same overview in Mermaid</summary>',
       '',
       '```mermaid',
-      (diagrams.get(`${entry.name}.mmd`) ?? '').trimEnd(),
+      (files.get(`${entry.name}.mmd`) ?? '').trimEnd(),
       '```',
-    ].join('\n'),
-  );
+      '',
+      '</details>',
+    ].join('\n');
+  });
   return [
     '# Machine visualizations',
     '',
     'Generated by `npm run visualize` from the machine definitions; do not edit by hand.',
     '`npm run visualize:check` (and a test) fail when these files are stale.',
-    'Import a `*.stately.js` file into Stately Studio ("Import from code") to explore a machine.',
     '',
     LEGEND,
     '',
     ...sections.flatMap((section) => [section, '']),
+    '## How the overviews are derived',
+    '',
+    RULES,
+    '',
+    kindTable(),
+    '',
   ].join('\n');
 }
 
 /** Every generated file name and its content, in a stable order. */
-export function renderVisualizations(
+export async function renderVisualizations(
   catalogue: readonly MachineCatalogueEntry[] = MACHINE_CATALOGUE,
-): Map<string, string> {
+): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const entry of catalogue) {
-    files.set(`${entry.name}.mmd`, toMermaid(entry.machine));
+    const dot = toOverviewDot(entry.machine);
+    files.set(`${entry.name}.svg`, await renderSvg(dot));
+    files.set(`${entry.name}.dot`, dot);
+    files.set(`${entry.name}.mmd`, toOverviewMermaid(entry.machine));
+    files.set(`${entry.name}.transitions.md`, toTransitionTable(entry.machine));
     files.set(`${entry.name}.stately.js`, toStatelySource(entry.machine));
   }
   files.set('README.md', renderIndex(catalogue, files));
@@ -81,8 +141,9 @@ async function listFiles(dir: string): Promise<string[]> {
 /** Compares `dir` with a fresh in-memory generation. */
 export async function checkVisualizations(
   dir: string = VISUALIZATIONS_DIR,
-  expected: Map<string, string> = renderVisualizations(),
+  generated?: Map<string, string>,
 ): Promise<VisualizationDrift> {
+  const expected = generated ?? (await renderVisualizations());
   const present = await listFiles(dir);
   const stale: string[] = [];
   const missing: string[] = [];
@@ -96,7 +157,7 @@ export async function checkVisualizations(
 
 /** Writes every generated file into `dir` and removes files nothing generates. */
 export async function writeVisualizations(dir: string = VISUALIZATIONS_DIR): Promise<string[]> {
-  const files = renderVisualizations();
+  const files = await renderVisualizations();
   await mkdir(dir, { recursive: true });
   for (const name of await listFiles(dir)) {
     if (!files.has(name)) await rm(join(dir, name), { recursive: true });

@@ -4,22 +4,15 @@
  * Pure: no I/O; the output depends only on the definition, so regenerating it is deterministic.
  */
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
+import {
+  allTransitions,
+  childNodes,
+  describeEventType,
+  edgeOwner,
+  implementationName,
+} from './diagram-walk.js';
 
-/** The name of an implementation reference (`'x'`, `{ type: 'x' }`, a named function). */
-function implementationName(reference: unknown): string | undefined {
-  if (typeof reference === 'string') return reference;
-  if (typeof reference === 'function') {
-    const type = (reference as { type?: unknown }).type;
-    // Built-in actions (the raise/cancel behind `after`, inline `assign`) are not implementations.
-    if (typeof type === 'string') return type.startsWith('xstate.') ? undefined : type;
-    return reference.name === '' ? undefined : reference.name;
-  }
-  if (typeof reference === 'object' && reference !== null) {
-    const type = (reference as { type?: unknown }).type;
-    return typeof type === 'string' ? type : undefined;
-  }
-  return undefined;
-}
+export { describeEventType } from './diagram-walk.js';
 
 /** Where the root's own transitions start: they apply in every state that does not override them. */
 const ANY_STATE = 'anyState';
@@ -27,23 +20,6 @@ const ANY_STATE = 'anyState';
 /** Mermaid id of a state node: its path joined by `_`; the root's own transitions start at `anyState`. */
 function mermaidId(node: AnyStateNode): string {
   return node.path.length === 0 ? ANY_STATE : node.path.join('_');
-}
-
-/** `after DELAY`, `done(id)`, `error(id)`, `always`, or the event type itself. */
-export function describeEventType(node: AnyStateNode, eventType: string): string {
-  if (eventType === '') return 'always';
-  if (eventType.startsWith('xstate.after.')) {
-    const delayed = node.after.find((after) => after.eventType === eventType);
-    return `after ${String(delayed?.delay ?? eventType.slice('xstate.after.'.length))}`;
-  }
-  for (const [prefix, label] of [
-    ['xstate.done.actor.', 'done'],
-    ['xstate.error.actor.', 'error'],
-    ['xstate.done.state.', 'done.state'],
-  ] as const) {
-    if (eventType.startsWith(prefix)) return `${label}(${eventType.slice(prefix.length)})`;
-  }
-  return eventType;
 }
 
 function transitionLabel(node: AnyStateNode, transition: AnyTransitionDefinition): string {
@@ -56,29 +32,6 @@ function transitionLabel(node: AnyStateNode, transition: AnyTransitionDefinition
     .filter((name): name is string => name !== undefined);
   if (actions.length > 0) label += ` / ${actions.join(', ')}`;
   return label;
-}
-
-function isAncestorOrSelf(ancestor: AnyStateNode, node: AnyStateNode): boolean {
-  for (let current: AnyStateNode | undefined = node; current; current = current.parent) {
-    if (current === ancestor) return true;
-  }
-  return false;
-}
-
-/** The innermost composite node that contains both ends (where Mermaid draws the edge). */
-function edgeOwner(source: AnyStateNode, target: AnyStateNode): AnyStateNode {
-  for (let owner = source.parent; owner; owner = owner.parent) {
-    if (isAncestorOrSelf(owner, target)) return owner;
-  }
-  return source.machine.root;
-}
-
-function allTransitions(node: AnyStateNode): AnyTransitionDefinition[] {
-  return [...[...node.transitions.values()].flat(), ...(node.always ?? [])];
-}
-
-function childNodes(node: AnyStateNode): AnyStateNode[] {
-  return Object.values(node.states) as AnyStateNode[];
 }
 
 function collectEdges(node: AnyStateNode, edges: Map<AnyStateNode, string[]>): void {

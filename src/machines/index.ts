@@ -3,6 +3,10 @@ export type { ConnectionPhase } from '../wire/index.js';
 export { MACHINE_CATALOGUE, type MachineCatalogueEntry } from './catalogue.js';
 export { MAX_TIMER_MS, remainingMs } from './deadline.js';
 export { describeEventType, toMermaid, toStatelySource } from './diagram.js';
+export { OUTCOME_KINDS, teardownState } from './diagram-outcomes.js';
+export { toOverviewDot } from './diagram-overview-dot.js';
+export { toOverviewMermaid } from './diagram-overview-mermaid.js';
+export { toTransitionTable } from './diagram-table.js';
 export {
   type ByteReporter,
   type McpOperationDependencies,

@@ -7,13 +7,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import mermaid from 'mermaid';
 import { describe, expect, it } from 'vitest';
+import { MACHINE_CATALOGUE } from '../../src/machines/catalogue.js';
 
 const DIR = resolve(import.meta.dirname, '../../visualizations');
 const diagrams = readdirSync(DIR).filter((name) => name.endsWith('.mmd'));
 
 describe('Mermaid syntax of the committed diagrams', () => {
-  it('finds the diagrams', () => {
+  it('finds the diagrams: the overview of every catalogued machine', () => {
     expect(diagrams).toEqual(expect.arrayContaining(['mcp-operation.mmd', 'wait.mmd']));
+    expect(diagrams).toEqual(
+      expect.arrayContaining(MACHINE_CATALOGUE.map((entry) => `${entry.name}.mmd`)),
+    );
   });
 
   it.each(diagrams)('%s parses as a state diagram', async (name) => {

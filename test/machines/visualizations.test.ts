@@ -10,27 +10,40 @@ describe('visualizations/', () => {
     expect(await checkVisualizations()).toEqual({ stale: [], missing: [], extra: [] });
   });
 
-  it('holds a diagram and a Stately source for every catalogued machine, plus the index', () => {
-    const names = [...renderVisualizations().keys()];
+  it('holds a diagram and a Stately source for every catalogued machine, plus the index', async () => {
+    const names = [...(await renderVisualizations()).keys()];
     for (const entry of MACHINE_CATALOGUE) {
       expect(names).toContain(`${entry.name}.mmd`);
       expect(names).toContain(`${entry.name}.stately.js`);
+      for (const view of ['svg', 'dot', 'transitions.md']) {
+        expect(names).toContain(`${entry.name}.${view}`);
+      }
     }
     expect(names).toContain('README.md');
   });
 
-  it('embeds each diagram in the index', () => {
-    const files = renderVisualizations();
+  it('embeds each diagram in the index', async () => {
+    const files = await renderVisualizations();
     const index = files.get('README.md') ?? '';
     for (const entry of MACHINE_CATALOGUE) {
       expect(index).toContain(`\`\`\`mermaid\n${files.get(`${entry.name}.mmd`)}\`\`\``);
     }
   });
 
+  it('shows each overview picture in the index and links the table and every source', async () => {
+    const index = (await renderVisualizations()).get('README.md') ?? '';
+    for (const entry of MACHINE_CATALOGUE) {
+      expect(index).toMatch(new RegExp(`!\\[[^\\]]+\\]\\(\\./${entry.name}\\.svg\\)`));
+      for (const file of ['transitions.md', 'mmd', 'dot', 'stately.js']) {
+        expect(index).toContain(`(./${entry.name}.${file})`);
+      }
+    }
+  });
+
   it('names stale, missing and extra files', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'visualizations-'));
     try {
-      const files = renderVisualizations();
+      const files = await renderVisualizations();
       for (const [name, content] of files) {
         if (name === 'README.md') continue;
         await writeFile(join(dir, name), name === 'wait.mmd' ? `${content}edited\n` : content);

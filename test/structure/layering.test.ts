@@ -72,4 +72,9 @@ describe('source layering', () => {
     );
     expect(offenders.map((file) => relative(SRC, file))).toEqual([]);
   });
+
+  it('keeps the Graphviz renderer (a dev dependency) out of the source: src/ only writes DOT', () => {
+    const offenders = files.filter((file) => /from\s+'@viz-js\//.test(readFileSync(file, 'utf8')));
+    expect(offenders.map((file) => relative(SRC, file))).toEqual([]);
+  });
 });
