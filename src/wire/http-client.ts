@@ -1,11 +1,15 @@
 /**
- * The HTTP client under every connection request: undici's `request` API (decision 0008). It
- * goes through undici's global dispatcher, one keep-alive pool for the whole process (no
- * per-call dispatcher, no `connection: close`), follows no redirect, and aborts with the exact
- * `signal.reason`. The fence, the redirect refusal and the byte bounds are the callers'.
+ * The HTTP client under every connection request: undici's `request` API (decision 0008), on one
+ * keep-alive pool of our own for the whole process (no per-call dispatcher, no
+ * `connection: close`; the host's dispatcher settings never reach our requests). It follows no
+ * redirect and aborts with the exact `signal.reason`. The fence, the redirect refusal and the byte
+ * bounds are the callers'.
  */
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import type { NodeBody, WireResponse } from './abortable-read.js';
+
+/** The pool every connection request shares; created on the first request. */
+let pool: Agent | undefined;
 
 /** One HTTP request. */
 export interface WireRequest {
@@ -47,9 +51,11 @@ class UndiciResponse implements WireResponse {
   }
 }
 
-/** The default {@link WireSend}: undici's `request` on its global keep-alive pool. */
+/** The default {@link WireSend}: undici's `request` on the shared keep-alive pool. */
 export const sendWithUndici: WireSend = async (wire) => {
+  pool ??= new Agent();
   const answer = await request(wire.url, {
+    dispatcher: pool,
     method: wire.method,
     headers: wire.headers,
     signal: wire.signal,
