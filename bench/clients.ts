@@ -1,35 +1,59 @@
 /**
- * The per-call alternatives measured side by side: ours (a mounted connection tool run through
- * `runTool`), the MCP SDK `Client` per call, the SDK `Client` shared across calls, and the
- * raw-fetch floor. Each factory returns a `call()` that performs one `echo` call and throws when
- * the answer is not the expected one, plus a `close()`.
+ * The per-call alternatives against the Streamable HTTP servers: ours (a mounted connection tool
+ * run through `runTool`), the MCP SDK `Client` per call, the SDK `Client` shared across calls,
+ * and two raw floors (plain `fetch`, and undici's `request`). Each factory returns a `call()`
+ * that performs one `echo` call and throws when the answer is not the expected one, plus a
+ * `close()`.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { runTool } from '../src/binding/index.js';
-import { defineMcpClientConnection, mountConnections } from '../src/connections/index.js';
+import {
+  defineMcpClientConnection,
+  type McpClientConnectionConfig,
+  mountConnections,
+} from '../src/connections/index.js';
 
+/** Which alternative: the key the targets table looks results up by. */
+export type AlternativeId =
+  | 'ours'
+  | 'ours-sse-type'
+  | 'sdk-per-call'
+  | 'sdk-shared'
+  | 'raw-fetch'
+  | 'raw-undici'
+  | 'sdk-sse';
+
+/** One way of making an `echo` call. */
 export interface CallAlternative {
+  readonly id: AlternativeId;
   readonly name: string;
   call(): Promise<void>;
   close(): Promise<void>;
 }
 
-const MESSAGE = 'hello';
+export const MESSAGE = 'hello';
+export const CLIENT_INFO = { name: 'bench-client', version: '1.0.0' };
 const PROTOCOL_VERSION = LATEST_PROTOCOL_VERSION;
-const CLIENT_INFO = { name: 'bench-client', version: '1.0.0' };
 
-/** Ours: discovery once at mount, then one fresh client (one machine run) per call. */
-export async function oursAlternative(url: string): Promise<CallAlternative> {
-  const tools = await mountConnections(
-    [defineMcpClientConnection({ name: 'bench', transport: { url } })],
-    { onSkippedTool: () => {} },
-  );
+/**
+ * Ours: discovery once at mount, then one fresh client (one `mcpOperation` run) per call.
+ * `config` defaults to `{ name: 'bench', transport: { url } }`.
+ */
+export async function oursAlternative(
+  url: string,
+  options: { id?: AlternativeId; name?: string; config?: McpClientConnectionConfig } = {},
+): Promise<CallAlternative> {
+  const config = options.config ?? { name: 'bench', transport: { url } };
+  const tools = await mountConnections([defineMcpClientConnection(config)], {
+    onSkippedTool: () => {},
+  });
   const echo = tools.find((tool) => tool.name === 'echo');
   if (echo === undefined) throw new Error('echo was not mounted');
   return {
-    name: 'ours (runTool, client per call)',
+    id: options.id ?? 'ours',
+    name: options.name ?? 'ours (runTool, client per call)',
     call: async () => {
       const result = await runTool(echo, { message: MESSAGE }, { source: 'internal' });
       if (!result.ok) throw new Error(`ours failed: ${JSON.stringify(result)}`);
@@ -38,7 +62,8 @@ export async function oursAlternative(url: string): Promise<CallAlternative> {
   };
 }
 
-function checkEcho(result: unknown): void {
+/** Throws unless `result` is the `echo` tool's answer to {@link MESSAGE}. */
+export function checkEcho(result: unknown): void {
   const content = (result as { structuredContent?: unknown }).structuredContent;
   const echoed = (content as { echoed?: unknown } | undefined)?.echoed;
   if (echoed !== MESSAGE) throw new Error(`unexpected echo result: ${JSON.stringify(result)}`);
@@ -47,6 +72,7 @@ function checkEcho(result: unknown): void {
 /** The SDK `Client` + `StreamableHTTPClientTransport` per call: connect, callTool, close. */
 export function sdkPerCallAlternative(url: string, stateful: boolean): CallAlternative {
   return {
+    id: 'sdk-per-call',
     name: stateful ? 'SDK Client per call (+terminateSession)' : 'SDK Client per call',
     call: async () => {
       const client = new Client(CLIENT_INFO);
@@ -70,6 +96,7 @@ export async function sdkSharedAlternative(url: string): Promise<CallAlternative
   const transport = new StreamableHTTPClientTransport(new URL(url));
   await client.connect(transport);
   return {
+    id: 'sdk-shared',
     name: 'SDK Client shared [reference]',
     call: async () => {
       checkEcho(await client.callTool({ name: 'echo', arguments: { message: MESSAGE } }));
@@ -81,66 +108,141 @@ export async function sdkSharedAlternative(url: string): Promise<CallAlternative
   };
 }
 
-interface RawState {
-  sessionId: string | null;
+/** The two HTTP primitives a raw floor needs, implemented once per HTTP client. */
+interface RawWire {
+  post(url: string, sessionId: string | null, body: string): Promise<RawAnswer>;
+  remove(url: string, sessionId: string): Promise<void>;
+  close(): Promise<void>;
 }
 
-async function rawPost(url: string, state: RawState, message: object): Promise<Response> {
+interface RawAnswer {
+  readonly sessionId: string | null;
+  readonly text: string;
+}
+
+function postHeaders(sessionId: string | null): Record<string, string> {
   const headers: Record<string, string> = {
     accept: 'application/json, text/event-stream',
     'content-type': 'application/json',
     'mcp-protocol-version': PROTOCOL_VERSION,
   };
-  if (state.sessionId !== null) headers['mcp-session-id'] = state.sessionId;
-  return fetch(url, { method: 'POST', headers, body: JSON.stringify(message) });
+  if (sessionId !== null) headers['mcp-session-id'] = sessionId;
+  return headers;
 }
 
+const deleteHeaders = (sessionId: string) => ({
+  'mcp-session-id': sessionId,
+  'mcp-protocol-version': PROTOCOL_VERSION,
+});
+
+const fetchWire: RawWire = {
+  post: async (url, sessionId, body) => {
+    const response = await fetch(url, { method: 'POST', headers: postHeaders(sessionId), body });
+    return { sessionId: response.headers.get('mcp-session-id'), text: await response.text() };
+  },
+  remove: async (url, sessionId) => {
+    const response = await fetch(url, { method: 'DELETE', headers: deleteHeaders(sessionId) });
+    await response.text();
+  },
+  close: async () => {},
+};
+
+// The dispatcher Node's built-in `fetch` uses, under the key undici shares between its copies.
+const FETCH_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
+const fetchDispatcher = () => (globalThis as Record<symbol, unknown>)[FETCH_DISPATCHER];
+
 /**
- * The floor: the same POSTs with plain `fetch` and `JSON.parse`, no validation, no deadlines,
- * no byte ceilings. With `pipelined`, `notifications/initialized` is not awaited before
- * `tools/call` (both in flight at once): what skipping that round trip could buy at most.
+ * undici's `request` on a keep-alive `Agent` of its own (closed with the alternative). The
+ * package is imported only here, and only after the built-in `fetch` has made its own dispatcher:
+ * undici installs an `Agent` of its own as the global dispatcher when it loads and finds none,
+ * and the built-in `fetch` (so ours, the SDK and the raw-fetch floor) would then run on undici 7
+ * instead of the undici that ships with Node.
  */
-export function rawFetchAlternative(
+async function undiciWire(url: string): Promise<RawWire> {
+  if (fetchDispatcher() === undefined) await (await fetch(url, { method: 'GET' })).text();
+  const before = fetchDispatcher();
+  const { Agent, request } = await import('undici');
+  if (fetchDispatcher() !== before) {
+    throw new Error('loading undici replaced the dispatcher of the built-in fetch');
+  }
+  const dispatcher = new Agent();
+  return {
+    post: async (target, sessionId, body) => {
+      const response = await request(target, {
+        method: 'POST',
+        headers: postHeaders(sessionId),
+        body,
+        dispatcher,
+      });
+      const header = response.headers['mcp-session-id'];
+      const text = await response.body.text();
+      return { sessionId: (Array.isArray(header) ? header[0] : header) ?? null, text };
+    },
+    remove: async (target, sessionId) => {
+      const response = await request(target, {
+        method: 'DELETE',
+        headers: deleteHeaders(sessionId),
+        dispatcher,
+      });
+      await response.body.text();
+    },
+    close: () => dispatcher.close(),
+  };
+}
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
+});
+const INITIALIZED = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+const CALL = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'echo', arguments: { message: MESSAGE } },
+});
+
+/**
+ * A floor: `initialize`, `notifications/initialized`, `tools/call` (+ `DELETE` when a session was
+ * assigned), each awaited as ours awaits them, with `JSON.parse` and nothing else: no validation,
+ * no deadlines, no byte ceilings.
+ */
+function rawAlternative(
+  id: 'raw-fetch' | 'raw-undici',
+  name: string,
   url: string,
   stateful: boolean,
-  pipelined = false,
+  wire: RawWire,
 ): CallAlternative {
-  const initialize = {
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
-  };
-  const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
-  const call = {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: { name: 'echo', arguments: { message: MESSAGE } },
-  };
   return {
-    name: pipelined ? 'raw fetch, initialized not awaited [floor]' : 'raw fetch [floor]',
+    id,
+    name,
     call: async () => {
-      const state: RawState = { sessionId: null };
-      const first = await rawPost(url, state, initialize);
-      state.sessionId = first.headers.get('mcp-session-id');
-      JSON.parse(await first.text());
-      const notify = rawPost(url, state, initialized).then((response) => response.text());
-      if (!pipelined) await notify;
-      const answer = await rawPost(url, state, call);
-      const body = JSON.parse(await answer.text()) as { result?: { structuredContent?: unknown } };
-      if (pipelined) await notify;
+      const first = await wire.post(url, null, INITIALIZE);
+      JSON.parse(first.text);
+      await wire.post(url, first.sessionId, INITIALIZED);
+      const answer = await wire.post(url, first.sessionId, CALL);
+      const body = JSON.parse(answer.text) as { result?: { structuredContent?: unknown } };
       checkEcho(body.result ?? {});
-      if (state.sessionId !== null) {
-        const end = await fetch(url, {
-          method: 'DELETE',
-          headers: { 'mcp-session-id': state.sessionId, 'mcp-protocol-version': PROTOCOL_VERSION },
-        });
-        await end.text();
-      } else if (stateful) {
-        throw new Error('the stateful server assigned no session');
-      }
+      if (first.sessionId !== null) await wire.remove(url, first.sessionId);
+      else if (stateful) throw new Error('the stateful server assigned no session');
     },
-    close: async () => {},
+    close: () => wire.close(),
   };
+}
+
+/** The raw-fetch floor (the global `fetch`, whose keep-alive pool ours and the SDK share). */
+export function rawFetchAlternative(url: string, stateful: boolean): CallAlternative {
+  return rawAlternative('raw-fetch', 'raw fetch [floor]', url, stateful, fetchWire);
+}
+
+/** The raw undici floor: the same requests with undici's `request` API. */
+export async function rawUndiciAlternative(
+  url: string,
+  stateful: boolean,
+): Promise<CallAlternative> {
+  const wire = await undiciWire(url);
+  return rawAlternative('raw-undici', 'raw undici request [floor]', url, stateful, wire);
 }

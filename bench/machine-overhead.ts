@@ -9,6 +9,7 @@ import { mcpOperationMachine, runMachine, SecretValue } from '../src/machines/in
 import type { McpOperationInput } from '../src/machines/mcp-operation.types.js';
 import { createHostFence } from '../src/wire/index.js';
 import { fmt, median, p95, printTable } from './stats.js';
+import { log } from './transcript.js';
 
 export interface MachineOptions {
   readonly warmupRuns: number;
@@ -93,7 +94,7 @@ export async function runMachineOverhead(options: MachineOptions): Promise<Machi
       runsPerSecond: options.runsPerRound / median(samples),
     };
   });
-  console.log(
+  log(
     `\nMachine overhead: all actors stubbed, ${options.rounds} rounds x ${options.runsPerRound} runs`,
   );
   printTable(

@@ -1,20 +1,25 @@
 /**
- * Child process of benchmark 3 (started with `node --expose-gc --import tsx`): runs sequential
- * calls of one alternative against the parent's server and prints heap numbers as one JSON line.
- * Usage: node --expose-gc --import tsx bench/memory-child.ts <url> <ours|sdk> <calls> <stateful>
+ * Child process of the memory benchmark (started with `node --expose-gc --import tsx`): runs
+ * sequential calls of one alternative against a server child, then prints one JSON line with the
+ * heap after forced GCs (before, halfway, after) and the active resources left after closing,
+ * beyond those the process had before its first call.
+ * Usage: node --expose-gc --import tsx bench/memory-child.ts <url> <ours|sdk> <calls> <stateful> [warmup]
  */
 import { type CallAlternative, oursAlternative, sdkPerCallAlternative } from './clients.js';
 import { settle } from './stats.js';
 
-const [url, which, callsText, statefulText] = process.argv.slice(2);
+const [url, which, callsText, statefulText, warmupText] = process.argv.slice(2);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (url === undefined || gc === undefined) {
   throw new Error(
-    'usage: node --expose-gc --import tsx bench/memory-child.ts <url> <ours|sdk> <calls>',
+    'usage: node --expose-gc --import tsx bench/memory-child.ts <url> <ours|sdk> <calls> <stateful> [warmup]',
   );
 }
 const calls = Number(callsText ?? '10000');
 const stateful = statefulText === 'true';
+// Idle keep-alive sockets of fetch's shared pool close when the server's keep-alive timeout
+// (5 s, see servers/serve.ts) passes; anything still there after this is really left behind.
+const IDLE_WAIT_MS = 8_000;
 
 async function heapAfterGc(): Promise<number> {
   // Several passes with a macrotask between them, so closed sockets and timers are collectable.
@@ -25,20 +30,45 @@ async function heapAfterGc(): Promise<number> {
   return process.memoryUsage().heapUsed;
 }
 
+function countByType(resources: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const type of resources) counts.set(type, (counts.get(type) ?? 0) + 1);
+  return counts;
+}
+
+/** The resources active now beyond `baseline`, as `Type x count`. */
+function resourcesBeyond(baseline: Map<string, number>): string[] {
+  const left: string[] = [];
+  for (const [type, count] of countByType(process.getActiveResourcesInfo())) {
+    const extra = count - (baseline.get(type) ?? 0);
+    if (extra > 0) left.push(`${type} x ${extra}`);
+  }
+  return left;
+}
+
+const baselineResources = countByType(process.getActiveResourcesInfo());
 const alternative: CallAlternative =
   which === 'ours' ? await oursAlternative(url) : sdkPerCallAlternative(url, stateful);
-const warmup = Math.min(500, calls);
+const warmup = Number(warmupText ?? '500');
 for (let index = 0; index < warmup; index++) await alternative.call();
 const baseline = await heapAfterGc();
 const checkpoints: number[] = [];
 const start = performance.now();
 for (let index = 1; index <= calls; index++) {
   await alternative.call();
-  if (index === calls / 2) checkpoints.push(await heapAfterGc());
+  if (index === Math.floor(calls / 2)) checkpoints.push(await heapAfterGc());
 }
 const elapsedMs = performance.now() - start;
 const final = await heapAfterGc();
 await alternative.close();
+await settle(100);
+const leftAfterClose = resourcesBeyond(baselineResources);
+const idleStart = performance.now();
+let leftAfterIdle = leftAfterClose;
+while (leftAfterIdle.length > 0 && performance.now() - idleStart < IDLE_WAIT_MS) {
+  await settle(250);
+  leftAfterIdle = resourcesBeyond(baselineResources);
+}
 console.log(
   JSON.stringify({
     name: alternative.name,
@@ -47,5 +77,8 @@ console.log(
     half: checkpoints[0],
     final,
     elapsedMs,
+    leftAfterClose,
+    leftAfterIdle,
+    idleWaitMs: Math.round(performance.now() - idleStart),
   }),
 );

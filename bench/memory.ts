@@ -1,65 +1,56 @@
 /**
- * Benchmark 3: retained heap per call. Each alternative runs in its own child process started
- * with `--expose-gc` (only the client is measured; the server stays in this process). The heap is
- * measured after forced GCs before the calls, halfway and at the end. Both children run at once
- * (their speed is not what is measured here).
+ * Memory: retained heap per call and resources left behind. Each alternative runs in its own
+ * child process started with `--expose-gc`, against a server child, so only the client's heap is
+ * measured. The heap is measured after forced GCs before the calls, halfway and at the end; after
+ * closing, the child lists the active resources (`process.getActiveResourcesInfo()`) beyond those
+ * it had before its first call. Both children run at once: heap numbers do not depend on speed.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import type { BenchPath, BenchServer } from './server.js';
+import { runClientChild } from './child-run.js';
+import type { ServerProcess } from './server-process.js';
 import { fmt, printTable } from './stats.js';
+import { log } from './transcript.js';
 
-export interface MemoryOptions {
-  readonly calls: number;
-  readonly path: BenchPath;
-}
-
-interface ChildReport {
+/** One child's report (its JSON line). */
+export interface MemoryReport {
   readonly name: string;
   readonly calls: number;
   readonly baseline: number;
   readonly half: number;
   readonly final: number;
   readonly elapsedMs: number;
-}
-
-function runChild(url: string, which: 'ours' | 'sdk', calls: number, stateful: boolean) {
-  const script = fileURLToPath(new URL('./memory-child.ts', import.meta.url));
-  return new Promise<ChildReport>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--expose-gc', '--import', 'tsx', script, url, which, String(calls), String(stateful)],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let output = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (text: string) => {
-      output += text;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const line = output.trim().split('\n').pop() ?? '';
-      if (code !== 0) reject(new Error(`memory child ${which} exited with ${code}: ${output}`));
-      else resolve(JSON.parse(line) as ChildReport);
-    });
-  });
+  /** Resources beyond the baseline 100 ms after closing (idle pooled sockets included). */
+  readonly leftAfterClose: readonly string[];
+  /** Resources beyond the baseline once the server's keep-alive timeout has passed. */
+  readonly leftAfterIdle: readonly string[];
+  readonly idleWaitMs: number;
 }
 
 const kib = (bytes: number) => `${fmt(bytes / 1024, 0)} KiB`;
+const listed = (resources: readonly string[]) =>
+  resources.length === 0 ? 'none' : resources.join(', ');
 
-/** Runs benchmark 3 and prints its table. */
+/** Runs the memory benchmark against `server` and prints its table; ours is the first report. */
 export async function runMemory(
-  server: BenchServer,
-  options: MemoryOptions,
-): Promise<ChildReport[]> {
-  const url = server.url(options.path);
-  const stateful = options.path === '/stateful';
-  // The two children run at the same time: heap numbers do not depend on speed, wall time does.
+  server: ServerProcess,
+  options: { readonly calls: number; readonly warmupCalls: number },
+): Promise<MemoryReport[]> {
+  const { calls } = options;
+  const stateful = server.spec.id === 'stateful';
+  // A generous limit: a stuck child must not hang the run, a slow machine must not fail it.
+  const timeoutMs = 60_000 + calls * 50;
   const reports = await Promise.all(
-    (['ours', 'sdk'] as const).map((which) => runChild(url, which, options.calls, stateful)),
+    (['ours', 'sdk'] as const).map(async (which) => {
+      const line = await runClientChild({
+        nodeFlags: ['--expose-gc'],
+        script: 'memory-child.ts',
+        args: [server.url, which, String(calls), String(stateful), String(options.warmupCalls)],
+        timeoutMs,
+      });
+      return JSON.parse(line) as MemoryReport;
+    }),
   );
-  console.log(
-    `\nMemory: ${options.calls.toLocaleString('en-US')} sequential calls on ${options.path}, heap after forced GC (child process, --expose-gc)`,
+  log(
+    `\nMemory: ${calls.toLocaleString('en-US')} sequential calls on ${server.spec.path}, heap after forced GC (client child, --expose-gc)`,
   );
   printTable(
     ['alternative', 'heap before', 'halfway', 'after', 'growth', 'bytes/call'],
@@ -71,6 +62,19 @@ export async function runMemory(
       kib(report.final - report.baseline),
       fmt((report.final - report.baseline) / report.calls, 1),
     ]),
+  );
+  log(
+    '\nResources left after closing, beyond the child baseline (process.getActiveResourcesInfo()):',
+  );
+  printTable(
+    ['alternative', 'after close (+100 ms)', 'after the keep-alive timeout', 'waited'],
+    reports.map((report) => [
+      report.name,
+      listed(report.leftAfterClose),
+      listed(report.leftAfterIdle),
+      `${fmt(report.idleWaitMs / 1000, 1)} s`,
+    ]),
+    3,
   );
   return reports;
 }

@@ -1,157 +1,137 @@
 /**
- * Benchmark 1: per-call latency and throughput of one `echo` call, every alternative against the
- * same local MCP SDK server in one run, rounds interleaved so drift hits all of them alike.
+ * Per-call latency, client CPU and requests per call of one `echo` call, every alternative against
+ * the same server child in one run, rounds interleaved; and throughput with many calls in flight.
  */
 import {
   type CallAlternative,
   oursAlternative,
   rawFetchAlternative,
+  rawUndiciAlternative,
   sdkPerCallAlternative,
   sdkSharedAlternative,
 } from './clients.js';
-import type { BenchPath, BenchServer, RequestCounts } from './server.js';
-import { fmt, median, p95, printTable, ratio, runConcurrently, settle } from './stats.js';
+import {
+  oursProbeAlternative,
+  oursSseTypeAlternative,
+  sdkSsePerCallAlternative,
+} from './legacy-clients.js';
+import {
+  type AlternativeResult,
+  formatRequests,
+  measureInterleaved,
+  type RoundPlan,
+} from './rounds.js';
+import type { ServerId } from './server-list.js';
+import type { ServerProcess } from './server-process.js';
+import { fmt, printTable, ratio } from './stats.js';
+import { log } from './transcript.js';
 
-export interface PerCallOptions {
-  readonly warmupCalls: number;
-  readonly rounds: number;
-  readonly sequentialCallsPerRound: number;
-  readonly concurrentCallsPerRound: number;
-  readonly concurrency: number;
-  readonly countedCalls: number;
-}
-
-export interface AlternativeResult {
-  readonly name: string;
-  readonly latencyMedianMs: number;
-  readonly latencyP95Ms: number;
-  /** Median over rounds of calls/s with `concurrency` in flight. */
-  readonly throughputMedian: number;
-  /** calls/s of the p95 round time (the slow tail of rounds). */
-  readonly throughputP95: number;
-  readonly requestsPerCall: RequestCounts;
-}
-
+/** The results of one table: one server, one plan. */
 export interface PerCallResult {
-  readonly path: BenchPath;
+  readonly server: ServerId;
   readonly results: readonly AlternativeResult[];
+  /** Alternatives that could not be measured on this build, with why. */
+  readonly notMeasured: readonly { readonly name: string; readonly reason: string }[];
 }
 
-async function alternativesFor(server: BenchServer, path: BenchPath) {
-  const url = server.url(path);
-  const stateful = path === '/stateful';
-  return [
-    await oursAlternative(url),
-    sdkPerCallAlternative(url, stateful),
-    await sdkSharedAlternative(url),
-    rawFetchAlternative(url, stateful),
-    rawFetchAlternative(url, stateful, true),
-  ];
-}
-
-async function countRequests(
-  server: BenchServer,
-  alternative: CallAlternative,
-  calls: number,
-): Promise<RequestCounts> {
-  await settle(20);
-  server.resetCounts();
-  for (let index = 0; index < calls; index++) await alternative.call();
-  // Requests a client fires without awaiting (the SDK's standalone GET) arrive a little later.
-  await settle(50);
-  const perCall: RequestCounts = {};
-  for (const [method, count] of Object.entries(server.counts())) perCall[method] = count / calls;
-  return perCall;
-}
-
-function formatCounts(counts: RequestCounts): string {
-  const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
-  const parts = ['POST', 'GET', 'DELETE']
-    .filter((method) => (counts[method] ?? 0) > 0)
-    .map(
-      (method) =>
-        `${fmt(counts[method] ?? 0, counts[method] === Math.round(counts[method] ?? 0) ? 0 : 2)} ${method}`,
-    );
-  return `${fmt(total, Number.isInteger(total) ? 0 : 2)} (${parts.join(', ')})`;
-}
-
-/** Runs benchmark 1 for one server path and prints its tables. */
-export async function runPerCall(
-  server: BenchServer,
-  path: BenchPath,
-  options: PerCallOptions,
+async function measureAndPrint(
+  server: ServerProcess,
+  alternatives: readonly CallAlternative[],
+  plan: RoundPlan,
+  notMeasured: PerCallResult['notMeasured'] = [],
 ): Promise<PerCallResult> {
-  const alternatives = await alternativesFor(server, path);
-  for (const alternative of alternatives) {
-    for (let index = 0; index < options.warmupCalls; index++) await alternative.call();
+  let results: AlternativeResult[];
+  try {
+    results = await measureInterleaved(server, alternatives, plan);
+  } finally {
+    for (const alternative of alternatives) await alternative.close();
   }
-  const latencies = alternatives.map(() => [] as number[]);
-  const roundTimes = alternatives.map(() => [] as number[]);
-  for (let round = 0; round < options.rounds; round++) {
-    for (const [index, alternative] of alternatives.entries()) {
-      const samples = latencies[index] as number[];
-      for (let call = 0; call < options.sequentialCallsPerRound; call++) {
-        const start = performance.now();
-        await alternative.call();
-        samples.push(performance.now() - start);
-      }
-    }
-    for (const [index, alternative] of alternatives.entries()) {
-      const start = performance.now();
-      await runConcurrently(options.concurrentCallsPerRound, options.concurrency, () =>
-        alternative.call(),
-      );
-      (roundTimes[index] as number[]).push(performance.now() - start);
-    }
-  }
-  const results: AlternativeResult[] = [];
-  for (const [index, alternative] of alternatives.entries()) {
-    const times = roundTimes[index] as number[];
-    results.push({
-      name: alternative.name,
-      latencyMedianMs: median(latencies[index] as number[]),
-      latencyP95Ms: p95(latencies[index] as number[]),
-      throughputMedian: options.concurrentCallsPerRound / (median(times) / 1000),
-      throughputP95: options.concurrentCallsPerRound / (p95(times) / 1000),
-      requestsPerCall: await countRequests(server, alternative, options.countedCalls),
-    });
-  }
-  for (const alternative of alternatives) await alternative.close();
-  printPerCall(path, results, options);
-  return { path, results };
+  const inFlight = plan.concurrency <= 1 ? 'sequential' : `${plan.concurrency} in flight`;
+  log(
+    `\n${server.spec.path} (${server.spec.title}): ${plan.rounds} rounds x ${plan.callsPerRound} calls, ${inFlight}, after ${plan.warmupCalls} warm-up calls each`,
+  );
+  printPerCall(results, plan.concurrency > 1);
+  for (const skipped of notMeasured) log(`not measured: ${skipped.name}: ${skipped.reason}`);
+  return { server: server.spec.id, results, notMeasured };
 }
 
-function printPerCall(
-  path: BenchPath,
-  results: readonly AlternativeResult[],
-  options: PerCallOptions,
-): void {
+/** Ours, SDK per call, SDK shared, the raw fetch and raw undici floors on a Streamable server. */
+export async function runStreamablePerCall(
+  server: ServerProcess,
+  plan: RoundPlan,
+): Promise<PerCallResult> {
+  const stateful = server.spec.id === 'stateful';
+  const alternatives = [
+    await oursAlternative(server.url),
+    sdkPerCallAlternative(server.url, stateful),
+    await sdkSharedAlternative(server.url),
+    rawFetchAlternative(server.url, stateful),
+    await rawUndiciAlternative(server.url, stateful),
+  ];
+  return measureAndPrint(server, alternatives, plan);
+}
+
+/** Ours (probe), ours (type: 'sse') when supported, and the SDK's SSEClientTransport per call. */
+export async function runLegacyPerCall(
+  server: ServerProcess,
+  plan: RoundPlan,
+): Promise<PerCallResult> {
+  const alternatives = [await oursProbeAlternative(server.url)];
+  const sseType = await oursSseTypeAlternative(server);
+  const notMeasured: { name: string; reason: string }[] = [];
+  if (sseType.supported) alternatives.push(sseType.alternative);
+  else notMeasured.push({ name: "ours (type: 'sse')", reason: sseType.reason });
+  alternatives.push(sdkSsePerCallAlternative(server.url));
+  return measureAndPrint(server, alternatives, plan, notMeasured);
+}
+
+/** Ours against the SDK per call (and the raw-fetch floor for scale) with many calls in flight. */
+export async function runThroughput(
+  server: ServerProcess,
+  plan: RoundPlan,
+): Promise<PerCallResult> {
+  const stateful = server.spec.id === 'stateful';
+  const alternatives = [
+    await oursAlternative(server.url),
+    sdkPerCallAlternative(server.url, stateful),
+    rawFetchAlternative(server.url, stateful),
+  ];
+  return measureAndPrint(server, alternatives, plan);
+}
+
+function printPerCall(results: readonly AlternativeResult[], throughput: boolean): void {
   const ours = results[0] as AlternativeResult;
-  console.log(
-    `\n${path}: sequential latency (${options.rounds} rounds x ${options.sequentialCallsPerRound} calls, ms per call)` +
-      ` and throughput (${options.rounds} rounds x ${options.concurrentCallsPerRound} calls, ${options.concurrency} in flight)`,
-  );
+  // Ratios are ours / alternative: above 1x ours is slower (latency, CPU) or faster (calls/s).
+  const header = [
+    'alternative',
+    'median ms',
+    'p95 ms',
+    'latency ours/alt',
+    'CPU us/call',
+    'CPU ours/alt',
+  ];
+  if (throughput) header.push('calls/s', 'calls/s (p95 round)', 'calls/s ours/alt');
+  header.push('HTTP requests per call');
   printTable(
-    [
-      'alternative',
-      'median ms',
-      'p95 ms',
-      'latency ours/alt',
-      'calls/s',
-      'calls/s (p95 round)',
-      'calls/s ours/alt',
-      'HTTP requests per call',
-    ],
-    results.map((result) => [
-      result.name,
-      fmt(result.latencyMedianMs, 3),
-      fmt(result.latencyP95Ms, 3),
-      ratio(ours.latencyMedianMs, result.latencyMedianMs),
-      fmt(result.throughputMedian, 0),
-      fmt(result.throughputP95, 0),
-      // Throughput ratio as ours / alternative: below 1x means ours does fewer calls per second.
-      ratio(ours.throughputMedian, result.throughputMedian),
-      formatCounts(result.requestsPerCall),
-    ]),
+    header,
+    results.map((result) => {
+      const row = [
+        result.name,
+        fmt(result.latencyMedianMs, 3),
+        fmt(result.latencyP95Ms, 3),
+        ratio(ours.latencyMedianMs, result.latencyMedianMs),
+        fmt(result.cpuMicrosPerCall, 0),
+        ratio(ours.cpuMicrosPerCall, result.cpuMicrosPerCall),
+      ];
+      if (throughput) {
+        row.push(
+          fmt(result.throughputMedian, 0),
+          fmt(result.throughputP95, 0),
+          ratio(ours.throughputMedian, result.throughputMedian),
+        );
+      }
+      row.push(formatRequests(result.requestsPerCall));
+      return row;
+    }),
   );
 }

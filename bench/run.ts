@@ -1,77 +1,157 @@
 /**
- * Runs every benchmark side by side against one local MCP SDK server and prints the tables.
- * `npx tsx bench/run.ts` (about two minutes on an idle 2-core machine); `--quick` for a smoke run.
+ * Runs every benchmark against server child processes and prints the tables and the targets.
+ * `npm run bench` (full counts), `npm run bench -- --quick` (a smoke run with tiny counts),
+ * `--results <file>` to also write the run as Markdown (see bench/README.md).
  */
 import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { killAllClients } from './child-run.js';
+import { FULL, QUICK, scaled } from './counts.js';
+import { runCpuProfile } from './cpu-profile.js';
 import { runMachineOverhead } from './machine-overhead.js';
 import { runMemory } from './memory.js';
-import { type PerCallResult, runPerCall } from './per-call.js';
-import { startBenchServer } from './server.js';
+import { runLegacyPerCall, runStreamablePerCall, runThroughput } from './per-call.js';
+import { writeResults } from './results-file.js';
+import { SERVERS, type ServerId } from './server-list.js';
+import { killAllServers, type ServerProcess, startServers } from './server-process.js';
 import { runSseParse } from './sse-parse.js';
 import { fmt, machineInfo, printTable } from './stats.js';
+import { computeTargets, printTargets } from './targets.js';
+import { log } from './transcript.js';
 
-const quick = process.argv.includes('--quick');
-const scale = quick ? 0.2 : 1;
-const count = (full: number) => Math.max(1, Math.round(full * scale));
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    scale: { type: 'string' },
+    results: { type: 'string' },
+  },
+});
+const scale = flags.scale === undefined ? undefined : Number(flags.scale);
+if (scale !== undefined && !(scale > 0)) throw new Error('--scale needs a positive number');
+if (scale !== undefined && flags.quick) throw new Error('--quick and --scale do not combine');
+const counts = flags.quick ? QUICK : scale === undefined ? FULL : scaled(scale);
+const mode = flags.quick
+  ? '  (--quick: tiny counts)'
+  : scale === undefined
+    ? ''
+    : `  (--scale ${scale})`;
+const startedAt = new Date();
+const started = performance.now();
+const argv = process.argv.slice(2).join(' ');
+const command =
+  process.env.npm_lifecycle_event === 'bench'
+    ? `npm run bench${argv === '' ? '' : ` -- ${argv}`}`
+    : `npx tsx bench/run.ts${argv === '' ? '' : ` ${argv}`}`;
 
 const loadText = () =>
   loadavg()
     .map((value) => value.toFixed(2))
     .join(' ');
 
-console.log('stitchkit-transport benchmarks');
-console.log(machineInfo());
-console.log(`load average at start: ${loadText()}${quick ? '  (--quick: reduced counts)' : ''}`);
-
-const started = performance.now();
-const server = await startBenchServer();
-try {
-  console.log('\n== 1. Per-call latency and throughput (MCP SDK McpServer, JSON responses) ==');
-  const perCall: PerCallResult[] = [];
-  for (const path of ['/stateless', '/stateful'] as const) {
-    perCall.push(
-      await runPerCall(server, path, {
-        warmupCalls: count(50),
-        rounds: 5,
-        sequentialCallsPerRound: count(40),
-        concurrentCallsPerRound: count(160),
-        concurrency: 16,
-        countedCalls: 10,
-      }),
-    );
-  }
-
-  console.log('\n== 2. SSE parse throughput ==');
-  await runSseParse({ totalBytes: count(20) * 1_000_000, chunkBytes: 64 * 1024, rounds: 5 });
-
-  console.log('\n== 3. Memory per 10k calls ==');
-  await runMemory(server, { calls: count(10_000), path: '/stateless' });
-
-  console.log('\n== 4. Machine overhead ==');
-  const machine = await runMachineOverhead({
-    warmupRuns: count(1000),
-    rounds: 5,
-    runsPerRound: count(2000),
+// An interrupted run must not leave server or client children behind.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    killAllServers();
+    killAllClients();
+    process.exit(130);
   });
+}
 
-  console.log('\nMachine cost as a share of one real call (ours, sequential median latency):');
+log('stitchkit-transport benchmarks');
+log(machineInfo());
+log(`command: ${command}`);
+log(`load average at start: ${loadText()}${mode}`);
+
+const runnable = SERVERS.filter((spec) => spec.script !== undefined);
+const servers = await startServers(runnable);
+const server = (id: ServerId): ServerProcess => {
+  const found = servers.find((entry) => entry.spec.id === id);
+  if (found === undefined) throw new Error(`server ${id} is not running`);
+  return found;
+};
+/** Prints a section title, runs it, and prints how long it took (for planning the counts). */
+async function section<T>(title: string, run: () => Promise<T>): Promise<T> {
+  log(`\n== ${title} ==`);
+  const start = performance.now();
+  const result = await run();
+  log(`(${fmt((performance.now() - start) / 1000, 1)} s)`);
+  return result;
+}
+
+let targets: ReturnType<typeof computeTargets>;
+try {
+  log('\nServers (one child process each):');
   printTable(
-    ['server', 'machine us/run', 'ours us/call', 'share'],
-    perCall.map((result, index) => {
+    ['server', 'pid', 'url'],
+    SERVERS.map((spec) => {
+      const running = servers.find((entry) => entry.spec.id === spec.id);
+      return [
+        spec.title,
+        running ? String(running.pid) : '-',
+        running?.url ?? `not started: ${spec.planned}`,
+      ];
+    }),
+    3,
+  );
+
+  const [stateless, stateful] = await section(
+    '1. Per-call latency and client CPU (Streamable HTTP)',
+    async () => [
+      await runStreamablePerCall(server('stateless'), counts.sequential),
+      await runStreamablePerCall(server('stateful'), counts.sequential),
+    ],
+  );
+
+  const legacy = await section('2. Per-call latency and client CPU (legacy HTTP+SSE)', () =>
+    runLegacyPerCall(server('legacy-sse'), counts.sequential),
+  );
+
+  const throughput = await section(
+    `3. Throughput, ${counts.throughput.concurrency} in flight`,
+    () => runThroughput(server('stateless'), counts.throughput),
+  );
+
+  const sse = await section('4. SSE parse throughput', () => runSseParse(counts.sse));
+
+  const profile = await section("5. XState's share of the client CPU (V8 CPU profile)", () =>
+    runCpuProfile(server('stateless'), counts.profile),
+  );
+
+  const memory = await section('6. Memory and resources left', () =>
+    runMemory(server('stateless'), counts.memory),
+  );
+
+  const machine = await section('7. Machine overhead (every actor stubbed)', () =>
+    runMachineOverhead(counts.machine),
+  );
+  log('\nMachine cost as a share of one real call (ours, client CPU per sequential call):');
+  printTable(
+    ['server', 'machine us/run', 'ours CPU us/call', 'share'],
+    [stateless, stateful].map((result, index) => {
       const run = machine[index] ?? machine[0];
-      const oursMicros = (result.results[0]?.latencyMedianMs ?? Number.NaN) * 1000;
+      const oursMicros = result.results[0]?.cpuMicrosPerCall ?? Number.NaN;
       const machineMicros = run?.microsecondsMedian ?? Number.NaN;
       return [
-        result.path,
+        server(result.server).spec.path,
         fmt(machineMicros, 1),
         fmt(oursMicros, 1),
         `${fmt((machineMicros / oursMicros) * 100, 1)}%`,
       ];
     }),
   );
+
+  log('\n== 8. OpenAPI mount (planned) ==');
+  log('not measured: the OpenAPI service and its mount benchmark come with a later issue');
+
+  log('\n== Targets (ratios are ours / alternative) ==');
+  targets = computeTargets({ stateless, legacy, throughput, sse, profile, memory });
+  printTargets(targets);
 } finally {
-  await server.close();
+  await Promise.allSettled(servers.map((entry) => entry.close()));
 }
-console.log(
-  `\ntotal ${fmt((performance.now() - started) / 1000, 1)} s; load average at end: ${loadText()}`,
-);
+const durationSeconds = (performance.now() - started) / 1000;
+log(`\ntotal ${fmt(durationSeconds, 1)} s; load average at end: ${loadText()}`);
+if (flags.results !== undefined) {
+  await writeResults(flags.results, { startedAt, command, durationSeconds, targets });
+  console.log(`results written to ${flags.results}`);
+}

@@ -6,6 +6,7 @@
 import { createParser } from 'eventsource-parser';
 import { readSseMessages } from '../src/wire/index.js';
 import { fmt, median, p95, printTable, ratio } from './stats.js';
+import { log } from './transcript.js';
 
 export interface SseOptions {
   readonly totalBytes: number;
@@ -130,7 +131,7 @@ export async function runSseParse(options: SseOptions): Promise<SseResult[]> {
     const megabytes = corpus.bytes / 1e6;
     const medians = seconds.map((samples) => megabytes / median(samples));
     const tails = seconds.map((samples) => megabytes / p95(samples));
-    console.log(
+    log(
       `\nSSE parse, ${framing} framing: ${fmt(megabytes, 1)} MB, ${corpus.events.toLocaleString('en-US')} events,` +
         ` ${options.chunkBytes / 1024} KiB chunks, ${options.rounds} rounds`,
     );

@@ -1,7 +1,8 @@
 /**
  * Small statistics and table helpers shared by the benchmarks. Nothing here is timed itself.
  */
-import { cpus } from 'node:os';
+import { cpus, release, totalmem } from 'node:os';
+import { log } from './transcript.js';
 
 /** The value at quantile `q` (0..1) of `samples`, nearest-rank on a sorted copy. */
 export function quantile(samples: readonly number[], q: number): number {
@@ -29,29 +30,45 @@ export function ratio(ours: number, other: number): string {
   return `${(ours / other).toFixed(2)}x`;
 }
 
-/** Prints a plain-text table: the first column left-aligned, the others right-aligned. */
-export function printTable(header: readonly string[], rows: readonly (readonly string[])[]): void {
+/**
+ * Prints a plain-text table: the first `leftColumns` columns left-aligned (text), the others
+ * right-aligned (numbers).
+ */
+export function printTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  leftColumns = 1,
+): void {
   const widths = header.map((cell, column) =>
     Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)),
   );
   const line = (cells: readonly string[]) =>
     cells
       .map((cell, column) =>
-        column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
+        column < leftColumns
+          ? cell.padEnd(widths[column] ?? 0)
+          : cell.padStart(widths[column] ?? 0),
       )
-      .join('  ');
-  console.log(line(header));
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  for (const row of rows) console.log(line(row));
+      .join('  ')
+      .trimEnd();
+  log(line(header));
+  log(widths.map((width) => '-'.repeat(width)).join('  '));
+  for (const row of rows) log(line(row));
 }
 
-/** Node version, CPU model and count, platform: printed at the top of every run. */
-export function machineInfo(): string {
+/** The machine in one line: CPU model, core count, total memory, OS release. */
+export function osDescription(): string {
   const list = cpus();
   const model = list[0]?.model.trim() ?? 'unknown CPU';
+  const memory = (totalmem() / 1024 ** 3).toFixed(1);
+  return `${model}, ${list.length} cores, ${memory} GiB memory, ${process.platform} ${release()}`;
+}
+
+/** Node version, the machine and the date: printed at the top of every run. */
+export function machineInfo(): string {
   return [
     `node ${process.version} (${process.platform} ${process.arch}, V8 ${process.versions.v8})`,
-    `CPU: ${model} x ${list.length}`,
+    `machine: ${osDescription()}`,
     `date: ${new Date().toISOString()}`,
   ].join('\n');
 }

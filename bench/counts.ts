@@ -1,0 +1,73 @@
+/**
+ * How many calls, rounds and bytes each benchmark runs: the full counts, the `--quick` counts,
+ * and `--scale <factor>` (the full counts with every per-round and total count scaled, rounds
+ * kept), used to estimate a full run's duration from a shorter one.
+ */
+import type { RoundPlan } from './rounds.js';
+
+/** Every count of one run. */
+export interface Counts {
+  readonly sequential: RoundPlan;
+  readonly throughput: RoundPlan;
+  readonly sse: {
+    readonly totalBytes: number;
+    readonly chunkBytes: number;
+    readonly rounds: number;
+  };
+  readonly memory: { readonly calls: number; readonly warmupCalls: number };
+  readonly profile: { readonly calls: number; readonly warmupCalls: number };
+  readonly machine: {
+    readonly warmupRuns: number;
+    readonly rounds: number;
+    readonly runsPerRound: number;
+  };
+}
+
+/**
+ * The full run: 300 s measured on a busy 2-core VM, about 3 minutes estimated on an idle one
+ * (see "Duration" in bench/README.md); the memory benchmark (10 000 calls, the target's count)
+ * is more than half of it.
+ */
+export const FULL: Counts = {
+  sequential: { warmupCalls: 30, rounds: 10, callsPerRound: 20, concurrency: 1 },
+  throughput: { warmupCalls: 64, rounds: 5, callsPerRound: 256, concurrency: 64 },
+  sse: { totalBytes: 20_000_000, chunkBytes: 64 * 1024, rounds: 5 },
+  memory: { calls: 10_000, warmupCalls: 500 },
+  profile: { calls: 1_000, warmupCalls: 200 },
+  machine: { warmupRuns: 1_000, rounds: 5, runsPerRound: 2_000 },
+};
+
+/** A smoke run: every benchmark and table, tiny counts. */
+export const QUICK: Counts = {
+  sequential: { warmupCalls: 3, rounds: 2, callsPerRound: 5, concurrency: 1 },
+  // 64 in flight needs at least 64 calls per round to mean anything.
+  throughput: { warmupCalls: 3, rounds: 2, callsPerRound: 64, concurrency: 64 },
+  sse: { totalBytes: 2_000_000, chunkBytes: 64 * 1024, rounds: 2 },
+  // The memory children dominate a quick run; 1 000 calls keep it well under a minute.
+  memory: { calls: 1_000, warmupCalls: 100 },
+  profile: { calls: 200, warmupCalls: 20 },
+  machine: { warmupRuns: 100, rounds: 2, runsPerRound: 200 },
+};
+
+/** The full counts scaled by `factor` (rounds and concurrency unchanged, every count >= 1). */
+export function scaled(factor: number): Counts {
+  const n = (value: number) => Math.max(1, Math.round(value * factor));
+  const plan = (full: RoundPlan): RoundPlan => ({
+    ...full,
+    warmupCalls: n(full.warmupCalls),
+    // Never fewer calls than are in flight, or the concurrency would not be reached.
+    callsPerRound: Math.max(full.concurrency, n(full.callsPerRound)),
+  });
+  return {
+    sequential: plan(FULL.sequential),
+    throughput: plan(FULL.throughput),
+    sse: { ...FULL.sse, totalBytes: n(FULL.sse.totalBytes) },
+    memory: { calls: n(FULL.memory.calls), warmupCalls: n(FULL.memory.warmupCalls) },
+    profile: { calls: n(FULL.profile.calls), warmupCalls: n(FULL.profile.warmupCalls) },
+    machine: {
+      ...FULL.machine,
+      warmupRuns: n(FULL.machine.warmupRuns),
+      runsPerRound: n(FULL.machine.runsPerRound),
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * The servers the benchmark starts, each in its own child process. An entry without a script is
+ * a placeholder for a server a later issue adds; the runner lists it as not measured.
+ */
+
+/** Which server; the key every benchmark uses to ask for one. */
+export type ServerId = 'stateless' | 'stateful' | 'legacy-sse' | 'openapi';
+
+/** One server of the benchmark. */
+export interface ServerSpec {
+  readonly id: ServerId;
+  readonly title: string;
+  /** The child's entry, relative to `bench/`; absent for a planned server. */
+  readonly script?: string;
+  /** The path clients are pointed at. */
+  readonly path: string;
+  /** Why the server is not started yet (planned entries only). */
+  readonly planned?: string;
+}
+
+export const SERVERS: readonly ServerSpec[] = [
+  {
+    id: 'stateless',
+    title: 'MCP SDK McpServer, Streamable HTTP, stateless, JSON responses',
+    script: 'servers/mcp-stateless.ts',
+    path: '/stateless',
+  },
+  {
+    id: 'stateful',
+    title: 'MCP SDK McpServer, Streamable HTTP, sessions, JSON responses',
+    script: 'servers/mcp-stateful.ts',
+    path: '/stateful',
+  },
+  {
+    id: 'legacy-sse',
+    title: 'MCP SDK McpServer, legacy HTTP+SSE (SSEServerTransport)',
+    script: 'servers/legacy-sse.ts',
+    path: '/sse',
+  },
+  // OPENAPI: the OpenAPI service and the OpenAPI mount benchmark are added by a later issue.
+  // Give this entry a `script` under `servers/` (started like the others) and add its
+  // alternatives in a module of its own; see "OpenAPI mount (planned)" in bench/README.md.
+  {
+    id: 'openapi',
+    title: 'OpenAPI service (planned)',
+    path: '/openapi.json',
+    planned: 'the OpenAPI service and its mount benchmark come with a later issue',
+  },
+];

@@ -1,0 +1,169 @@
+/**
+ * The targets of the issue, each computed from this run's measurements and marked met or missed.
+ * A ratio is always ours / alternative, so "<= 0.7x" means ours takes at most 70% of the time.
+ */
+import type { ProfileSummary } from './cpu-profile.js';
+import type { MemoryReport } from './memory.js';
+import type { PerCallResult } from './per-call.js';
+import type { AlternativeResult } from './rounds.js';
+import type { SseResult } from './sse-parse.js';
+import { fmt, printTable } from './stats.js';
+
+/** Everything the targets are computed from. */
+export interface TargetInputs {
+  readonly stateless: PerCallResult;
+  readonly legacy: PerCallResult;
+  readonly throughput: PerCallResult;
+  readonly sse: readonly SseResult[];
+  readonly profile: ProfileSummary;
+  /** Ours first, as `runMemory` returns them. */
+  readonly memory: readonly MemoryReport[];
+}
+
+export type TargetStatus = 'met' | 'missed' | 'not measured';
+
+/** One row of the targets table. */
+export interface TargetRow {
+  readonly target: string;
+  readonly goal: string;
+  readonly measured: string;
+  readonly status: TargetStatus;
+}
+
+const MEMORY_LIMIT_BYTES = 5 * 1024 * 1024;
+
+function find(result: PerCallResult, id: AlternativeResult['id']): AlternativeResult | undefined {
+  return result.results.find((entry) => entry.id === id);
+}
+
+function ratioRow(
+  target: string,
+  goal: { readonly atMost?: number; readonly atLeast?: number },
+  ours: number | undefined,
+  other: number | undefined,
+): TargetRow {
+  const goalText =
+    goal.atMost !== undefined ? `<= ${goal.atMost.toFixed(2)}x` : `>= ${goal.atLeast?.toFixed(2)}x`;
+  if (ours === undefined || other === undefined || !(other > 0)) {
+    return { target, goal: goalText, measured: 'n/a', status: 'not measured' };
+  }
+  const value = ours / other;
+  const met = goal.atMost !== undefined ? value <= goal.atMost : value >= (goal.atLeast ?? 0);
+  return {
+    target,
+    goal: goalText,
+    measured: `${value.toFixed(2)}x`,
+    status: met ? 'met' : 'missed',
+  };
+}
+
+/** Computes every target row from `inputs`. */
+export function computeTargets(inputs: TargetInputs): TargetRow[] {
+  const stateless = (id: AlternativeResult['id']) => find(inputs.stateless, id);
+  const ours = stateless('ours');
+  const rows: TargetRow[] = [
+    ratioRow(
+      'MCP per-call latency vs SDK Client per call, stateless JSON',
+      { atMost: 0.7 },
+      ours?.latencyMedianMs,
+      stateless('sdk-per-call')?.latencyMedianMs,
+    ),
+    ratioRow(
+      'the same vs the raw-fetch floor',
+      { atMost: 1.05 },
+      ours?.latencyMedianMs,
+      stateless('raw-fetch')?.latencyMedianMs,
+    ),
+    ratioRow(
+      'client CPU per call vs the raw-fetch floor',
+      { atMost: 1.0 },
+      ours?.cpuMicrosPerCall,
+      stateless('raw-fetch')?.cpuMicrosPerCall,
+    ),
+    ratioRow(
+      'throughput at 64 in flight vs SDK per call',
+      { atLeast: 1.5 },
+      find(inputs.throughput, 'ours')?.throughputMedian,
+      find(inputs.throughput, 'sdk-per-call')?.throughputMedian,
+    ),
+  ];
+  const sdkSse = find(inputs.legacy, 'sdk-sse')?.latencyMedianMs;
+  rows.push(
+    ratioRow(
+      'legacy SSE per call vs SDK SSEClientTransport per call, ours (probe)',
+      { atMost: 0.7 },
+      find(inputs.legacy, 'ours')?.latencyMedianMs,
+      sdkSse,
+    ),
+  );
+  const typed = find(inputs.legacy, 'ours-sse-type');
+  const skipped = inputs.legacy.notMeasured[0];
+  rows.push(
+    typed === undefined && skipped !== undefined
+      ? {
+          target: "the same, ours (type: 'sse')",
+          goal: '<= 0.70x',
+          measured: `n/a: ${skipped.reason}`,
+          status: 'not measured',
+        }
+      : ratioRow("the same, ours (type: 'sse')", { atMost: 0.7 }, typed?.latencyMedianMs, sdkSse),
+  );
+  for (const sse of inputs.sse) {
+    rows.push(
+      ratioRow(
+        `SSE reader MB/s vs bare eventsource-parser (${sse.framing} framing)`,
+        { atLeast: 0.8 },
+        sse.mbPerSecond[0],
+        sse.mbPerSecond[1],
+      ),
+    );
+  }
+  const share = inputs.profile.xstateShare;
+  rows.push({
+    target: "XState's share of a call's client CPU (profile, charged)",
+    goal: '<= 10 %',
+    measured: `${fmt(share * 100, 1)} %`,
+    status: Number.isFinite(share) ? (share <= 0.1 ? 'met' : 'missed') : 'not measured',
+  });
+  const memory = inputs.memory[0];
+  if (memory === undefined) {
+    rows.push({
+      target: 'heap growth; resources left',
+      goal: '< 5 MB; none',
+      measured: 'n/a',
+      status: 'not measured',
+    });
+  } else {
+    const growth = memory.final - memory.baseline;
+    const left = memory.leftAfterIdle.length === 0 ? 'none' : memory.leftAfterIdle.join(', ');
+    rows.push({
+      target: `heap growth over ${memory.calls.toLocaleString('en-US')} calls; resources left`,
+      goal: '< 5 MB; none',
+      measured: `${fmt(growth / 1024 / 1024, 2)} MB; ${left}`,
+      status: growth < MEMORY_LIMIT_BYTES && memory.leftAfterIdle.length === 0 ? 'met' : 'missed',
+    });
+  }
+  return rows;
+}
+
+/** Prints the targets as a plain-text table. */
+export function printTargets(rows: readonly TargetRow[]): void {
+  printTable(
+    ['target', 'goal', 'measured', 'status'],
+    rows.map((row) => [row.target, row.goal, row.measured, row.status]),
+    4,
+  );
+}
+
+/** The targets as a Markdown table (for the results file). */
+export function targetsMarkdown(rows: readonly TargetRow[]): string {
+  const cell = (text: string) => text.replaceAll('|', '\\|');
+  return [
+    '| target | goal | measured | status |',
+    '| --- | --- | --- | --- |',
+    ...rows.map(
+      (row) =>
+        `| ${cell(row.target)} | ${cell(row.goal)} | ${cell(row.measured)} | ${row.status} |`,
+    ),
+  ].join('\n');
+}
