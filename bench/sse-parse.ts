@@ -1,10 +1,10 @@
 /**
- * Benchmark 2: SSE parse throughput. Our `readSseMessages` (raw-byte frame meter + byte budget +
- * decode + eventsource-parser, one async generator yield per event) against bare
+ * Benchmark 2: SSE parse throughput. Our `readSseBatches`, the reader the MCP actors use (raw-byte
+ * frame meter + byte budget + decode + eventsource-parser, one async step per chunk) against bare
  * eventsource-parser over the same pre-encoded chunks, LF and CRLF framing.
  */
 import { createParser } from 'eventsource-parser';
-import { readSseMessages } from '../src/wire/index.js';
+import { readSseBatches } from '../src/wire/index.js';
 import { fmt, median, p95, printTable, ratio } from './stats.js';
 import { log } from './transcript.js';
 
@@ -58,7 +58,7 @@ function responseOf(chunks: readonly Uint8Array[]): Response {
 
 async function ours(corpus: Corpus): Promise<number> {
   let events = 0;
-  const messages = readSseMessages(responseOf(corpus.chunks), {
+  const batches = readSseBatches(responseOf(corpus.chunks), {
     connectionName: 'bench',
     operation: 'tools/call',
     phase: 'call',
@@ -66,7 +66,9 @@ async function ours(corpus: Corpus): Promise<number> {
     maxFrameBytes: 1024 * 1024,
     signal: new AbortController().signal,
   });
-  for await (const message of messages) if (message.data.length > 0) events += 1;
+  for await (const batch of batches) {
+    for (const message of batch) if (message.data.length > 0) events += 1;
+  }
   return events;
 }
 
@@ -96,7 +98,7 @@ async function bareStream(corpus: Corpus): Promise<number> {
 }
 
 const VARIANTS = [
-  { name: 'ours: readSseMessages (Response stream)', run: ours },
+  { name: 'ours: readSseBatches (Response stream)', run: ours },
   { name: 'eventsource-parser over the chunk array', run: bareArray },
   { name: 'eventsource-parser reading the Response', run: bareStream },
 ] as const;

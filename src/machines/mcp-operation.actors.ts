@@ -19,7 +19,7 @@ import {
   type ReadBudget,
   readBoundedText,
   readErrorExcerpt,
-  readSseMessages,
+  readSseBatches,
   resolveEndpointUrl,
   sendWithUndici,
   type WireRequest,
@@ -176,22 +176,24 @@ async function readSseResponse(
 ): Promise<RpcExchange> {
   let lastEventId: string | undefined;
   let retryMs: number | undefined;
-  const messages = readSseMessages(response, {
+  const batches = readSseBatches(response, {
     ...budget,
     maxFrameBytes: input.maxBytes,
     onRetry: (ms) => {
       retryMs = ms;
     },
   });
-  for await (const message of messages) {
-    if (message.id !== undefined) lastEventId = message.id === '' ? undefined : message.id;
-    if (message.data === '') continue; // priming events carry an id and no payload
-    const scope = { ...input.scope, observedReadBytes: budget.bytesRead() };
-    const parsed = parseJsonText(message.data, scope);
-    if (!isResponseTo(parsed, expectId)) continue; // server requests and notifications are not ours
-    const decoded = decodeRpcResponse(parsed, expectId, scope);
-    if (!decoded.ok) throw decoded.error;
-    return { kind: 'response', value: decoded.value, sessionId: undefined };
+  for await (const batch of batches) {
+    for (const message of batch) {
+      if (message.id !== undefined) lastEventId = message.id === '' ? undefined : message.id;
+      if (message.data === '') continue; // priming events carry an id and no payload
+      const scope = { ...input.scope, observedReadBytes: budget.bytesRead() };
+      const parsed = parseJsonText(message.data, scope);
+      if (!isResponseTo(parsed, expectId)) continue; // server requests and notifications: not ours
+      const decoded = decodeRpcResponse(parsed, expectId, scope);
+      if (!decoded.ok) throw decoded.error;
+      return { kind: 'response', value: decoded.value, sessionId: undefined };
+    }
   }
   return { kind: 'interrupted', lastEventId, retryMs };
 }
@@ -285,7 +287,7 @@ async function readLegacyStream(
     });
   }
   let reported = 0;
-  const messages = readSseMessages(response, {
+  const batches = readSseBatches(response, {
     ...budget,
     maxBytes: Number.POSITIVE_INFINITY,
     maxFrameBytes: input.maxFrameBytes,
@@ -295,16 +297,16 @@ async function readLegacyStream(
       reported = total;
     },
   });
-  for await (const message of messages) {
-    if (signal.aborted) return;
-    if (message.event === 'endpoint') {
-      // An unusable endpoint fails the stream with the wire's own refusal; the fence is the chart's.
-      sendBack({
-        type: 'SSE_ENDPOINT',
-        url: resolveEndpointUrl(message.data, url, input.scope).href,
-      });
-    } else if (message.event === 'message' && message.data !== '') {
-      sendBack({ type: 'SSE_MESSAGE', message: parseJsonText(message.data, input.scope) });
+  for await (const batch of batches) {
+    for (const message of batch) {
+      if (signal.aborted) return;
+      if (message.event === 'endpoint') {
+        // An unusable endpoint fails the stream with the wire's own refusal; the fence is the chart's.
+        const endpoint = resolveEndpointUrl(message.data, url, input.scope);
+        sendBack({ type: 'SSE_ENDPOINT', url: endpoint.href });
+      } else if (message.event === 'message' && message.data !== '') {
+        sendBack({ type: 'SSE_MESSAGE', message: parseJsonText(message.data, input.scope) });
+      }
     }
   }
   if (!signal.aborted) sendBack({ type: 'STREAM_ENDED' });

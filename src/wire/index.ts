@@ -54,7 +54,12 @@ export {
 } from './operation.js';
 export { redactUrl } from './redact.js';
 export { createSseFrameMeter, type SseFrameMeter } from './sse-frame-meter.js';
-export { readSseMessages, type SseBudget, type SseMessage } from './sse-reader.js';
+export {
+  readSseBatches,
+  readSseMessages,
+  type SseBudget,
+  type SseMessage,
+} from './sse-reader.js';
 export {
   assertInsideFence,
   createHostFence,

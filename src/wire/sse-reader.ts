@@ -36,15 +36,16 @@ function toSseMessage(event: EventSourceMessage): SseMessage {
 }
 
 /**
- * Yields the stream's events in order. Comments and events the consumer ignores still count
- * against the budget. Bytes before a ceiling is crossed are still parsed, so events that fit are
- * delivered before the {@link ConnectionResponseTooLargeError}. Aborting the signal rejects with
- * `signal.reason`; leaving the consumer's loop early cancels the stream.
+ * Yields the stream's events in order, one array per chunk read (never an empty one), so a
+ * consumer pays one async step per chunk rather than per event. Comments and events the consumer
+ * ignores still count against the budget. Bytes before a ceiling is crossed are still parsed, so
+ * events that fit are delivered before the {@link ConnectionResponseTooLargeError}. Aborting the
+ * signal rejects with `signal.reason`; leaving the consumer's loop early cancels the stream.
  */
-export async function* readSseMessages(
+export async function* readSseBatches(
   response: WireResponse,
   budget: SseBudget,
-): AsyncGenerator<SseMessage, void, undefined> {
+): AsyncGenerator<readonly SseMessage[], void, undefined> {
   const { signal } = budget;
   throwIfAborted(signal);
   const body = response.body;
@@ -65,7 +66,7 @@ export async function* readSseMessages(
       if (done) {
         // The parser holds a final CR in case an LF follows; at the end of the stream none will.
         parser.feed(decoder.decode() + (endsWithCR ? '\n' : ''));
-        yield* pending.splice(0);
+        if (pending.length > 0) yield pending.splice(0);
         return;
       }
       const before = total;
@@ -90,13 +91,29 @@ export async function* readSseMessages(
       const bytes = usable === value.byteLength ? value : value.subarray(0, usable);
       if (bytes.byteLength > 0) endsWithCR = bytes[bytes.byteLength - 1] === CR;
       parser.feed(decoder.decode(bytes, { stream: true }));
-      for (const message of pending.splice(0)) {
-        yield message;
+      if (pending.length > 0) {
+        yield pending.splice(0);
         throwIfAborted(signal);
       }
       if (failure !== undefined) throw failure;
     }
   } finally {
     chunks.release();
+  }
+}
+
+/**
+ * {@link readSseBatches} one event at a time, for consumers that stop between events: the signal
+ * is checked after each one is taken.
+ */
+export async function* readSseMessages(
+  response: WireResponse,
+  budget: SseBudget,
+): AsyncGenerator<SseMessage, void, undefined> {
+  for await (const batch of readSseBatches(response, budget)) {
+    for (const message of batch) {
+      yield message;
+      throwIfAborted(budget.signal);
+    }
   }
 }

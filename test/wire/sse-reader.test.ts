@@ -1,6 +1,11 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ConnectionResponseTooLargeError } from '../../src/wire/errors.js';
-import { readSseMessages, type SseBudget, type SseMessage } from '../../src/wire/sse-reader.js';
+import {
+  readSseBatches,
+  readSseMessages,
+  type SseBudget,
+  type SseMessage,
+} from '../../src/wire/sse-reader.js';
 import {
   type Handler,
   type LoopbackServer,
@@ -268,5 +273,40 @@ describe('readSseMessages cancellation', () => {
       }),
     );
     await expect(reading).rejects.toBe(reason);
+  });
+});
+
+describe('readSseBatches', () => {
+  function chunked(...parts: string[]): Response {
+    const encoder = new TextEncoder();
+    return new Response(
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (const part of parts) controller.enqueue(encoder.encode(part));
+          controller.close();
+        },
+      }),
+    );
+  }
+
+  it('yields one array per chunk that completes events, in order, and never an empty one', async () => {
+    const response = chunked('data: a\n\ndata: b\n\n', ': only a comment\n\n', 'data: c\n', '\n');
+    const batches: string[][] = [];
+    for await (const batch of readSseBatches(response, budget())) {
+      batches.push(batch.map((message) => message.data));
+    }
+    expect(batches).toEqual([['a', 'b'], ['c']]);
+  });
+
+  it('delivers the events of the chunk that fit, then refuses the rest', async () => {
+    const response = chunked(`data: first\n\ndata: second\n\ndata: ${'x'.repeat(100)}\n\n`);
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const batch of readSseBatches(response, budget({ maxBytes: 40 }))) {
+        seen.push(...batch.map((message) => message.data));
+      }
+    })();
+    await expect(reading).rejects.toBeInstanceOf(ConnectionResponseTooLargeError);
+    expect(seen).toEqual(['first', 'second']);
   });
 });
