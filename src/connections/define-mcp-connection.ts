@@ -37,7 +37,7 @@ export interface ResolvedMcpConnection {
 
 const resolved = new WeakMap<McpClientConnection, ResolvedMcpConnection>();
 
-// RFC 9110 token characters: a header name outside them would make fetch throw on every call.
+// RFC 9110 token characters: a header name outside them would make every request throw.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 function requireName(name: unknown): string {
