@@ -20,8 +20,8 @@ import {
   readBoundedText,
   readErrorExcerpt,
   readSseBatches,
+  readSseMessages,
   resolveEndpointUrl,
-  sendWithUndici,
   type WireRequest,
   type WireResponse,
   type WireSend,
@@ -44,7 +44,7 @@ import { SecretValue } from './secret-value.js';
 export interface McpOperationDependencies {
   /** Resolves a run's bearer token from its principal; default: no token. */
   readonly resolveToken?: TokenResolver;
-  /** Sends every request; default `sendWithUndici` (one shared keep-alive pool). */
+  /** Sends every request; default the wire's own (undici on one shared keep-alive pool). */
   readonly send?: WireSend;
 }
 
@@ -201,7 +201,7 @@ async function readSseResponse(
 async function runExchange(
   input: ExchangeInput,
   signal: AbortSignal,
-  send: WireSend,
+  send: WireSend | undefined,
 ): Promise<RpcExchange> {
   const isPost = input.method === 'POST';
   const request: WireRequest = {
@@ -257,7 +257,7 @@ async function readLegacyStream(
   input: LegacyStreamInput,
   signal: AbortSignal,
   sendBack: (event: McpOperationEvent) => void,
-  send: WireSend,
+  send: WireSend | undefined,
 ): Promise<void> {
   const budget: ReadBudget = { ...input.scope, maxBytes: input.maxErrorBytes, signal };
   const url = new URL(input.url);
@@ -287,7 +287,9 @@ async function readLegacyStream(
     });
   }
   let reported = 0;
-  const batches = readSseBatches(response, {
+  // Event by event: the stream is long-lived and low-volume, and the reader stops between events
+  // once the stream's signal aborts.
+  const messages = readSseMessages(response, {
     ...budget,
     maxBytes: Number.POSITIVE_INFINITY,
     maxFrameBytes: input.maxFrameBytes,
@@ -297,16 +299,13 @@ async function readLegacyStream(
       reported = total;
     },
   });
-  for await (const batch of batches) {
-    for (const message of batch) {
-      if (signal.aborted) return;
-      if (message.event === 'endpoint') {
-        // An unusable endpoint fails the stream with the wire's own refusal; the fence is the chart's.
-        const endpoint = resolveEndpointUrl(message.data, url, input.scope);
-        sendBack({ type: 'SSE_ENDPOINT', url: endpoint.href });
-      } else if (message.event === 'message' && message.data !== '') {
-        sendBack({ type: 'SSE_MESSAGE', message: parseJsonText(message.data, input.scope) });
-      }
+  for await (const message of messages) {
+    if (message.event === 'endpoint') {
+      // An unusable endpoint fails the stream with the wire's own refusal; the fence is the chart's.
+      const endpoint = resolveEndpointUrl(message.data, url, input.scope);
+      sendBack({ type: 'SSE_ENDPOINT', url: endpoint.href });
+    } else if (message.event === 'message' && message.data !== '') {
+      sendBack({ type: 'SSE_MESSAGE', message: parseJsonText(message.data, input.scope) });
     }
   }
   if (!signal.aborted) sendBack({ type: 'STREAM_ENDED' });
@@ -314,7 +313,8 @@ async function readLegacyStream(
 
 /** Builds the named actors of `mcpOperation`; pass them to `mcpOperationMachine.provide`. */
 export function makeMcpOperationActors(deps: McpOperationDependencies = {}) {
-  const send = deps.send ?? sendWithUndici;
+  // `undefined` lets the wire use its default sender: one home for that default.
+  const { send } = deps;
   const resolveToken = deps.resolveToken ?? (() => undefined);
   return {
     /** Resolves this run's bearer token for its principal; an empty string counts as none. */

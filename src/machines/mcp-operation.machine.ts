@@ -75,6 +75,9 @@ function failed(error: unknown): { outcome: McpOperationOutput } {
 
 // Param mappers: what each guard and action reads, taken from the event or the context.
 const exchangeOf = ({ event }: ExchangeDone) => ({ exchange: event.output });
+const tokenOf = ({ event }: With<{ readonly output: SecretValue | undefined }>) => ({
+  token: event.output,
+});
 const errorOf = ({ event }: With<{ readonly error: unknown }>) => ({ error: event.error });
 const bytesOf = ({ event }: With<{ readonly bytes: number }>) => ({ bytes: event.bytes });
 const messageOf = ({ event }: With<{ readonly message: unknown }>) => ({ message: event.message });
@@ -427,14 +430,14 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
             guard: { type: 'isSseOnly', params: transportTypeOf },
             target: 'legacy',
             actions: [
-              { type: 'assignToken', params: ({ event }) => ({ token: event.output }) },
+              { type: 'assignToken', params: tokenOf },
               'switchToLegacy',
               beginStep('endpoint'),
             ],
           },
           {
             target: 'streamable',
-            actions: { type: 'assignToken', params: ({ event }) => ({ token: event.output }) },
+            actions: { type: 'assignToken', params: tokenOf },
           },
         ],
         onError: failOnError,

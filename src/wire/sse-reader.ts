@@ -103,8 +103,8 @@ export async function* readSseBatches(
 }
 
 /**
- * {@link readSseBatches} one event at a time, for consumers that stop between events: the signal
- * is checked after each one is taken.
+ * {@link readSseBatches} one event at a time, for consumers that stop between events: no event is
+ * handed out once the signal has aborted.
  */
 export async function* readSseMessages(
   response: WireResponse,
@@ -112,8 +112,8 @@ export async function* readSseMessages(
 ): AsyncGenerator<SseMessage, void, undefined> {
   for await (const batch of readSseBatches(response, budget)) {
     for (const message of batch) {
-      yield message;
       throwIfAborted(budget.signal);
+      yield message;
     }
   }
 }
