@@ -147,24 +147,14 @@ const fetchWire: RawWire = {
   close: async () => {},
 };
 
-// The dispatcher Node's built-in `fetch` uses, under the key undici shares between its copies.
-const FETCH_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
-const fetchDispatcher = () => (globalThis as Record<symbol, unknown>)[FETCH_DISPATCHER];
-
 /**
- * undici's `request` on a keep-alive `Agent` of its own (closed with the alternative). The
- * package is imported only here, and only after the built-in `fetch` has made its own dispatcher:
- * undici installs an `Agent` of its own as the global dispatcher when it loads and finds none,
- * and the built-in `fetch` (so ours, the SDK and the raw-fetch floor) would then run on undici 7
- * instead of the undici that ships with Node.
+ * undici's `request` on a keep-alive `Agent` of its own (closed with the alternative). The library
+ * under test has already loaded undici (its wire client), which made undici the global dispatcher
+ * of the built-in `fetch` too: the SDK and the raw-fetch floor run on the same engine as in a host
+ * that uses this library.
  */
-async function undiciWire(url: string): Promise<RawWire> {
-  if (fetchDispatcher() === undefined) await (await fetch(url, { method: 'GET' })).text();
-  const before = fetchDispatcher();
+async function undiciWire(): Promise<RawWire> {
   const { Agent, request } = await import('undici');
-  if (fetchDispatcher() !== before) {
-    throw new Error('loading undici replaced the dispatcher of the built-in fetch');
-  }
   const dispatcher = new Agent();
   return {
     post: async (target, sessionId, body) => {
@@ -243,6 +233,6 @@ export async function rawUndiciAlternative(
   url: string,
   stateful: boolean,
 ): Promise<CallAlternative> {
-  const wire = await undiciWire(url);
+  const wire = await undiciWire();
   return rawAlternative('raw-undici', 'raw undici request [floor]', url, stateful, wire);
 }

@@ -30,15 +30,12 @@ import { log } from './transcript.js';
 export interface PerCallResult {
   readonly server: ServerId;
   readonly results: readonly AlternativeResult[];
-  /** Alternatives that could not be measured on this build, with why. */
-  readonly notMeasured: readonly { readonly name: string; readonly reason: string }[];
 }
 
 async function measureAndPrint(
   server: ServerProcess,
   alternatives: readonly CallAlternative[],
   plan: RoundPlan,
-  notMeasured: PerCallResult['notMeasured'] = [],
 ): Promise<PerCallResult> {
   let results: AlternativeResult[];
   try {
@@ -51,8 +48,7 @@ async function measureAndPrint(
     `\n${server.spec.path} (${server.spec.title}): ${plan.rounds} rounds x ${plan.callsPerRound} calls, ${inFlight}, after ${plan.warmupCalls} warm-up calls each`,
   );
   printPerCall(results, plan.concurrency > 1);
-  for (const skipped of notMeasured) log(`not measured: ${skipped.name}: ${skipped.reason}`);
-  return { server: server.spec.id, results, notMeasured };
+  return { server: server.spec.id, results };
 }
 
 /** Ours, SDK per call, SDK shared, the raw fetch and raw undici floors on a Streamable server. */
@@ -71,18 +67,17 @@ export async function runStreamablePerCall(
   return measureAndPrint(server, alternatives, plan);
 }
 
-/** Ours (probe), ours (type: 'sse') when supported, and the SDK's SSEClientTransport per call. */
+/** Ours (probe), ours (type: 'sse') and the SDK's SSEClientTransport per call. */
 export async function runLegacyPerCall(
   server: ServerProcess,
   plan: RoundPlan,
 ): Promise<PerCallResult> {
-  const alternatives = [await oursProbeAlternative(server.url)];
-  const sseType = await oursSseTypeAlternative(server);
-  const notMeasured: { name: string; reason: string }[] = [];
-  if (sseType.supported) alternatives.push(sseType.alternative);
-  else notMeasured.push({ name: "ours (type: 'sse')", reason: sseType.reason });
-  alternatives.push(sdkSsePerCallAlternative(server.url));
-  return measureAndPrint(server, alternatives, plan, notMeasured);
+  const alternatives = [
+    await oursProbeAlternative(server.url),
+    await oursSseTypeAlternative(server),
+    sdkSsePerCallAlternative(server.url),
+  ];
+  return measureAndPrint(server, alternatives, plan);
 }
 
 /** Ours against the SDK per call (and the raw-fetch floor for scale) with many calls in flight. */
