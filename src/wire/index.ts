@@ -3,7 +3,7 @@
  * reads, SSE frames, JSON-RPC envelopes) and the connection errors they raise. The abortable-read
  * primitives stay internal: only the readers in this layer use them.
  */
-export { cancelBody, type WireBody, type WireResponse } from './abortable-read.js';
+export { cancelBody, type WireResponse } from './abortable-read.js';
 export {
   drainBounded,
   MAX_ERROR_BODY_CHARS,
@@ -26,7 +26,7 @@ export {
   ConnectionUrlError,
 } from './errors.js';
 export { fetchWithoutRedirects } from './fetch-guarded.js';
-export { sendWithUndici, type WireRequest, type WireSend } from './http-client.js';
+export type { WireRequest, WireSend } from './http-client.js';
 export {
   buildJsonRpcNotification,
   buildJsonRpcRequest,
