@@ -121,6 +121,12 @@ export interface RuntimeToolDefinition<
   identity: RuntimeToolIdentity;
   /** The input schema: a zod 4 object schema (from the application's zod). */
   input: I;
+  /**
+   * The JSON Schema advertised for `input` instead of converting it, for a tool whose schema
+   * comes from elsewhere (an OpenAPI document). It must describe an object and accept what
+   * `input` accepts; validation still runs through `input`.
+   */
+  inputJsonSchema?: Readonly<Record<string, unknown>>;
   /** The declared output schema; a mismatch is a server fault (`INTERNAL_SERVER_ERROR`). */
   output?: O;
   /** Surfaces the tool is exposed on; default MCP + AGENT; an empty list is an error. */
@@ -172,6 +178,14 @@ export function assertRuntimeToolDefinition(definition: unknown): void {
   if (typeof def.description !== 'string') fail('description must be a string');
   assertIdentity(def.identity, fail);
   if (!isZodObjectSchema(def.input)) fail('input must be a zod 4 object schema (z.object)');
+  if (
+    def.inputJsonSchema !== undefined &&
+    (typeof def.inputJsonSchema !== 'object' ||
+      def.inputJsonSchema === null ||
+      (def.inputJsonSchema as { type?: unknown }).type !== 'object')
+  ) {
+    fail('inputJsonSchema must be a JSON Schema object with type "object"');
+  }
   if (def.output !== undefined && !isZodSchema(def.output)) {
     fail('output must be a zod 4 schema');
   }

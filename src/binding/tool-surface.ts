@@ -83,11 +83,13 @@ function sourceOf(definition: AnyRuntimeToolDefinition): string {
 const jsonSchemaCache = new WeakMap<object, JsonSchemaObject>();
 
 /**
- * The advertised draft-07 JSON Schema of a definition's input, converted once per schema. Each
+ * The advertised JSON Schema of a definition's input: its `inputJsonSchema` when it declares
+ * one, else the draft-07 conversion of `input`, converted once per schema. Each
  * call returns a fresh copy, since consumers (the AI SDK among them) mutate what they receive.
  * Throws, naming the tool, when the input has no JSON Schema form (e.g. `z.date()`).
  */
 export function toolInputJsonSchema(definition: AnyRuntimeToolDefinition): JsonSchemaObject {
+  if (definition.inputJsonSchema !== undefined) return structuredClone(definition.inputJsonSchema);
   let schema = jsonSchemaCache.get(definition.input);
   if (schema === undefined) {
     try {

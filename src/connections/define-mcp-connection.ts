@@ -3,11 +3,7 @@
  * and keeps the resolved form (URL, fence, wrapped headers, limits) for every later operation.
  * No I/O happens here.
  */
-import {
-  type RuntimeToolHandlerContext,
-  resolveToolTransports,
-  type ToolTransport,
-} from '../binding/index.js';
+import type { RuntimeToolHandlerContext, ToolTransport } from '../binding/index.js';
 import {
   type McpOperationDependencies,
   makeMcpOperationActors,
@@ -16,7 +12,8 @@ import { mcpOperationMachine } from '../machines/mcp-operation.machine.js';
 import type { McpTransportChoice } from '../machines/mcp-operation.types.js';
 import { type SecretValue, secretHeaders } from '../machines/secret-value.js';
 import { createHostFence, type HostFence, parseConnectionUrl } from '../wire/index.js';
-import { type ResolvedMcpLimits, resolveMcpLimits } from './limits.js';
+import { checkConnectionBasics, requireConnectionName } from './connection-config.js';
+import type { ResolvedMcpLimits } from './limits.js';
 import type { McpClientConnection, McpClientConnectionConfig } from './types.js';
 
 /** The resolved form of an MCP connection, computed once. */
@@ -36,16 +33,10 @@ export interface ResolvedMcpConnection {
 }
 
 const resolved = new WeakMap<McpClientConnection, ResolvedMcpConnection>();
+const KIND = 'MCP connection';
 
 // RFC 9110 token characters: a header name outside them would make every request throw.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-function requireName(name: unknown): string {
-  if (typeof name !== 'string' || name.trim() === '') {
-    throw new TypeError('MCP connection requires a non-empty name');
-  }
-  return name;
-}
 
 function checkHeaders(name: string, headers: unknown): Readonly<Record<string, SecretValue>> {
   if (headers === undefined) return secretHeaders(undefined);
@@ -87,7 +78,7 @@ function checkNameList(
  * header, host, limit or transport list; performs no network I/O.
  */
 export function defineMcpClientConnection(config: McpClientConnectionConfig): McpClientConnection {
-  const name = requireName(config?.name);
+  const name = requireConnectionName(KIND, config?.name);
   if (typeof config.transport?.url !== 'string') {
     throw new TypeError(`MCP connection "${name}": transport.url must be a string`);
   }
@@ -95,31 +86,7 @@ export function defineMcpClientConnection(config: McpClientConnectionConfig): Mc
   const headers = checkHeaders(name, config.transport.headers);
   const transportType = checkTransportType(name, config.transport.type);
   const fence = createHostFence(name, url, config.allowHosts);
-  const limits = resolveMcpLimits({
-    ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
-    ...(config.maxResponseBytes === undefined ? {} : { maxResponseBytes: config.maxResponseBytes }),
-    ...(config.limits === undefined ? {} : { limits: config.limits }),
-  });
-  if (
-    config.transports !== undefined &&
-    (!Array.isArray(config.transports) || config.transports.length === 0)
-  ) {
-    throw new TypeError(`MCP connection "${name}": transports must list at least one transport`);
-  }
-  const transports = resolveToolTransports({ transports: config.transports });
-  if (config.transports !== undefined && transports.length !== config.transports.length) {
-    throw new TypeError(`MCP connection "${name}": transports may only name MCP, AGENT or CLI`);
-  }
-  for (const hook of ['token', 'observe', 'inspect'] as const) {
-    const value = config[hook];
-    if (
-      value !== undefined &&
-      typeof value !== 'function' &&
-      !(hook === 'inspect' && typeof value === 'object')
-    ) {
-      throw new TypeError(`MCP connection "${name}": ${hook} must be a function`);
-    }
-  }
+  const { limits, transports } = checkConnectionBasics(KIND, config);
   const allow = checkNameList(name, 'tools.allow', config.tools?.allow);
   const block = checkNameList(name, 'tools.block', config.tools?.block) ?? new Set<string>();
   const connection: McpClientConnection = Object.freeze({ ...config, kind: 'mcp' as const });

@@ -1,5 +1,6 @@
 /**
- * `stitchkit-transport/connections`: external MCP servers as typed, bounded, cancellable tools.
+ * `stitchkit-transport/connections`: external MCP servers and OpenAPI services as typed, bounded,
+ * cancellable tools.
  */
 
 /** The host hooks a connection takes (`observe`, `inspect`), re-exported for typing them. */
@@ -9,6 +10,7 @@ export type {
   TransitionRecord,
 } from '../machines/observe.js';
 export { defineMcpClientConnection } from './define-mcp-connection.js';
+export { defineOpenApiConnection } from './define-openapi-connection.js';
 export * from './errors.js';
 export {
   DEFAULT_CONNECTION_TIMEOUT_MS,
@@ -24,6 +26,8 @@ export type {
   McpClientConnection,
   McpClientConnectionConfig,
   McpToolFilter,
+  OpenApiConnection,
+  OpenApiConnectionConfig,
   SkippedTool,
   SkipReason,
 } from './types.js';

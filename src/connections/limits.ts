@@ -2,8 +2,9 @@
  * Connection limits: defaults, validation and per-phase resolution. Pure: no I/O.
  * Options are validated once, at definition, into frozen resolved objects.
  */
+
+import type { PhaseLimits } from '../machines/credentials.js';
 import { assertTimeoutMs, MAX_TIMER_MS } from '../machines/deadline.js';
-import type { PhaseLimits } from '../machines/mcp-operation.types.js';
 import {
   type ConnectionOperation,
   type ConnectionPhase,

@@ -5,6 +5,7 @@
 import type { AnyRuntimeToolDefinition } from '../binding/index.js';
 import { ConnectionBudgetExceededError } from '../wire/index.js';
 import { discoverMcpTools, mountedToolCost } from './mcp-tools.js';
+import { discoverOpenApiTools } from './openapi-tools.js';
 import type { ConnectionDefinition, ConnectionMountOptions, SkippedTool } from './types.js';
 
 /** The default skip reporter: one line per skipped tool on stderr. */
@@ -46,10 +47,13 @@ export async function mountConnections(
   const report = containedReporter(options.onSkippedTool ?? warnSkippedTool);
   const tools: AnyRuntimeToolDefinition[] = [];
   for (const connection of connections) {
-    if (connection?.kind !== 'mcp') {
+    if (connection?.kind === 'mcp') {
+      tools.push(...(await discoverMcpTools(connection, report, options.observe)));
+    } else if (connection?.kind === 'openapi') {
+      tools.push(...(await discoverOpenApiTools(connection, report, options.observe)));
+    } else {
       throw new TypeError('mountConnections accepts connections made by define…Connection');
     }
-    tools.push(...(await discoverMcpTools(connection, report, options.observe)));
   }
   if (maxTools !== undefined && tools.length > maxTools) {
     throw new ConnectionBudgetExceededError({

@@ -61,8 +61,40 @@ export interface McpClientConnectionConfig {
 /** A checked MCP connection definition, ready for {@link mountConnections}. */
 export type McpClientConnection = McpClientConnectionConfig & { readonly kind: 'mcp' };
 
+/** Configuration of an OpenAPI service used as a source of tools (one tool per operation). */
+export interface OpenApiConnectionConfig {
+  /** A non-empty name; it prefixes every tool name (`<name>__<operation>`). */
+  readonly name: string;
+  /**
+   * The OpenAPI 3.0/3.1 document: an object, JSON text, or an http(s) URL to a JSON document
+   * (loaded at mount with no credential, fenced to its host plus `allowHosts`, redirects refused).
+   */
+  readonly spec: object | string;
+  /** The service's base URL; wins over the document's servers. Needed for an inline document with relative or no servers. */
+  readonly baseUrl?: string;
+  /** Resolves the credential per call; placed as the operation's security says. */
+  readonly token?: ConnectionTokenProvider;
+  /** Extra `host[:port]` values inside the fence. */
+  readonly allowHosts?: readonly string[];
+  /** Deadline of each operation in ms; default 30 000; a positive integer up to 2 147 483 647. */
+  readonly timeoutMs?: number;
+  /** Raw byte ceiling of each response (the spec's included); default 1 MiB. */
+  readonly maxResponseBytes?: number;
+  /** Per-phase overrides (`discovery`: loading the spec; `call`: each request). */
+  readonly limits?: { readonly discovery?: OperationLimits; readonly call?: OperationLimits };
+  /** Transports the tools are exposed on; default MCP + AGENT. */
+  readonly transports?: readonly ToolTransport[];
+  /** Receives one record per state transition of this connection's machines. */
+  readonly observe?: TransitionObserver;
+  /** Handed to every machine actor of this connection (XState inspection API). */
+  readonly inspect?: InspectionObserver;
+}
+
+/** A checked OpenAPI connection definition, ready for {@link mountConnections}. */
+export type OpenApiConnection = OpenApiConnectionConfig & { readonly kind: 'openapi' };
+
 /** Every kind of connection `mountConnections` accepts. */
-export type ConnectionDefinition = McpClientConnection;
+export type ConnectionDefinition = McpClientConnection | OpenApiConnection;
 
 /** Why a discovered tool was not mounted (a closed vocabulary). */
 export type SkipReason =

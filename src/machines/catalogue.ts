@@ -1,6 +1,8 @@
 /** Every machine of the library, for diagrams (`npm run visualize`) and for the model checks. */
 import type { AnyStateMachine } from 'xstate';
 import { mcpOperationMachine } from './mcp-operation.machine.js';
+import { openApiCallMachine } from './open-api-call.machine.js';
+import { specLoadMachine } from './spec-load.machine.js';
 import { waitMachine } from './wait.machine.js';
 
 /** One catalogue entry: the file-name stem, the machine, and a one-line summary. */
@@ -20,6 +22,18 @@ export const MACHINE_CATALOGUE: readonly MachineCatalogueEntry[] = [
     machine: mcpOperationMachine,
     summary:
       'One MCP client for one operation: credentials, Streamable HTTP handshake with the legacy SSE fallback on 400/404/405 only, the request (resumable), and a teardown every path passes through (ADR 0180).',
+  },
+  {
+    name: 'spec-load',
+    machine: specLoadMachine,
+    summary:
+      'Loads an OpenAPI document from its URL: no credential, fenced to the spec host, redirects refused, bounded, JSON only, under the discovery deadline (ADR 0180).',
+  },
+  {
+    name: 'open-api-call',
+    machine: openApiCallMachine,
+    summary:
+      "One OpenAPI request: credentials placed as the operation's security says, the fenced request with its bounded answer, 401 as the reauthorization signal, under one deadline (ADR 0180).",
   },
   {
     name: 'wait',

@@ -26,18 +26,14 @@ import {
   type WireResponse,
   type WireSend,
 } from '../wire/index.js';
+import { makeResolveCredentials, type TokenResolver } from './credentials.js';
 import {
   buildRequestHeaders,
   decodeRpcResponse,
   type HeaderParts,
   isUnauthorizedStatus,
 } from './mcp-operation.policy.js';
-import type {
-  McpOperationContext,
-  McpOperationEvent,
-  RpcExchange,
-  TokenResolver,
-} from './mcp-operation.types.js';
+import type { McpOperationContext, McpOperationEvent, RpcExchange } from './mcp-operation.types.js';
 import { SecretValue } from './secret-value.js';
 
 /** What the actors depend on; both have defaults, so the bare machine runs without a token. */
@@ -315,20 +311,9 @@ async function readLegacyStream(
 export function makeMcpOperationActors(deps: McpOperationDependencies = {}) {
   // `undefined` lets the wire use its default sender: one home for that default.
   const { send } = deps;
-  const resolveToken = deps.resolveToken ?? (() => undefined);
   return {
-    /** Resolves this run's bearer token for its principal; an empty string counts as none. */
-    resolveCredentials: fromPromise<
-      SecretValue | undefined,
-      { readonly principal: SecretValue<unknown> | undefined }
-    >(async ({ input }) => {
-      const token = await resolveToken(input.principal?.reveal());
-      if (token === undefined || token === '') return undefined;
-      if (typeof token !== 'string') {
-        throw new TypeError('A connection token provider must return a string or undefined');
-      }
-      return new SecretValue(token);
-    }),
+    /** Resolves this run's bearer token for its principal. */
+    resolveCredentials: makeResolveCredentials(deps.resolveToken),
 
     /** One HTTP exchange with the server: a POST (JSON or SSE answer) or a resuming GET. */
     exchange: fromPromise<RpcExchange, ExchangeInput>(({ input, signal }) =>

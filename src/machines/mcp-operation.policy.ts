@@ -48,10 +48,8 @@ export function isFallbackStatus(status: number): boolean {
   return FALLBACK_STATUSES.has(status);
 }
 
-/** A 401 always means "authorization required", on every request. */
-export function isUnauthorizedStatus(status: number): boolean {
-  return status === 401;
-}
+// The 401 rule is shared by every connection machine.
+export { isUnauthorizedStatus } from './credentials.js';
 
 /** The wait before resuming an interrupted SSE response: the server's advice, clamped. */
 export function resumeDelayMs(retryMs: number | undefined): number {

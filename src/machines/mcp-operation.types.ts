@@ -6,18 +6,12 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ConnectionOperation, HostFence, McpToolList } from '../wire/index.js';
+import type { PhaseLimits } from './credentials.js';
 import type { CancelEvent, MachineResult } from './run-machine.js';
 import type { SecretValue } from './secret-value.js';
 
 export type { McpToolList } from '../wire/index.js';
-
-/** A deadline and a raw byte ceiling for one phase of an operation. */
-export interface PhaseLimits {
-  /** Milliseconds the phase may take, end to end. */
-  readonly timeoutMs: number;
-  /** Raw bytes the phase may read, SSE framing included. */
-  readonly maxResponseBytes: number;
-}
+export type { PhaseLimits, TokenResolver } from './credentials.js';
 
 /** The MCP request one machine run performs after the handshake. */
 export type McpRequest =
@@ -38,14 +32,6 @@ export type McpTransportChoice = McpTransportKind | 'auto';
 
 /** The result of the machine's request, by method. */
 export type McpRequestResult = McpToolList | CallToolResult;
-
-/**
- * Resolves the bearer token of a run from its principal (`undefined` for discovery);
- * `undefined` or `''` means no Authorization header.
- */
-export type TokenResolver = (
-  principal: unknown,
-) => string | undefined | Promise<string | undefined>;
 
 /** What a run of `mcpOperation` needs. Built once per connection and call by the connection layer. */
 export interface McpOperationInput {

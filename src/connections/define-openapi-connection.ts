@@ -1,0 +1,165 @@
+/**
+ * `defineOpenApiConnection`: checks an OpenAPI connection's configuration once, at definition
+ * time (name, spec source, base URL, hosts, limits, transports, hooks) and keeps the resolved form
+ * for the mount. No I/O happens here: a URL spec is loaded by `mountConnections`.
+ */
+import type { RuntimeToolHandlerContext, ToolTransport } from '../binding/index.js';
+import { makeOpenApiCallActors } from '../machines/open-api-call.actors.js';
+import { openApiCallMachine } from '../machines/open-api-call.machine.js';
+import { assertOpenApiDocument } from '../openapi/index.js';
+import {
+  ConnectionUrlError,
+  createHostFence,
+  type HostFence,
+  parseConnectionUrl,
+} from '../wire/index.js';
+import { checkConnectionBasics, requireConnectionName } from './connection-config.js';
+import type { ResolvedMcpLimits } from './limits.js';
+import type { OpenApiConnection, OpenApiConnectionConfig } from './types.js';
+
+/** Where the document comes from. */
+export type OpenApiSpecSource =
+  | { readonly kind: 'inline'; readonly document: Record<string, unknown> }
+  | { readonly kind: 'url'; readonly url: URL; readonly fence: HostFence };
+
+/** The resolved form of an OpenAPI connection, computed once. */
+export interface ResolvedOpenApiConnection {
+  readonly name: string;
+  readonly source: OpenApiSpecSource;
+  readonly baseUrl: URL | undefined;
+  readonly allowHosts: readonly string[];
+  readonly limits: ResolvedMcpLimits;
+  readonly transports: readonly ToolTransport[];
+  /** `openApiCall` with this connection's token provider, provided once. */
+  readonly machine: typeof openApiCallMachine;
+}
+
+const resolved = new WeakMap<OpenApiConnection, ResolvedOpenApiConnection>();
+const KIND = 'OpenAPI connection';
+
+function checkAllowHosts(name: string, allowHosts: unknown): readonly string[] {
+  if (allowHosts === undefined) return [];
+  if (!Array.isArray(allowHosts) || allowHosts.some((entry) => typeof entry !== 'string')) {
+    throw new TypeError(`${KIND} "${name}": allowHosts must be an array of host[:port] strings`);
+  }
+  return Object.freeze([...allowHosts]);
+}
+
+function readSpec(name: string, spec: unknown, allowHosts: readonly string[]): OpenApiSpecSource {
+  if (typeof spec === 'string') {
+    const text = spec.trim();
+    if (text.startsWith('{')) {
+      let document: unknown;
+      try {
+        document = JSON.parse(text);
+      } catch (error) {
+        throw new TypeError(`${KIND} "${name}": spec is not valid JSON text`, { cause: error });
+      }
+      assertOpenApiDocument(name, document);
+      return { kind: 'inline', document };
+    }
+    if (!/^https?:\/\//i.test(text)) {
+      throw new TypeError(
+        `${KIND} "${name}": spec must be a document object, JSON text, or an http(s) URL (YAML is not supported; JSON is required)`,
+      );
+    }
+    const url = parseConnectionUrl(text, name);
+    return { kind: 'url', url, fence: createHostFence(name, url, allowHosts) };
+  }
+  assertOpenApiDocument(name, spec);
+  return { kind: 'inline', document: spec };
+}
+
+/**
+ * Defines an OpenAPI service as a source of tools. Throws at once for a bad name, spec, base URL,
+ * host, limit, transport list or hook; performs no network I/O.
+ */
+export function defineOpenApiConnection(config: OpenApiConnectionConfig): OpenApiConnection {
+  const name = requireConnectionName(KIND, config?.name);
+  const allowHosts = checkAllowHosts(name, config.allowHosts);
+  const source = readSpec(name, config.spec, allowHosts);
+  if (config.baseUrl !== undefined && typeof config.baseUrl !== 'string') {
+    throw new TypeError(`${KIND} "${name}": baseUrl must be a string`);
+  }
+  const baseUrl =
+    config.baseUrl === undefined ? undefined : parseConnectionUrl(config.baseUrl, name);
+  // Refuses a malformed allowHosts entry now, naming it.
+  createHostFence(name, baseUrl ?? new URL('http://localhost'), allowHosts);
+  const { limits, transports } = checkConnectionBasics(KIND, config);
+  const connection: OpenApiConnection = Object.freeze({ ...config, kind: 'openapi' as const });
+  const token = config.token;
+  const machine = openApiCallMachine.provide({
+    actors: makeOpenApiCallActors(
+      token === undefined
+        ? {}
+        : {
+            resolveToken: (principal) => token(principal as RuntimeToolHandlerContext | undefined),
+          },
+    ),
+  });
+  resolved.set(
+    connection,
+    Object.freeze({ name, source, baseUrl, allowHosts, limits, transports, machine }),
+  );
+  return connection;
+}
+
+/** The resolved form of a connection made by {@link defineOpenApiConnection}. */
+export function resolveOpenApiConnection(connection: OpenApiConnection): ResolvedOpenApiConnection {
+  const found = resolved.get(connection);
+  if (found === undefined) {
+    throw new TypeError(
+      'OpenAPI connections must be created with defineOpenApiConnection (the definition is checked there)',
+    );
+  }
+  return found;
+}
+
+/**
+ * The base URL and fence of the service: `baseUrl`, else the document's first server (a relative
+ * one resolved against the spec URL), else the spec URL's origin. The fence is the spec host (or
+ * `baseUrl`'s) plus `allowHosts`: a remote document cannot point calls at a foreign server.
+ * Returns the refusal message instead when the document's server has variables and no `baseUrl`
+ * was given (every operation is then refused with `server-variables`).
+ */
+export function resolveServiceBase(
+  connection: ResolvedOpenApiConnection,
+  documentServer: string | undefined,
+): { readonly baseUrl: URL; readonly fence: HostFence } | { readonly refusal: string } {
+  const { name, source } = connection;
+  const specUrl = source.kind === 'url' ? source.url : undefined;
+  let baseUrl = connection.baseUrl;
+  if (baseUrl === undefined) {
+    if (documentServer !== undefined && /[{}]/.test(documentServer)) {
+      return { refusal: `its server "${documentServer}" has variables; give baseUrl` };
+    }
+    if (documentServer !== undefined) {
+      if (specUrl === undefined && !/^https?:\/\//i.test(documentServer)) {
+        throw new ConnectionUrlError({
+          connectionName: name,
+          operation: 'openapi/spec',
+          refusal: `has a relative server URL "${documentServer}" in an inline document; give baseUrl`,
+        });
+      }
+      baseUrl = parseConnectionUrl(new URL(documentServer, specUrl).href, name);
+    } else if (specUrl !== undefined) {
+      baseUrl = new URL(specUrl.origin);
+    } else {
+      throw new ConnectionUrlError({
+        connectionName: name,
+        operation: 'openapi/spec',
+        refusal: 'has an inline document without servers; give baseUrl',
+      });
+    }
+  }
+  const fenceOrigin = connection.baseUrl ?? specUrl ?? baseUrl;
+  const fence = createHostFence(name, fenceOrigin, connection.allowHosts);
+  if (!fence.hosts.has(baseUrl.host.toLowerCase())) {
+    throw new ConnectionUrlError({
+      connectionName: name,
+      operation: 'openapi/spec',
+      refusal: `refused the document's server host "${baseUrl.host.toLowerCase()}": not the spec host or an allowed host (add it to allowHosts or give baseUrl)`,
+    });
+  }
+  return { baseUrl, fence };
+}

@@ -1,0 +1,187 @@
+/**
+ * OpenAPI discovery and the tools it yields: the document (inline, or loaded by `specLoad`), then
+ * one `RuntimeToolDefinition` per operation inside the subset, each call one `openApiCall` run
+ * with the caller's credential. A refused operation is reported, not fatal.
+ */
+import {
+  type AnyRuntimeToolDefinition,
+  defineRuntimeTool,
+  type RuntimeToolHandlerContext,
+} from '../binding/index.js';
+import type { TransitionObserver } from '../machines/observe.js';
+import type { OpenApiMethod } from '../machines/open-api-call.types.js';
+import { runMachine } from '../machines/run-machine.js';
+import { specLoadMachine } from '../machines/spec-load.machine.js';
+import {
+  assertOpenApiDocument,
+  buildOpenApiRequest,
+  type CompiledOperation,
+  compileOperation,
+  createToolNamer,
+  firstServerUrl,
+  lazyInputValidator,
+  listOperations,
+  type OperationDocument,
+  OperationRefusal,
+  RefExpander,
+  rawOperationName,
+} from '../openapi/index.js';
+import type { HostFence } from '../wire/index.js';
+import {
+  type ResolvedOpenApiConnection,
+  resolveOpenApiConnection,
+  resolveServiceBase,
+} from './define-openapi-connection.js';
+import { composeObservers } from './mcp-operation-run.js';
+import { recordMountedToolCost } from './mcp-tools.js';
+import { jsonByteLength } from './tool-schema.js';
+import type { OpenApiConnection, SkippedTool } from './types.js';
+
+/** The document of a connection: inline as defined, or loaded from its URL under `specLoad`. */
+async function loadDocument(
+  connection: OpenApiConnection,
+  resolved: ResolvedOpenApiConnection,
+  observe: TransitionObserver | undefined,
+): Promise<Record<string, unknown>> {
+  const { source } = resolved;
+  if (source.kind === 'inline') return source.document;
+  const composed = composeObservers(connection.observe, observe);
+  const { document } = await runMachine(
+    specLoadMachine,
+    {
+      connectionName: resolved.name,
+      url: source.url.href,
+      fence: source.fence,
+      limits: resolved.limits.discovery,
+    },
+    {
+      ...(composed === undefined ? {} : { observe: composed }),
+      ...(connection.inspect === undefined ? {} : { inspect: connection.inspect }),
+      labels: { connection: resolved.name, phase: 'discovery', operation: 'openapi/spec' },
+    },
+  );
+  assertOpenApiDocument(resolved.name, document);
+  return document;
+}
+
+function describeOperation(
+  method: string,
+  path: string,
+  operation: Record<string, unknown>,
+): string {
+  const summary = typeof operation.summary === 'string' ? operation.summary.trim() : '';
+  const description = typeof operation.description === 'string' ? operation.description.trim() : '';
+  const text = [summary, description].filter((part) => part !== '').join('\n\n');
+  return text === '' ? `${method} ${path}` : text;
+}
+
+interface ToolPlan {
+  readonly name: string;
+  readonly rawName: string;
+  readonly description: string;
+  readonly compiled: CompiledOperation;
+}
+
+function buildTool(
+  connection: OpenApiConnection,
+  resolved: ResolvedOpenApiConnection,
+  service: { readonly baseUrl: URL; readonly fence: HostFence },
+  plan: ToolPlan,
+  observe: TransitionObserver | undefined,
+): AnyRuntimeToolDefinition {
+  const { compiled } = plan;
+  const composed = composeObservers(connection.observe, observe);
+  return defineRuntimeTool({
+    name: plan.name,
+    description: plan.description,
+    identity: { serviceName: resolved.name, action: plan.rawName, method: compiled.method },
+    input: lazyInputValidator(compiled.inputSchema),
+    inputJsonSchema: compiled.inputSchema,
+    transports: resolved.transports,
+    handler: async (context: RuntimeToolHandlerContext) => {
+      const request = buildOpenApiRequest(
+        compiled,
+        context.input as Record<string, unknown>,
+        service.baseUrl,
+      );
+      const outcome = await runMachine(
+        resolved.machine,
+        {
+          connectionName: resolved.name,
+          request,
+          fence: service.fence,
+          principal: context,
+          limits: resolved.limits.call,
+        },
+        {
+          signal: context.signal,
+          ...(composed === undefined ? {} : { observe: composed }),
+          ...(connection.inspect === undefined ? {} : { inspect: connection.inspect }),
+          labels: { connection: resolved.name, phase: 'call', operation: 'openapi/call' },
+        },
+      );
+      return outcome.value;
+    },
+  });
+}
+
+/**
+ * Loads one OpenAPI connection's document and builds a tool per operation inside the subset;
+ * each refused operation is reported with its reason. A document with no operation mounts none.
+ */
+export async function discoverOpenApiTools(
+  connection: OpenApiConnection,
+  report: (skipped: SkippedTool) => void,
+  observe?: TransitionObserver,
+): Promise<AnyRuntimeToolDefinition[]> {
+  const resolved = resolveOpenApiConnection(connection);
+  const document = await loadDocument(connection, resolved, observe);
+  const service = resolveServiceBase(resolved, firstServerUrl(document.servers));
+  const components = (document.components ?? {}) as Record<string, unknown>;
+  const context: OperationDocument = {
+    expander: new RefExpander(document),
+    security: document.security,
+    securitySchemes: components.securitySchemes,
+  };
+  const nameTool = createToolNamer(resolved.name);
+  const tools: AnyRuntimeToolDefinition[] = [];
+  for (const { method, path, pathItem, operation } of listOperations(document)) {
+    const rawName = rawOperationName(operation.operationId, method, path);
+    const skip = (reason: SkippedTool['reason'], message: string): void =>
+      report({
+        connection: resolved.name,
+        tool: rawName,
+        reason,
+        message: `${method} ${path} ${message}`,
+      });
+    if (method === 'OPTIONS' || method === 'TRACE') {
+      skip('unsupported-method', `uses ${method}, which is not in the supported subset`);
+      continue;
+    }
+    if ('refusal' in service) {
+      skip('server-variables', service.refusal);
+      continue;
+    }
+    let compiled: CompiledOperation;
+    try {
+      compiled = compileOperation(method as OpenApiMethod, path, pathItem, operation, context);
+    } catch (error) {
+      if (!(error instanceof OperationRefusal)) throw error;
+      skip(error.reason, error.message);
+      continue;
+    }
+    const plan = {
+      name: nameTool(rawName),
+      rawName,
+      description: describeOperation(method, path, operation),
+      compiled,
+    };
+    const definition = buildTool(connection, resolved, service, plan, observe);
+    recordMountedToolCost(definition, {
+      connection: resolved.name,
+      schemaBytes: jsonByteLength(compiled.inputSchema),
+    });
+    tools.push(definition);
+  }
+  return tools;
+}

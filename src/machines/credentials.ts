@@ -1,0 +1,45 @@
+/**
+ * What every connection machine shares about a run's credential and limits: the token resolver a
+ * connection provides, the actor that calls it for the run's principal, and the limits of a phase.
+ * Resolving is the only step that touches host code, so it is one named actor everywhere.
+ */
+import { fromPromise } from 'xstate';
+import { SecretValue } from './secret-value.js';
+
+/** A deadline and a raw byte ceiling for one phase of an operation. */
+export interface PhaseLimits {
+  /** Milliseconds the phase may take, end to end. */
+  readonly timeoutMs: number;
+  /** Raw bytes the phase may read, SSE framing included. */
+  readonly maxResponseBytes: number;
+}
+
+/** Resolves a run's token from its principal (the call's handler context; absent for discovery). */
+export type TokenResolver = (
+  principal: unknown,
+) => string | undefined | Promise<string | undefined>;
+
+/** Input of the `resolveCredentials` actor: the run's principal, still wrapped. */
+export interface CredentialsInput {
+  readonly principal: SecretValue<unknown> | undefined;
+}
+
+/**
+ * The `resolveCredentials` actor: calls `resolveToken` with the run's principal and wraps the
+ * token; an empty string counts as none, anything but a string or `undefined` is refused.
+ */
+export function makeResolveCredentials(resolveToken: TokenResolver = () => undefined) {
+  return fromPromise<SecretValue | undefined, CredentialsInput>(async ({ input }) => {
+    const token = await resolveToken(input.principal?.reveal());
+    if (token === undefined || token === '') return undefined;
+    if (typeof token !== 'string') {
+      throw new TypeError('A connection token provider must return a string or undefined');
+    }
+    return new SecretValue(token);
+  });
+}
+
+/** A 401 always means "authorization required", on every request of every connection. */
+export function isUnauthorizedStatus(status: number): boolean {
+  return status === 401;
+}

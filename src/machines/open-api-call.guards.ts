@@ -1,0 +1,22 @@
+/**
+ * The named guards of `openApiCall`: total predicates over the exchange the chart maps from the
+ * `sendRequest` actor's output. The 401 rule is the one every connection machine shares. Pure.
+ */
+import { isUnauthorizedStatus } from './credentials.js';
+import type { OpenApiExchange } from './open-api-call.types.js';
+
+type ExchangeParams = { readonly exchange: OpenApiExchange };
+
+/** Every guard of the chart, by the name the chart and the diagrams use. */
+export const openApiCallGuards = {
+  /** The service answered 401: the host must reauthorize. */
+  isUnauthorized: (_: unknown, { exchange }: ExchangeParams): boolean =>
+    exchange.kind === 'http-error' && isUnauthorizedStatus(exchange.status),
+
+  /** The service refused the request with another non-2xx status (403 included). */
+  isHttpError: (_: unknown, { exchange }: ExchangeParams): boolean =>
+    exchange.kind === 'http-error',
+
+  /** A 2xx answer announced JSON but its body is not JSON. */
+  isMalformed: (_: unknown, { exchange }: ExchangeParams): boolean => exchange.kind === 'malformed',
+};

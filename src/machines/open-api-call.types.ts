@@ -1,0 +1,100 @@
+/**
+ * Types of the `openApiCall` machine (one OpenAPI request): its input, context, events and output,
+ * and what its actors report. The request arrives fully built from the tool's arguments except for
+ * the credential, which the run resolves for its own principal and places where the operation's
+ * security says. Context holds data only; the token and principal sit in it wrapped.
+ */
+import type { HostFence } from '../wire/index.js';
+import type { PhaseLimits } from './credentials.js';
+import type { CancelEvent, MachineResult } from './run-machine.js';
+import type { SecretValue } from './secret-value.js';
+
+/** HTTP methods an OpenAPI operation may use here. */
+export type OpenApiMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Where the operation's security puts the run's token: nowhere (anonymous), an `authorization`
+ * scheme, or an API key in a header, the query or a cookie.
+ */
+export type CredentialPlacement =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'authorization'; readonly scheme: 'Bearer' | 'Basic' }
+  | { readonly kind: 'header'; readonly name: string }
+  | { readonly kind: 'query'; readonly name: string }
+  | { readonly kind: 'cookie'; readonly name: string };
+
+/** One request, built from the tool's arguments; the credential is placed at send time. */
+export interface OpenApiRequest {
+  readonly method: OpenApiMethod;
+  /** The full URL with the parameters' query (no credential yet). */
+  readonly url: string;
+  /** Header parameters and `accept`/`content-type`, lowercased names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Cookie parameters, already encoded as `name=value` pairs. */
+  readonly cookies: readonly string[];
+  /** The JSON body text, when the call gave one. */
+  readonly body?: string;
+  /** Where the token goes. */
+  readonly credential: CredentialPlacement;
+}
+
+/** What a run of `openApiCall` needs; built per call by the connection layer. */
+export interface OpenApiCallInput {
+  /** The connection's name; used in host-facing error messages only. */
+  readonly connectionName: string;
+  readonly request: OpenApiRequest;
+  /** Hosts the request may go to: checked again on every call, before any I/O. */
+  readonly fence: HostFence;
+  /** The call's handler context, for the token provider; opaque to the machine. */
+  readonly principal?: unknown;
+  /** The call's deadline (headers and body) and raw byte ceiling. */
+  readonly limits: PhaseLimits;
+}
+
+/** How the request ended, as the `sendRequest` actor reports it. */
+export type OpenApiExchange =
+  /** A 2xx answer whose body decoded (204 and HEAD: `null`; JSON types: JSON; else text). */
+  | { readonly kind: 'decoded'; readonly status: number; readonly value: unknown }
+  /** A 2xx answer with a JSON content type whose body is not JSON. */
+  | { readonly kind: 'malformed'; readonly violation: string }
+  /** A non-2xx answer and the excerpt of its body. */
+  | { readonly kind: 'http-error'; readonly status: number; readonly body: string };
+
+/** Input of the `sendRequest` actor. */
+export interface SendRequestInput {
+  readonly connectionName: string;
+  readonly request: OpenApiRequest;
+  readonly token: SecretValue | undefined;
+  readonly fence: HostFence;
+  readonly maxBytes: number;
+  /** Receives the running byte total, for the errors that report it. */
+  readonly reporter: { send(event: BytesReadEvent): void };
+}
+
+/** Progress of the body read, so a deadline can say how much had arrived. */
+export interface BytesReadEvent {
+  readonly type: 'BYTES_READ';
+  /** The running total of raw bytes read. */
+  readonly total: number;
+}
+
+/** Events `openApiCall` accepts: the caller's cancellation and the actor's byte reports. */
+export type OpenApiCallEvent = CancelEvent | BytesReadEvent;
+
+/** Output of `openApiCall`: the decoded answer (with its status), or the failure. */
+export type OpenApiCallOutput = MachineResult<{
+  readonly status: number;
+  readonly value: unknown;
+}>;
+
+/** Context of `openApiCall`; data only. */
+export interface OpenApiCallContext extends Omit<OpenApiCallInput, 'principal'> {
+  readonly principal: SecretValue<unknown> | undefined;
+  readonly token: SecretValue | undefined;
+  /** Absolute deadline of the whole call, credentials included. */
+  readonly deadlineAt: number;
+  /** Raw bytes read so far. */
+  readonly readBytes: number;
+  /** Set on the edge into `closed`. */
+  readonly outcome: OpenApiCallOutput | undefined;
+}

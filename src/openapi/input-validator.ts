@@ -1,0 +1,60 @@
+/**
+ * The zod input of an OpenAPI tool, compiled from its JSON Schema on the tool's first call rather
+ * than at mount: converting a large document's schemas eagerly costs several times the mount
+ * budget, and most mounted tools are never called. The schema the model sees is the JSON Schema
+ * itself (not a zod round trip). A schema zod cannot convert is still checked for required and
+ * unknown properties.
+ */
+import { z } from 'zod';
+
+type Issue = { readonly message: string; readonly path: readonly PropertyKey[] };
+type Check = (value: Record<string, unknown>) => readonly Issue[];
+
+function structuralCheck(schema: Record<string, unknown>): Check {
+  const properties = (schema.properties ?? {}) as Record<string, unknown>;
+  const required = (schema.required ?? []) as readonly string[];
+  return (value) => [
+    ...required
+      .filter((name) => value[name] === undefined)
+      .map((name) => ({ message: `Missing required property "${name}"`, path: [name] })),
+    ...Object.keys(value)
+      .filter((name) => !(name in properties))
+      .map((name) => ({ message: `Unknown property "${name}"`, path: [name] })),
+  ];
+}
+
+function compile(schema: Record<string, unknown>): Check {
+  let compiled: z.ZodType;
+  try {
+    compiled = z.fromJSONSchema(schema);
+  } catch {
+    return structuralCheck(schema);
+  }
+  return (value) => {
+    const parsed = compiled.safeParse(value);
+    if (parsed.success) return [];
+    // One issue per unknown key, at its own path, so a model can see which argument to drop.
+    return parsed.error.issues.flatMap((issue) =>
+      issue.code === 'unrecognized_keys'
+        ? issue.keys.map((key) => ({
+            message: `Unknown property "${key}"`,
+            path: [...issue.path, key],
+          }))
+        : [{ message: issue.message, path: issue.path }],
+    );
+  };
+}
+
+/**
+ * A zod object that accepts exactly what `schema` (an object schema) accepts, compiled lazily,
+ * and passes the value through unchanged (no defaults are injected: the service applies its own).
+ */
+export function lazyInputValidator(schema: Record<string, unknown>): z.ZodObject {
+  let check: Check | undefined;
+  return z.looseObject({}).superRefine((value, ctx) => {
+    check ??= compile(schema);
+    for (const issue of check(value)) {
+      ctx.addIssue({ code: 'custom', message: issue.message, path: [...issue.path] });
+    }
+  });
+}
