@@ -8,7 +8,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { type FileHandle, link, lstat, mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import {
+  type FileHandle,
+  link,
+  lstat,
+  mkdir,
+  open,
+  realpath,
+  rename,
+  stat,
+  unlink,
+} from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { openChunks, readChunk, type WireBody } from '../wire/abortable-read.js';
@@ -151,7 +161,8 @@ export function createFileBoundary(options: FileBoundaryOptions): FileBoundary {
     if (info === undefined) return;
     if (info.isSymbolicLink()) {
       const real = await realpath(target).catch(() => undefined);
-      if (real === undefined || !isInside(await rootPath(), real)) refuse('FILE_OUTSIDE_ROOT', path);
+      if (real === undefined || !isInside(await rootPath(), real))
+        refuse('FILE_OUTSIDE_ROOT', path);
     }
     if (policy === 'refuse') refuse('FILE_EXISTS', path);
     if (info.isDirectory()) refuse('FILE_NOT_REGULAR', path);
@@ -182,7 +193,12 @@ export function createFileBoundary(options: FileBoundaryOptions): FileBoundary {
     );
     let placed = false;
     try {
-      const size = await streamInto(handle, body, { path, maxBytes, signal, onBytes: writeOptions.onBytes });
+      const size = await streamInto(handle, body, {
+        path,
+        maxBytes,
+        signal,
+        onBytes: writeOptions.onBytes,
+      });
       await handle.close();
       signal?.throwIfAborted();
       // The directory written into must still be the one checked (not swapped for a link).
@@ -217,11 +233,11 @@ export function createFileBoundary(options: FileBoundaryOptions): FileBoundary {
     );
     if (!isInside(base, real)) refuse('FILE_OUTSIDE_ROOT', path);
     // Non-blocking, so a FIFO planted at the path cannot hang the open; fstat refuses it below.
-    const handle = await open(
-      real,
-      constants.O_RDONLY | NO_FOLLOW | constants.O_NONBLOCK,
-    ).catch((cause: unknown) =>
-      errorCode(cause) === 'ELOOP' ? refuse('FILE_OUTSIDE_ROOT', path, cause) : Promise.reject(cause),
+    const handle = await open(real, constants.O_RDONLY | NO_FOLLOW | constants.O_NONBLOCK).catch(
+      (cause: unknown) =>
+        errorCode(cause) === 'ELOOP'
+          ? refuse('FILE_OUTSIDE_ROOT', path, cause)
+          : Promise.reject(cause),
     );
     try {
       const info = await handle.stat();

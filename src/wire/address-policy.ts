@@ -79,7 +79,8 @@ function embeddedV4(high: number, low: number): number {
 function classifyV6(groups: readonly number[]): AddressClass {
   const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = groups;
   const upperZero = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
-  if (upperZero && g5 === 0 && g6 === 0) return g7 === 0 ? 'unspecified' : g7 === 1 ? 'loopback' : 'reserved';
+  if (upperZero && g5 === 0 && g6 === 0)
+    return g7 === 0 ? 'unspecified' : g7 === 1 ? 'loopback' : 'reserved';
   // IPv4-mapped (::ffff:a.b.c.d) reaches the embedded IPv4 host: judge that host.
   if (upperZero && g5 === 0xffff) return classifyV4Number(embeddedV4(g6, g7));
   // IPv4-compatible (::a.b.c.d) is deprecated (RFC 4291): never a public destination.

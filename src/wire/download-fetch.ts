@@ -7,8 +7,9 @@
  * hop checked again; credential headers never cross to another origin. Deadlines are the
  * caller's: the download machine aborts `signal` when one passes.
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
+
 import type { LookupAddress } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns/promises';
 import { Agent, request } from 'undici';
 import type { NodeBody, WireResponse } from './abortable-read.js';
 import { raceAbort, throwIfAborted } from './abortable-read.js';
@@ -225,6 +226,10 @@ function parseRedirect(location: string, from: URL): URL {
   try {
     return parseDownloadUrl(location, from);
   } catch (cause) {
-    throw new DownloadError({ code: 'DOWNLOAD_REDIRECT_REFUSED', detail: 'unusable Location', cause });
+    throw new DownloadError({
+      code: 'DOWNLOAD_REDIRECT_REFUSED',
+      detail: 'unusable Location',
+      cause,
+    });
   }
 }

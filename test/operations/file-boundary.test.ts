@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import {
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -226,7 +235,9 @@ describe('createFileBoundary: write', () => {
 
   it('keeps concurrent writes to one name whole: one wins when refusing, one whole body when replacing', async () => {
     const bodies = ['a', 'b', 'c', 'd', 'e'].map((letter) => letter.repeat(64 * 1024));
-    const refused = await Promise.all(bodies.map((body) => codeOf(files.write('same.txt', bytes(body)))));
+    const refused = await Promise.all(
+      bodies.map((body) => codeOf(files.write('same.txt', bytes(body)))),
+    );
     expect(refused.filter((code) => code === 'resolved')).toHaveLength(1);
     expect(refused.filter((code) => code === 'FILE_EXISTS')).toHaveLength(4);
     expect(bodies).toContain(await readFile(join(root, 'same.txt'), 'utf8'));
