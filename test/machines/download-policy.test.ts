@@ -87,7 +87,14 @@ describe('downloadTarget', () => {
       'my_file__.png',
       'image/png',
     ],
-    ['no hidden names', '/x/..%2F.hidden', null, undefined, 'hidden.bin', 'application/octet-stream'],
+    [
+      'no hidden names',
+      '/x/..%2F.hidden',
+      null,
+      undefined,
+      'hidden.bin',
+      'application/octet-stream',
+    ],
     [
       'a requested path kept as is',
       '/img/cat.png',
