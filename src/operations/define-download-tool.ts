@@ -8,8 +8,6 @@ import {
   defineRuntimeTool,
   type RuntimeToolDefinition,
   type RuntimeToolHandlerContext,
-  type ToolAnnotations,
-  type ToolTransport,
 } from '../binding/index.js';
 import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';
 import {
@@ -20,23 +18,12 @@ import {
 } from './download-operation.js';
 import type { FileBoundary } from './file-boundary.js';
 import { FileReferenceSchema } from './file-reference.js';
+import { type ManagedNativeToolConfig, managedNativeFields } from './native-definition.js';
 
 /** Configuration of {@link defineDownloadTool}. */
-export interface DownloadToolConfig<I extends z.ZodObject> extends DownloadLimits {
-  /** Tool name; default `'download'`. */
-  readonly name?: string;
-  /** What the tool downloads. */
-  readonly description: string;
-  /** Who the tool belongs to; the method is always `POST` (it writes a file). */
-  readonly identity: {
-    readonly serviceName: string;
-    readonly action: string;
-    readonly scope?: string;
-  };
-  /** Surfaces; default MCP + AGENT. */
-  readonly transports?: readonly ToolTransport[];
-  /** MCP annotations. */
-  readonly annotations?: ToolAnnotations;
+export interface DownloadToolConfig<I extends z.ZodObject>
+  extends DownloadLimits,
+    ManagedNativeToolConfig {
   /** The tool's input schema. */
   readonly input: I;
   /**
@@ -69,13 +56,9 @@ export function defineDownloadTool<I extends z.ZodObject>(
 ): RuntimeToolDefinition<I, typeof FileReferenceSchema> {
   resolveDownloadLimits(config);
   return defineRuntimeTool<I, typeof FileReferenceSchema>({
-    name: config.name ?? 'download',
-    description: config.description,
-    identity: { ...config.identity, method: 'POST' },
+    ...managedNativeFields(config, { name: 'download', method: 'POST' }),
     input: config.input,
     output: FileReferenceSchema,
-    ...(config.transports === undefined ? {} : { transports: config.transports }),
-    ...(config.annotations === undefined ? {} : { annotations: config.annotations }),
     ...(config.present === undefined ? {} : { present: config.present }),
     async handler(ctx) {
       const path = config.pathFromInput?.(ctx.input);

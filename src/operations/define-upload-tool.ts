@@ -7,10 +7,9 @@ import {
   defineRuntimeTool,
   type RuntimeToolDefinition,
   type RuntimeToolHandlerContext,
-  type ToolAnnotations,
-  type ToolTransport,
 } from '../binding/index.js';
 import type { FileBoundary, FileSource } from './file-boundary.js';
+import { type ManagedNativeToolConfig, managedNativeFields } from './native-definition.js';
 import { runUploadOperation } from './upload-operation.js';
 
 /** The input of every upload tool: a path relative to the file boundary's root. */
@@ -19,21 +18,7 @@ export const UploadToolInputSchema = z.object({
 });
 
 /** Configuration of {@link defineUploadTool}. */
-export interface UploadToolConfig<O extends z.ZodType> {
-  /** Tool name; default `'upload'`. */
-  readonly name?: string;
-  /** Where the tool uploads to. */
-  readonly description: string;
-  /** Who the tool belongs to; the method is always `POST`. */
-  readonly identity: {
-    readonly serviceName: string;
-    readonly action: string;
-    readonly scope?: string;
-  };
-  /** Surfaces; default MCP + AGENT. */
-  readonly transports?: readonly ToolTransport[];
-  /** MCP annotations. */
-  readonly annotations?: ToolAnnotations;
+export interface UploadToolConfig<O extends z.ZodType> extends ManagedNativeToolConfig {
   /** Where files are read from. */
   readonly files: FileBoundary;
   /** The output schema; the runner validates `upload`'s result against it. */
@@ -55,13 +40,9 @@ export function defineUploadTool<O extends z.ZodType>(
   config: UploadToolConfig<O>,
 ): RuntimeToolDefinition<typeof UploadToolInputSchema, O> {
   return defineRuntimeTool<typeof UploadToolInputSchema, O>({
-    name: config.name ?? 'upload',
-    description: config.description,
-    identity: { ...config.identity, method: 'POST' },
+    ...managedNativeFields(config, { name: 'upload', method: 'POST' }),
     input: UploadToolInputSchema,
     output: config.output,
-    ...(config.transports === undefined ? {} : { transports: config.transports }),
-    ...(config.annotations === undefined ? {} : { annotations: config.annotations }),
     ...(config.present === undefined ? {} : { present: config.present }),
     handler: (ctx) =>
       runUploadOperation({

@@ -39,6 +39,7 @@ export { FileReferenceSchema } from './file-reference.js';
 export { type MountDownloadOptions, mountDownload } from './mount-download.js';
 export { type MountUploadOptions, mountUpload } from './mount-upload.js';
 export { type MountWaitOptions, mountWait } from './mount-wait.js';
+export type { ManagedNativeToolConfig } from './native-definition.js';
 export { runUploadOperation, type UploadOperationOptions } from './upload-operation.js';
 export {
   assertWaitTimeoutSeconds,
