@@ -1,5 +1,6 @@
 /** Every machine of the library, for diagrams (`npm run visualize`) and for the model checks. */
 import type { AnyStateMachine } from 'xstate';
+import { downloadMachine } from './download.machine.js';
 import { mcpOperationMachine } from './mcp-operation.machine.js';
 import { openApiCallMachine } from './open-api-call.machine.js';
 import { specLoadMachine } from './spec-load.machine.js';
@@ -40,5 +41,11 @@ export const MACHINE_CATALOGUE: readonly MachineCatalogueEntry[] = [
     machine: waitMachine,
     summary:
       'Polls, then sleeps on a backoff schedule, until done, the overall deadline, or cancellation (ADR 0081).',
+  },
+  {
+    name: 'download',
+    machine: downloadMachine,
+    summary:
+      'Resolves the URL, fetches it through the guarded fetch under the header deadline, judges the head (status, declared size), then streams the body into the file boundary under the body deadline and the byte cap (ADR 0081).',
   },
 ];

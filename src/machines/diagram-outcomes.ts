@@ -25,6 +25,7 @@ export const OUTCOME_KINDS: Readonly<Record<string, string>> = {
   failTooLarge: 'size',
   isSizeFailure: 'size',
   exceedsReadBudget: 'size',
+  failNotFound: 'not found',
   failWithError: 'error',
   failWithPollError: 'error',
   failEndpointOutsideFence: 'fence',

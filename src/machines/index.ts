@@ -8,6 +8,30 @@ export { toOverviewDot } from './diagram-overview-dot.js';
 export { toOverviewMermaid } from './diagram-overview-mermaid.js';
 export { toTransitionTable } from './diagram-table.js';
 export {
+  type DownloadActorDependencies,
+  type DownloadWriteOptions,
+  makeDownloadActors,
+} from './download.actors.js';
+export { downloadGuards } from './download.guards.js';
+export { downloadMachine } from './download.machine.js';
+export {
+  DEFAULT_DOWNLOAD_BODY_TIMEOUT_MS,
+  DEFAULT_DOWNLOAD_HEADER_TIMEOUT_MS,
+  DEFAULT_DOWNLOAD_MAX_BYTES,
+  declaredBytesOf,
+  downloadTarget,
+  isProgressDue,
+} from './download.policy.js';
+export type {
+  DownloadEvent,
+  DownloadedFile,
+  DownloadHead,
+  DownloadMachineInput,
+  DownloadMachineOutput,
+  DownloadTransferInput,
+  DownloadWriteCommand,
+} from './download.types.js';
+export {
   type ByteReporter,
   type McpOperationDependencies,
   makeMcpOperationActors,

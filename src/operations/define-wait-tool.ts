@@ -9,11 +9,10 @@ import {
   type McpPresentation,
   type RuntimeToolDefinition,
   type RuntimeToolHandlerContext,
-  type ToolAnnotations,
-  type ToolTransport,
 } from '../binding/index.js';
 import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';
 import { WaitTimeoutError } from '../machines/wait-timeout-error.js';
+import { type ManagedNativeToolConfig, managedNativeFields } from './native-definition.js';
 import {
   assertWaitTimeoutSeconds,
   runWaitOperation,
@@ -30,21 +29,8 @@ export interface WaitRendering {
 }
 
 /** Configuration of {@link defineWaitTool}. */
-export interface WaitToolConfig<I extends z.ZodObject, S extends z.ZodType> {
-  /** Tool name; default `'wait'`. */
-  readonly name?: string;
-  /** What the tool waits for. */
-  readonly description: string;
-  /** Who the tool belongs to; the method is always `GET`. */
-  readonly identity: {
-    readonly serviceName: string;
-    readonly action: string;
-    readonly scope?: string;
-  };
-  /** Surfaces; default MCP + AGENT. */
-  readonly transports?: readonly ToolTransport[];
-  /** MCP annotations. */
-  readonly annotations?: ToolAnnotations;
+export interface WaitToolConfig<I extends z.ZodObject, S extends z.ZodType>
+  extends ManagedNativeToolConfig {
   /** The tool's input schema. */
   readonly input: I;
   /** The state schema: every poll result is validated by it, and it is the output schema. */
@@ -96,13 +82,9 @@ export function defineWaitTool<I extends z.ZodObject, S extends z.ZodType>(
       ? undefined
       : { ...(mcpPresenter === undefined ? {} : { mcp: mcpPresenter }), ...config.present };
   return defineRuntimeTool<I, S>({
-    name: config.name ?? 'wait',
-    description: config.description,
-    identity: { ...config.identity, method: 'GET' },
+    ...managedNativeFields(config, { name: 'wait', method: 'GET' }),
     input: config.input,
     output: config.state,
-    ...(config.transports === undefined ? {} : { transports: config.transports }),
-    ...(config.annotations === undefined ? {} : { annotations: config.annotations }),
     ...(present === undefined ? {} : { present }),
     async handler(ctx) {
       const result = await runWaitOperation<z.infer<S>>({

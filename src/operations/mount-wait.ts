@@ -3,10 +3,9 @@
  * on an SDK `McpServer` and keeps the text/`isError` wire contract; no lifecycle or hooks run.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { TOOL_NAME_PATTERN } from '../binding/index.js';
 import type { WaitRendering } from './define-wait-tool.js';
+import { assertRawToolName, rawProgress, registerRawTool, textResult } from './native-result.js';
 import {
   assertWaitTimeoutSeconds,
   runWaitOperation,
@@ -35,11 +34,6 @@ export interface MountWaitOptions<Shape extends z.ZodRawShape> {
   render?(state: unknown, timedOut: boolean): WaitRendering;
 }
 
-function textResult(text: string, isError: boolean): CallToolResult {
-  const content: CallToolResult['content'] = [{ type: 'text', text }];
-  return isError ? { content, isError: true } : { content };
-}
-
 /**
  * Registers the raw wait tool. Progress notifications are sent per poll only when the request
  * carries a `progressToken`. Success is `{ content }` with no `isError` key; a timeout renders
@@ -50,33 +44,16 @@ export function mountWait<Shape extends z.ZodRawShape>(
   options: MountWaitOptions<Shape>,
 ): void {
   const name = options.name ?? 'wait';
-  if (!TOOL_NAME_PATTERN.test(name)) {
-    throw new TypeError(`mountWait: tool name ${JSON.stringify(name)} is not deliverable`);
-  }
+  assertRawToolName(name, 'mountWait');
   if (options.defaultTimeout !== undefined) {
     assertWaitTimeoutSeconds(options.defaultTimeout, 'defaultTimeout');
   }
-  type Args = z.infer<z.ZodObject<Shape>>;
-  const register = server.registerTool.bind(server) as (
-    name: string,
-    config: { description: string; inputSchema: Shape },
-    callback: (
-      args: Args,
-      extra: {
-        signal: AbortSignal;
-        _meta?: { progressToken?: string | number };
-        sendNotification(notification: {
-          method: 'notifications/progress';
-          params: { progressToken: string | number; progress: number; message?: string };
-        }): Promise<void>;
-      },
-    ) => Promise<CallToolResult>,
-  ) => void;
-  register(
+  registerRawTool(
+    server,
     name,
     { description: options.description, inputSchema: options.inputSchema },
     async (args, extra) => {
-      const progressToken = extra._meta?.progressToken;
+      const progress = rawProgress(extra);
       try {
         const result = await runWaitOperation<unknown>({
           poll: ({ signal }) => options.poll(args, { signal }),
@@ -85,21 +62,15 @@ export function mountWait<Shape extends z.ZodRawShape>(
           defaultTimeoutSeconds: options.defaultTimeout,
           signal: extra.signal,
           ...(options.backoff === undefined ? {} : { backoffSeconds: options.backoff }),
-          ...(progressToken === undefined
+          ...(progress === undefined
             ? {}
             : {
-                onPoll: (tick) => {
-                  void extra
-                    .sendNotification({
-                      method: 'notifications/progress',
-                      params: {
-                        progressToken,
-                        progress: tick.poll,
-                        message: waitProgressMessage(tick.state, tick.poll, tick.elapsedMs),
-                      },
-                    })
-                    .catch(() => {});
-                },
+                onPoll: (tick) =>
+                  progress(
+                    tick.poll,
+                    undefined,
+                    waitProgressMessage(tick.state, tick.poll, tick.elapsedMs),
+                  ),
               }),
         });
         if (options.render !== undefined) {

@@ -1,9 +1,18 @@
 /**
  * The wire layer: pure HTTP mechanics used by machine actors (the fence, redirect refusal, bounded
- * reads, SSE frames, JSON-RPC envelopes) and the connection errors they raise. The abortable-read
- * primitives stay internal: only the readers in this layer use them.
+ * reads, SSE frames, JSON-RPC envelopes, the guarded download fetch and its address policy) and
+ * the errors they raise. The abortable-read primitives are not re-exported: the readers here and
+ * the file boundary (which streams a download body into a file) import them directly.
  */
 export { cancelBody, type WireResponse } from './abortable-read.js';
+export {
+  type AddressClass,
+  addressRefusal,
+  classifyAddress,
+  type HostRefusal,
+  hostRefusal,
+  isLocalName,
+} from './address-policy.js';
 export {
   drainBounded,
   MAX_ERROR_BODY_CHARS,
@@ -12,6 +21,16 @@ export {
   readBoundedText,
   readErrorExcerpt,
 } from './bounded-body.js';
+export { DownloadError, type DownloadErrorCode } from './download-error.js';
+export {
+  type DownloadFetchOptions,
+  type DownloadResponse,
+  fetchForDownload,
+  type HostResolver,
+  MAX_DOWNLOAD_REDIRECTS,
+  parseDownloadUrl,
+  type ResolvedAddress,
+} from './download-fetch.js';
 export {
   CONNECTION_ERROR_CODES,
   ConnectionAuthorizationRequiredError,

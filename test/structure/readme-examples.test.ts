@@ -53,8 +53,8 @@ describe('README examples', () => {
     rmSync(OUT, { recursive: true, force: true });
   });
 
-  it('has the three examples the README promises', () => {
-    expect(examples).toHaveLength(3);
+  it('has the five examples the README promises', () => {
+    expect(examples).toHaveLength(5);
   });
 
   // A full program check (xstate and SDK types included) takes seconds on a slow machine.
@@ -84,6 +84,8 @@ describe('README examples', () => {
         ],
       ],
       [{ ok: true, data: { status: 'ready' } }],
+      ['DOWNLOAD_HOST_REFUSED'],
+      [{ ok: true, data: { stored: 'archive://report.txt', bytes: 17 } }],
     ]);
   });
 });
