@@ -14,26 +14,9 @@ import type { TransitionObserver } from '../machines/observe.js';
 import { type ResolvedMcpConnection, resolveMcpConnection } from './define-mcp-connection.js';
 import { runMcpOperation } from './mcp-operation-run.js';
 import { unwrapMcpResult, upstreamToolError } from './mcp-result.js';
-import { jsonByteLength, zodObjectFromJsonSchema } from './tool-schema.js';
+import { recordMountedToolCost } from './tool-cost.js';
+import { zodObjectFromJsonSchema } from './tool-schema.js';
 import type { McpClientConnection, SkippedTool } from './types.js';
-
-/** What a mounted tool costs, recorded at mount for budgets and the catalog. */
-export interface MountedToolCost {
-  readonly connection: string;
-  readonly schemaBytes: number;
-}
-
-const mountedCosts = new WeakMap<AnyRuntimeToolDefinition, MountedToolCost>();
-
-/** The recorded cost of a tool mounted by this library, if it is one. */
-export function mountedToolCost(tool: AnyRuntimeToolDefinition): MountedToolCost | undefined {
-  return mountedCosts.get(tool);
-}
-
-/** Records the cost of a connection-mounted tool. */
-export function recordMountedToolCost(tool: AnyRuntimeToolDefinition, cost: MountedToolCost): void {
-  mountedCosts.set(tool, cost);
-}
 
 function isAllowed(resolved: ResolvedMcpConnection, name: string): boolean {
   return (resolved.allow === undefined || resolved.allow.has(name)) && !resolved.block.has(name);
@@ -119,10 +102,7 @@ export async function discoverMcpTools(
     }
     try {
       const definition = buildTool(connection, resolved, tool, observe);
-      recordMountedToolCost(definition, {
-        connection: resolved.name,
-        schemaBytes: jsonByteLength(tool.inputSchema ?? {}),
-      });
+      recordMountedToolCost(definition, resolved.name, tool.inputSchema);
       tools.push(definition);
     } catch (error) {
       report({

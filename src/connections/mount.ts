@@ -4,8 +4,9 @@
  */
 import type { AnyRuntimeToolDefinition } from '../binding/index.js';
 import { ConnectionBudgetExceededError } from '../wire/index.js';
-import { discoverMcpTools, mountedToolCost } from './mcp-tools.js';
+import { discoverMcpTools } from './mcp-tools.js';
 import { discoverOpenApiTools } from './openapi-tools.js';
+import { mountedToolCost } from './tool-cost.js';
 import type { ConnectionDefinition, ConnectionMountOptions, SkippedTool } from './types.js';
 
 /** The default skip reporter: one line per skipped tool on stderr. */

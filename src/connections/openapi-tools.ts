@@ -33,8 +33,7 @@ import {
   resolveServiceBase,
 } from './define-openapi-connection.js';
 import { composeObservers } from './mcp-operation-run.js';
-import { recordMountedToolCost } from './mcp-tools.js';
-import { jsonByteLength } from './tool-schema.js';
+import { recordMountedToolCost } from './tool-cost.js';
 import type { OpenApiConnection, SkippedTool } from './types.js';
 
 /** The document of a connection: inline as defined, or loaded from its URL under `specLoad`. */
@@ -177,10 +176,7 @@ export async function discoverOpenApiTools(
       compiled,
     };
     const definition = buildTool(connection, resolved, service, plan, observe);
-    recordMountedToolCost(definition, {
-      connection: resolved.name,
-      schemaBytes: jsonByteLength(compiled.inputSchema),
-    });
+    recordMountedToolCost(definition, resolved.name, compiled.inputSchema);
     tools.push(definition);
   }
   return tools;

@@ -50,6 +50,7 @@ const SCHEMA_MAPS: ReadonlySet<string> = new Set([
 
 /** Decodes one JSON-pointer segment of a URI fragment (`%xx`, then `~1` and `~0`). */
 function decodePointerSegment(segment: string): string {
+  if (!segment.includes('%') && !segment.includes('~')) return segment;
   let decoded = segment;
   try {
     decoded = decodeURIComponent(segment);
@@ -64,6 +65,7 @@ export class RefExpander {
   readonly #document: Record<string, unknown>;
   readonly #openApi30: boolean;
   readonly #memo = new Map<string, ExpandedSchema | OperationRefusal>();
+  readonly #targets = new Map<string, unknown>();
   readonly #active = new Set<string>();
 
   constructor(document: Record<string, unknown>) {
@@ -73,6 +75,13 @@ export class RefExpander {
 
   /** The target of a local pointer; refuses external, missing and non-object targets. */
   #target(ref: string): unknown {
+    if (this.#targets.has(ref)) return this.#targets.get(ref);
+    const target = this.#lookup(ref);
+    this.#targets.set(ref, target);
+    return target;
+  }
+
+  #lookup(ref: string): unknown {
     if (!ref.startsWith('#')) refuse('external-ref', `references "${ref}" outside the document`);
     const segments = ref === '#' ? [] : ref.slice(1).split('/').slice(1);
     if (ref !== '#' && !ref.startsWith('#/')) {
@@ -188,33 +197,72 @@ export class RefExpander {
   }
 
   #expandObject(node: Record<string, unknown>, depth: number): ExpandedSchema {
-    const schema: Record<string, unknown> = {};
+    // Copy on write: a schema with nothing to inline, drop or rewrite is shared as it is, so
+    // the document's own objects are not duplicated.
+    let copy: Record<string, unknown> | undefined;
     let nodes = 1;
     let height = 0;
-    const take = (expanded: ExpandedSchema, extra = 0): unknown => {
-      nodes += expanded.nodes + extra;
-      height = Math.max(height, expanded.height + extra);
-      return expanded.schema;
-    };
-    for (const [key, value] of Object.entries(node)) {
-      if (key.startsWith('x-') || DROPPED_KEYWORDS.has(key)) continue;
-      if (DATA_KEYWORDS.has(key)) {
-        schema[key] = value;
-        nodes += 1;
-      } else if (SCHEMA_MAPS.has(key) && isRecord(value)) {
-        const map: Record<string, unknown> = {};
-        for (const [name, child] of Object.entries(value)) {
-          map[name] = take(this.#expand(child, depth + 2), 1);
+    const keys = Object.keys(node);
+    const write = (index: number, key: string, value: unknown): void => {
+      if (copy === undefined) {
+        if (value === node[key]) return;
+        copy = {};
+        for (const earlier of keys.slice(0, index)) {
+          if (!isDropped(earlier)) copy[earlier] = node[earlier];
         }
-        schema[key] = map;
-        nodes += 1;
-      } else {
-        schema[key] = take(this.#expand(value, depth + 1));
       }
+      copy[key] = value;
+    };
+    keys.forEach((key, index) => {
+      const value = node[key];
+      if (isDropped(key)) {
+        if (copy === undefined) {
+          copy = {};
+          for (const earlier of keys.slice(0, index)) {
+            if (!isDropped(earlier)) copy[earlier] = node[earlier];
+          }
+        }
+        return;
+      }
+      if (DATA_KEYWORDS.has(key)) {
+        nodes += 1;
+        write(index, key, value);
+      } else if (SCHEMA_MAPS.has(key) && isRecord(value)) {
+        let map: Record<string, unknown> | undefined;
+        for (const [name, child] of Object.entries(value)) {
+          const expanded = this.#expand(child, depth + 2);
+          nodes += expanded.nodes + 1;
+          height = Math.max(height, expanded.height + 1);
+          if (expanded.schema !== child) map ??= { ...value };
+          if (map !== undefined) map[name] = expanded.schema;
+        }
+        nodes += 1;
+        write(index, key, map ?? value);
+      } else {
+        const expanded = this.#expand(value, depth + 1);
+        nodes += expanded.nodes;
+        height = Math.max(height, expanded.height);
+        write(index, key, expanded.schema);
+      }
+    });
+    if (this.#openApi30 && needsDialectRewrite(copy ?? node)) {
+      copy ??= { ...node };
+      toJsonSchemaDialect(copy);
     }
-    if (this.#openApi30) toJsonSchemaDialect(schema);
-    return { schema, nodes, height: height + 1 };
+    return { schema: copy ?? node, nodes, height: height + 1 };
   }
+}
+
+function isDropped(key: string): boolean {
+  return key.startsWith('x-') || DROPPED_KEYWORDS.has(key);
+}
+
+function needsDialectRewrite(schema: Record<string, unknown>): boolean {
+  return (
+    'nullable' in schema ||
+    typeof schema.exclusiveMinimum === 'boolean' ||
+    typeof schema.exclusiveMaximum === 'boolean'
+  );
 }
 
 /**

@@ -45,16 +45,24 @@ function compile(schema: Record<string, unknown>): Check {
   };
 }
 
+/** The one loose object every OpenAPI input refines: refining it is the cheapest zod object. */
+const LOOSE_OBJECT = z.looseObject({});
+
 /**
  * A zod object that accepts exactly what `schema` (an object schema) accepts, compiled lazily,
  * and passes the value through unchanged (no defaults are injected: the service applies its own).
  */
 export function lazyInputValidator(schema: Record<string, unknown>): z.ZodObject {
   let check: Check | undefined;
-  return z.looseObject({}).superRefine((value, ctx) => {
+  return LOOSE_OBJECT.check((payload) => {
     check ??= compile(schema);
-    for (const issue of check(value)) {
-      ctx.addIssue({ code: 'custom', message: issue.message, path: [...issue.path] });
+    for (const issue of check(payload.value)) {
+      payload.issues.push({
+        code: 'custom',
+        message: issue.message,
+        path: [...issue.path],
+        input: payload.value,
+      });
     }
   });
 }
