@@ -1,6 +1,13 @@
 /** `stitchkit-transport/machines`: the machines, their runner, observation and diagrams. */
 export type { ConnectionPhase } from '../wire/index.js';
 export { MACHINE_CATALOGUE, type MachineCatalogueEntry } from './catalogue.js';
+export {
+  type CredentialsInput,
+  isUnauthorizedStatus,
+  makeResolveCredentials,
+  type PhaseLimits,
+  type TokenResolver,
+} from './credentials.js';
 export { MAX_TIMER_MS, remainingMs } from './deadline.js';
 export { describeEventType, toMermaid, toStatelySource } from './diagram.js';
 export { OUTCOME_KINDS, teardownState } from './diagram-outcomes.js';
@@ -42,7 +49,6 @@ export {
   DEFAULT_RESUME_DELAY_MS,
   INITIALIZE_ID,
   isFallbackStatus,
-  isUnauthorizedStatus,
   MAX_RESUME_DELAY_MS,
   MAX_STREAM_RESUMPTIONS,
   MAX_TOOL_LIST_PAGES,
@@ -58,8 +64,6 @@ export type {
   McpToolList,
   McpTransportChoice,
   McpTransportKind,
-  PhaseLimits,
-  TokenResolver,
 } from './mcp-operation.types.js';
 export {
   attachTransitionObserver,
@@ -71,6 +75,28 @@ export {
   toStatePath,
 } from './observe.js';
 export {
+  makeOpenApiCallActors,
+  type OpenApiCallDependencies,
+  sendRequestInput,
+} from './open-api-call.actors.js';
+export { openApiCallGuards } from './open-api-call.guards.js';
+export { openApiCallMachine } from './open-api-call.machine.js';
+export {
+  CONTROL_CHARACTERS,
+  decodeResponseBody,
+  hasNoBody,
+  isJsonMediaType,
+  placeCredential,
+} from './open-api-call.policy.js';
+export type {
+  CredentialPlacement,
+  OpenApiCallInput,
+  OpenApiCallOutput,
+  OpenApiExchange,
+  OpenApiMethod,
+  OpenApiRequest,
+} from './open-api-call.types.js';
+export {
   type CancelEvent,
   type MachineOk,
   type MachineResult,
@@ -78,6 +104,11 @@ export {
   runMachine,
 } from './run-machine.js';
 export { SecretValue, secretHeaders } from './secret-value.js';
+export { makeSpecLoadActors, type SpecLoadDependencies } from './spec-load.actors.js';
+export { specLoadGuards } from './spec-load.guards.js';
+export { specLoadMachine } from './spec-load.machine.js';
+export { decodeSpecText } from './spec-load.policy.js';
+export type { SpecExchange, SpecLoadInput, SpecLoadOutput } from './spec-load.types.js';
 export { makeWaitActors, type WaitActorDependencies, type WaitPollContext } from './wait.actors.js';
 export { waitMachine } from './wait.machine.js';
 export {

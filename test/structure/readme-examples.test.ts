@@ -53,8 +53,8 @@ describe('README examples', () => {
     rmSync(OUT, { recursive: true, force: true });
   });
 
-  it('has the five examples the README promises', () => {
-    expect(examples).toHaveLength(5);
+  it('has the six examples the README promises', () => {
+    expect(examples).toHaveLength(6);
   });
 
   // A full program check (xstate and SDK types included) takes seconds on a slow machine.
@@ -83,6 +83,8 @@ describe('README examples', () => {
           'streamable.initializing -> streamable.notifying (xstate.done.actor.postInitialize)',
         ],
       ],
+      ['uploadPhoto', 'non-json-body'],
+      [['pets__showPetById']],
       [{ ok: true, data: { status: 'ready' } }],
       ['DOWNLOAD_HOST_REFUSED'],
       [{ ok: true, data: { stored: 'archive://report.txt', bytes: 17 } }],
