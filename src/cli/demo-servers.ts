@@ -1,7 +1,8 @@
 /**
  * The demo's embedded servers on 127.0.0.1: one MCP SDK server answering Streamable HTTP at
- * `/mcp` and legacy HTTP+SSE at `/legacy` (whose POST is refused with 405), and a route that
- * never answers, to show a deadline firing.
+ * `/mcp` and legacy HTTP+SSE at `/legacy` (whose POST is refused with 405), a small OpenAPI
+ * service (its document at `/openapi.json`, its API under `/api`), and a route that never answers,
+ * to show a deadline firing.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -45,6 +46,47 @@ function buildServer(): McpServer {
   return server;
 }
 
+/** The OpenAPI document of the demo's forecast service; `/upload` is outside the subset. */
+const FORECAST_DOCUMENT = {
+  openapi: '3.1.0',
+  info: { title: 'Forecasts', version: '1.0.0' },
+  servers: [{ url: '/api' }],
+  security: [{ key: [] }],
+  paths: {
+    '/forecasts/{city}': {
+      get: {
+        operationId: 'getForecast',
+        summary: 'The forecast for a city',
+        parameters: [
+          { name: 'city', in: 'path', required: true, schema: { type: 'string' } },
+          { name: 'days', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 7 } },
+        ],
+      },
+    },
+    '/upload': {
+      post: { operationId: 'uploadRadar', requestBody: { content: { 'image/png': {} } } },
+    },
+  },
+  components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } } },
+};
+
+function answerForecastApi(url: URL, req: IncomingMessage, res: ServerResponse): void {
+  const match = /^\/api\/forecasts\/([^/]+)$/.exec(url.pathname);
+  const body =
+    match === null
+      ? { status: 404, json: { message: 'not found' } }
+      : {
+          status: 200,
+          json: {
+            city: decodeURIComponent(match[1] ?? ''),
+            days: Number(url.searchParams.get('days') ?? 1),
+            outlook: 'sunny',
+            apiKey: String(req.headers['x-api-key'] ?? 'none'),
+          },
+        };
+  res.writeHead(body.status, { 'content-type': 'application/json' }).end(JSON.stringify(body.json));
+}
+
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -82,6 +124,13 @@ export async function startDemoServers(): Promise<DemoServers> {
       else await transport.handlePostMessage(req, res);
       return;
     }
+    if (url.pathname === '/openapi.json') {
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(FORECAST_DOCUMENT));
+      return;
+    }
+    if (url.pathname.startsWith('/api/')) return answerForecastApi(url, req, res);
     if (url.pathname === '/hang') return; // never answers: the client's deadline must fire
     res.writeHead(405, { allow: 'GET' }).end('Method Not Allowed');
   };

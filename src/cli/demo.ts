@@ -1,15 +1,18 @@
 /**
  * `npm run demo`: stitchkit-transport against embedded servers. It mounts one MCP server over
  * Streamable HTTP and one that only speaks legacy HTTP+SSE, calls their tools through the agent
- * mount with per-call credentials, shows the transitions of one call, a deadline firing on a
- * server that never answers, and a managed wait tool.
+ * mount with per-call credentials, shows the transitions of one call, mounts an OpenAPI service
+ * from its document's URL, shows a deadline firing on a server that never answers, and a managed
+ * wait tool.
  */
 import { z } from 'zod';
 import { mountAgent, runTool, toolCauseFromResult } from '../binding/index.js';
 import {
   defineMcpClientConnection,
+  defineOpenApiConnection,
   describeCatalog,
   mountConnections,
+  type SkippedTool,
 } from '../connections/index.js';
 import type { TransitionRecord } from '../machines/observe.js';
 import { defineWaitTool } from '../operations/index.js';
@@ -74,6 +77,32 @@ async function main(): Promise<void> {
       line(`  ok: ${result.ok}; requests: ${servers.seen.join(', ')}`);
     }
 
+    line('\n== an OpenAPI service: its document loaded from a URL, one tool per operation');
+    const skipped: SkippedTool[] = [];
+    const forecasts = await mountConnections(
+      [
+        defineOpenApiConnection({
+          name: 'forecasts',
+          spec: `${servers.origin}/openapi.json`,
+          token: (context) =>
+            context === undefined ? undefined : `key-of-${String(context.user)}`,
+        }),
+      ],
+      { onSkippedTool: (entry) => skipped.push(entry) },
+    );
+    line(`  mounted: ${forecasts.map((tool) => tool.name).join(', ')}`);
+    for (const entry of skipped)
+      line(`  skipped: ${entry.tool} (${entry.reason}): ${entry.message}`);
+    const getForecast = forecasts.find((tool) => tool.name === 'forecasts__getForecast');
+    if (getForecast !== undefined) {
+      const result = await runTool(
+        getForecast,
+        { city: 'Porto', days: 2 },
+        { source: 'agent', context: { user: 'ada' } },
+      );
+      line(`  ${JSON.stringify(result)}`);
+    }
+
     line('\n== a server that never answers: the deadline fires, nothing hangs');
     const hung = defineMcpClientConnection({
       name: 'hung',
@@ -107,11 +136,7 @@ async function main(): Promise<void> {
     });
     const waited = await runTool(wait, { id: 'exp-1' }, { source: 'agent' });
     line(`  ${JSON.stringify(waited)}`);
-    const refused = await runTool(
-      hung.name === 'hung' ? wait : wait,
-      { id: 42 },
-      { source: 'agent' },
-    );
+    const refused = await runTool(wait, { id: 42 }, { source: 'agent' });
     line(
       `  invalid input -> ${JSON.stringify(refused)} (cause kept in-process: ${toolCauseFromResult(refused) !== undefined})`,
     );

@@ -25,5 +25,12 @@ describe('the demo', () => {
       /ConnectionTimeoutError after \d+ ms: \{"operation":"initialize","timeoutMs":300\}/,
     );
     expect(stdout).toContain('{"ok":true,"data":{"status":"ready","polls":3}}');
+    expect(stdout).toContain('mounted: forecasts__getForecast');
+    expect(stdout).toContain(
+      'skipped: uploadRadar (non-json-body): POST /upload has a request body that is not application/json',
+    );
+    expect(stdout).toContain(
+      '{"ok":true,"data":{"city":"Porto","days":2,"outlook":"sunny","apiKey":"key-of-ada"}}',
+    );
   }, 60_000);
 });
