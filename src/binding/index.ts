@@ -15,6 +15,11 @@ export {
   TOOL_ERROR_PROJECTION,
 } from './app-error.js';
 export type {
+  AgentApprovalFunction,
+  AgentApprovalPolicy,
+  AgentNeedsApproval,
+} from './approval.js';
+export type {
   AfterToolCallInfo,
   BeforeToolCallInfo,
   HookErrorInfo,

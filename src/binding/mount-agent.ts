@@ -3,6 +3,12 @@
  * input schema is a Standard Schema (with Standard JSON Schema), which the AI SDK accepts.
  */
 import { agentToolErrorFromResult } from './agent-tool-error.js';
+import {
+  type AgentApprovalPolicy,
+  type AgentNeedsApproval,
+  assertApprovalPolicy,
+  needsApprovalFor,
+} from './approval.js';
 import type { ToolCallHooks, ToolLifecycle } from './hooks.js';
 import { runTool } from './run-tool.js';
 import type { AnyRuntimeToolDefinition } from './runtime-tool.js';
@@ -48,6 +54,8 @@ export interface AgentTool {
   inputSchema: AgentInputSchema;
   /** Runs the call through the canonical runner; rejects with an `AgentToolError` on failure. */
   execute(args: unknown, options: AgentToolCallOptions): Promise<unknown>;
+  /** Present when the mount's `approval` policy may ask for approval (the AI SDK's own field). */
+  needsApproval?: AgentNeedsApproval;
 }
 
 /** An AI-SDK-shaped ToolSet: tool name to tool. */
@@ -63,20 +71,28 @@ export interface AgentMountOptions {
   lifecycle?: ToolLifecycle;
   /** Host context spread into every call context. */
   context?: Readonly<Record<string, unknown>>;
+  /** Which calls need the host's approval before they run; default `'none'`. */
+  approval?: AgentApprovalPolicy;
 }
 
 /**
  * Builds an AI-SDK-shaped ToolSet from the definitions exposed on `AGENT`. Success returns the
  * result data (the `present.agent` value when declared); failure throws an `AgentToolError`.
  * The AI SDK has no progress channel, so the handler's `ctx.reportProgress` is a no-op here.
- * Throws at mount on a bad definition or a duplicate name (naming both sources).
+ * With `approval`, calls the policy selects carry the AI SDK's `needsApproval`: the SDK then asks
+ * for approval instead of executing, and a denied call never reaches the runner or the upstream.
+ * Throws at mount on a bad definition, a duplicate name (naming both sources) or a bad policy.
  */
 export function mountAgent(options: AgentMountOptions): AgentToolSet {
   const { hooks, lifecycle, context } = options;
+  const approval = options.approval ?? 'none';
+  assertApprovalPolicy(approval);
   const tools: AgentToolSet = {};
   for (const definition of collectToolSurface(options.runtimeTools, 'AGENT')) {
     const inputSchema = agentInputSchema(toolInputJsonSchema(definition));
+    const needsApproval = needsApprovalFor(approval, definition, context);
     tools[definition.name] = {
+      ...(needsApproval === undefined ? {} : { needsApproval }),
       description: definition.description,
       inputSchema,
       async execute(args, callOptions) {

@@ -45,6 +45,9 @@ export function mountMcp(
     const config = {
       description: definition.description,
       inputSchema: advertisedPassThroughSchema(toolInputJsonSchema(definition)),
+      ...(definition.annotations?.title === undefined
+        ? {}
+        : { title: definition.annotations.title }),
       ...(definition.annotations === undefined ? {} : { annotations: definition.annotations }),
     };
     server.registerTool(definition.name, config, async (args, extra) => {

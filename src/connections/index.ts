@@ -9,6 +9,13 @@ export type {
   TransitionObserver,
   TransitionRecord,
 } from '../machines/observe.js';
+export {
+  type Catalog,
+  type CatalogBudget,
+  type CatalogEntry,
+  type ConnectionBudget,
+  describeCatalog,
+} from './catalog.js';
 export { defineMcpClientConnection } from './define-mcp-connection.js';
 export { defineOpenApiConnection } from './define-openapi-connection.js';
 export * from './errors.js';
@@ -18,7 +25,7 @@ export {
   MAX_TIMER_MS,
   type OperationLimits,
 } from './limits.js';
-export { type CatalogEntry, describeCatalog, mountConnections, warnSkippedTool } from './mount.js';
+export { mountConnections, warnSkippedTool } from './mount.js';
 export type {
   ConnectionDefinition,
   ConnectionMountOptions,

@@ -7,6 +7,7 @@ import {
   type AnyRuntimeToolDefinition,
   defineRuntimeTool,
   TOOL_NAME_PATTERN,
+  type ToolAnnotations,
   toolInputJsonSchema,
 } from '../binding/index.js';
 import type { McpToolList } from '../machines/mcp-operation.types.js';
@@ -22,6 +23,13 @@ function isAllowed(resolved: ResolvedMcpConnection, name: string): boolean {
   return (resolved.allow === undefined || resolved.allow.has(name)) && !resolved.block.has(name);
 }
 
+/** The server's annotations, with the tool's `title` (which MCP ranks above `annotations.title`). */
+function annotationsOf(tool: Tool): { annotations?: ToolAnnotations } {
+  const title = tool.title ?? tool.annotations?.title;
+  if (tool.annotations === undefined && title === undefined) return {};
+  return { annotations: { ...tool.annotations, ...(title === undefined ? {} : { title }) } };
+}
+
 function buildTool(
   connection: McpClientConnection,
   resolved: ResolvedMcpConnection,
@@ -35,7 +43,7 @@ function buildTool(
     identity: { serviceName: resolved.name, action: name, method: 'POST' },
     input: zodObjectFromJsonSchema(tool.inputSchema),
     transports: resolved.transports,
-    ...(tool.annotations === undefined ? {} : { annotations: { ...tool.annotations } }),
+    ...annotationsOf(tool),
     handler: async (context) => {
       const outcome = await runMcpOperation(connection, resolved, {
         request: {

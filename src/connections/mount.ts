@@ -4,9 +4,9 @@
  */
 import type { AnyRuntimeToolDefinition } from '../binding/index.js';
 import { ConnectionBudgetExceededError } from '../wire/index.js';
+import { recordMount, schemaBytesOf } from './catalog.js';
 import { discoverMcpTools } from './mcp-tools.js';
 import { discoverOpenApiTools } from './openapi-tools.js';
-import { mountedToolCost } from './tool-cost.js';
 import type { ConnectionDefinition, ConnectionMountOptions, SkippedTool } from './types.js';
 
 /** The default skip reporter: one line per skipped tool on stderr. */
@@ -37,7 +37,8 @@ function containedReporter(report: (skipped: SkippedTool) => void): (skipped: Sk
 /**
  * Discovers the connections' tools, one connection after another, and returns their definitions.
  * Rejects with the first connection's failure, or with `ConnectionBudgetExceededError` when the
- * surface exceeds `budget.maxTools` or `budget.maxSchemaBytes`.
+ * surface exceeds `budget.maxTools` or `budget.maxSchemaBytes`. The returned array is a plain
+ * frozen array of definitions; `describeCatalog(tools)` also lists what it skipped and why.
  */
 export async function mountConnections(
   connections: readonly ConnectionDefinition[],
@@ -45,9 +46,16 @@ export async function mountConnections(
 ): Promise<readonly AnyRuntimeToolDefinition[]> {
   const maxTools = checkBudgetValue('budget.maxTools', options.budget?.maxTools);
   const maxSchemaBytes = checkBudgetValue('budget.maxSchemaBytes', options.budget?.maxSchemaBytes);
-  const report = containedReporter(options.onSkippedTool ?? warnSkippedTool);
+  const reportToHost = containedReporter(options.onSkippedTool ?? warnSkippedTool);
+  const skipped: SkippedTool[] = [];
+  const report = (entry: SkippedTool): void => {
+    skipped.push(entry);
+    reportToHost(entry);
+  };
   const tools: AnyRuntimeToolDefinition[] = [];
+  const names: string[] = [];
   for (const connection of connections) {
+    if (typeof connection?.name === 'string') names.push(connection.name);
     if (connection?.kind === 'mcp') {
       tools.push(...(await discoverMcpTools(connection, report, options.observe)));
     } else if (connection?.kind === 'openapi') {
@@ -64,7 +72,7 @@ export async function mountConnections(
     });
   }
   if (maxSchemaBytes !== undefined) {
-    const bytes = tools.reduce((sum, tool) => sum + (mountedToolCost(tool)?.schemaBytes ?? 0), 0);
+    const bytes = schemaBytesOf(tools);
     if (bytes > maxSchemaBytes) {
       throw new ConnectionBudgetExceededError({
         limit: maxSchemaBytes,
@@ -73,39 +81,17 @@ export async function mountConnections(
       });
     }
   }
-  return Object.freeze(tools);
-}
-
-/** One connection's share of a mounted catalog. */
-export interface CatalogEntry {
-  /** The connection's name (`(other)` for tools this library did not mount). */
-  readonly connection: string;
-  /** How many tools it contributes. */
-  readonly tools: number;
-  /** UTF-8 bytes of their input schemas, as the servers sent them. */
-  readonly schemaBytes: number;
-}
-
-/** Tool count and schema bytes per connection: the schema budget, made visible. */
-export function describeCatalog(tools: readonly AnyRuntimeToolDefinition[]): {
-  readonly connections: readonly CatalogEntry[];
-  readonly totals: { readonly tools: number; readonly schemaBytes: number };
-} {
-  const byConnection = new Map<string, { tools: number; schemaBytes: number }>();
-  for (const tool of tools) {
-    const cost = mountedToolCost(tool);
-    const key = cost?.connection ?? '(other)';
-    const entry = byConnection.get(key) ?? { tools: 0, schemaBytes: 0 };
-    entry.tools += 1;
-    entry.schemaBytes += cost?.schemaBytes ?? 0;
-    byConnection.set(key, entry);
-  }
-  const connections = [...byConnection].map(([connection, entry]) => ({ connection, ...entry }));
-  return {
-    connections,
-    totals: {
-      tools: tools.length,
-      schemaBytes: connections.reduce((sum, entry) => sum + entry.schemaBytes, 0),
-    },
-  };
+  const mounted = Object.freeze(tools);
+  recordMount(mounted, {
+    connections: names,
+    skipped: Object.freeze(skipped),
+    budget:
+      maxTools === undefined && maxSchemaBytes === undefined
+        ? undefined
+        : {
+            ...(maxTools === undefined ? {} : { maxTools }),
+            ...(maxSchemaBytes === undefined ? {} : { maxSchemaBytes }),
+          },
+  });
+  return mounted;
 }

@@ -7,12 +7,14 @@ import {
   type AnyRuntimeToolDefinition,
   defineRuntimeTool,
   type RuntimeToolHandlerContext,
+  type ToolAnnotations,
 } from '../binding/index.js';
 import type { TransitionObserver } from '../machines/observe.js';
 import type { OpenApiMethod } from '../machines/open-api-call.types.js';
 import { runMachine } from '../machines/run-machine.js';
 import { specLoadMachine } from '../machines/spec-load.machine.js';
 import {
+  annotationsForMethod,
   assertOpenApiDocument,
   buildOpenApiRequest,
   type CompiledOperation,
@@ -76,6 +78,7 @@ function describeOperation(
 
 interface ToolPlan {
   readonly name: string;
+  readonly annotations: ToolAnnotations;
   readonly rawName: string;
   readonly description: string;
   readonly compiled: CompiledOperation;
@@ -97,6 +100,7 @@ function buildTool(
     input: lazyInputValidator(compiled.inputSchema),
     inputJsonSchema: compiled.inputSchema,
     transports: resolved.transports,
+    annotations: plan.annotations,
     handler: async (context: RuntimeToolHandlerContext) => {
       const request = buildOpenApiRequest(
         compiled,
@@ -173,6 +177,7 @@ export async function discoverOpenApiTools(
       name: nameTool(rawName),
       rawName,
       description: describeOperation(method, path, operation),
+      annotations: annotationsForMethod(compiled.method, operation.summary),
       compiled,
     };
     const definition = buildTool(connection, resolved, service, plan, observe);

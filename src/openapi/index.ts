@@ -3,6 +3,7 @@
  * with its refusal reasons, tool naming, security placement, request building and the lazily
  * compiled input validator. Pure: the I/O is the machines'.
  */
+export { annotationsForMethod } from './annotations.js';
 export { assertOpenApiDocument, type DocumentOperation, listOperations } from './document.js';
 export {
   type ExpandedSchema,

@@ -210,6 +210,7 @@ describe('tool filters, budgets and the catalog', () => {
         connection: 'peer',
         tools: PEER_TOOL_NAMES.length,
         schemaBytes: catalog.totals.schemaBytes,
+        skipped: 0,
       },
     ]);
     expect(catalog.totals.schemaBytes).toBeGreaterThan(100);

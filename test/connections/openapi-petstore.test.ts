@@ -83,7 +83,7 @@ describe('a petstore loaded from its URL', () => {
     expect(seen()[0]?.headers.accept).toBe('application/json');
     expect(seen()[0]?.headers.authorization).toBeUndefined();
     expect(describeCatalog(tools).connections).toEqual([
-      { connection: 'pets', tools: 4, schemaBytes: expect.any(Number) },
+      { connection: 'pets', tools: 4, schemaBytes: expect.any(Number), skipped: 0 },
     ]);
   });
 

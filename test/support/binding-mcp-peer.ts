@@ -15,6 +15,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 export interface McpPeer {
   /** The SDK client, connected. */
   client: Client;
+  /** The peer's Streamable HTTP URL. */
+  url: string;
   /** Closes the client, every server session and the HTTP server. */
   stop(): Promise<void>;
 }
@@ -57,6 +59,7 @@ export async function startMcpPeer(prepare: (server: McpServer) => void): Promis
 
   return {
     client,
+    url: `http://127.0.0.1:${port}/mcp`,
     async stop() {
       await client.close();
       for (const server of servers) await server.close();
