@@ -13,7 +13,10 @@ export const openApiCallGuards = {
   isUnauthorized: (_: unknown, { exchange }: ExchangeParams): boolean =>
     exchange.kind === 'http-error' && isUnauthorizedStatus(exchange.status),
 
-  /** The service refused the request with another non-2xx status (403 included). */
+  /**
+   * The service refused the request with any non-2xx status (403 included; 401 too, which the
+   * chart asks `isUnauthorized` about first).
+   */
   isHttpError: (_: unknown, { exchange }: ExchangeParams): boolean =>
     exchange.kind === 'http-error',
 
