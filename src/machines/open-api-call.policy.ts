@@ -69,6 +69,10 @@ export function placeCredential(
     } else if (placement.kind === 'query') {
       url.searchParams.set(placement.name, token);
     } else if (placement.kind === 'cookie') {
+      // A `;` would end the cookie and start another one of the token's choosing.
+      if (token.includes(';')) {
+        throw new TypeError('A connection token placed in a cookie must not contain ";"');
+      }
       const prefix = `${placement.name}=`;
       cookies = [...cookies.filter((pair) => !pair.startsWith(prefix)), `${prefix}${token}`];
     }

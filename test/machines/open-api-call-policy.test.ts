@@ -207,6 +207,14 @@ describe('placeCredential', () => {
     expect(wire.headers.cookie).toBe('theme=dark; sidebar=open; sid=tok-1');
   });
 
+  it('refuses a cookie token with ";", which would add a cookie, without echoing it', () => {
+    const placing = () =>
+      placeCredential(request({ kind: 'cookie', name: 'sid' }), 'tok; admin=1', SIGNAL);
+    expect(placing).toThrow(
+      new TypeError('A connection token placed in a cookie must not contain ";"'),
+    );
+  });
+
   it('sends the cookie parameters as they are when no token is placed', () => {
     const wire = placeCredential(
       request({ kind: 'cookie', name: 'sid' }, { cookies: ['theme=dark'] }),
