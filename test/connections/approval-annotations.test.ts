@@ -23,6 +23,7 @@ import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
 
 let upstream: McpPeer;
 let upstreamCalls: string[] = [];
+let hookCalls: string[] = [];
 
 beforeAll(async () => {
   upstream = await startMcpPeer((server) => {
@@ -55,6 +56,7 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   upstreamCalls = [];
+  hookCalls = [];
 });
 afterAll(async () => {
   await upstream.stop();
@@ -195,6 +197,7 @@ async function callWithApproval(
   const tools = mountAgent({
     runtimeTools: await mountUpstream(),
     approval,
+    hooks: { beforeToolCall: ({ toolName }) => void hookCalls.push(toolName) },
     ...(context === undefined ? {} : { context }),
   });
   const model = callingModel(toolName, { id: 'r-7' });
@@ -232,6 +235,7 @@ describe('approval on mountAgent', () => {
     const { asked, toolMessage } = await callWithApproval('deleteRecord', 'destructive', true);
     expect(asked).toBe(1);
     expect(upstreamCalls).toEqual(['deleteRecord r-7']);
+    expect(hookCalls).toEqual(['deleteRecord']);
     expect(JSON.stringify(toolMessage)).toContain('deleted r-7');
   });
 
@@ -239,6 +243,7 @@ describe('approval on mountAgent', () => {
     const { asked, toolMessage } = await callWithApproval('deleteRecord', 'destructive', false);
     expect(asked).toBe(1);
     expect(upstreamCalls).toEqual([]);
+    expect(hookCalls).toEqual([]);
     expect(toolMessage?.content).toEqual([
       expect.objectContaining({
         type: 'tool-result',
