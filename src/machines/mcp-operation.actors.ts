@@ -28,10 +28,12 @@ import {
 } from '../wire/index.js';
 import { makeResolveCredentials, type TokenResolver } from './credentials.js';
 import {
+  answerServerRequest,
   buildRequestHeaders,
   decodeRpcResponse,
   type HeaderParts,
   isUnauthorizedStatus,
+  type JsonRpcAnswer,
 } from './mcp-operation.policy.js';
 import type { McpOperationContext, McpOperationEvent, RpcExchange } from './mcp-operation.types.js';
 import { SecretValue } from './secret-value.js';
@@ -163,12 +165,43 @@ function readBudget(
   };
 }
 
+/**
+ * POSTs the client's answer to a server request, with the run's headers, and drains the server's
+ * acknowledgement within `budget` (its bytes count toward the operation's ceiling).
+ */
+async function postAnswer(
+  base: ActorBase,
+  url: string,
+  answer: JsonRpcAnswer,
+  budget: ReadBudget,
+  send: WireSend | undefined,
+): Promise<void> {
+  const response = await fetchWithoutRedirects(
+    {
+      url: new URL(url),
+      method: 'POST',
+      headers: buildRequestHeaders({
+        ...base.headers,
+        accept: STREAMABLE_ACCEPT,
+        contentType: 'application/json',
+      }),
+      signal: budget.signal,
+      body: JSON.stringify(answer),
+    },
+    base.scope,
+    base.fence,
+    send,
+  );
+  await drainBounded(response, budget);
+}
+
 /** Reads the awaited response from an SSE answer; an early end is an interruption for the chart. */
 async function readSseResponse(
   response: WireResponse,
   input: ExchangeInput,
   budget: ReturnType<typeof readBudget>,
   expectId: number,
+  send: WireSend | undefined,
 ): Promise<RpcExchange> {
   let lastEventId: string | undefined;
   let retryMs: number | undefined;
@@ -185,7 +218,13 @@ async function readSseResponse(
       if (message.data === '') continue; // priming events carry an id and no payload
       const scope = { ...input.scope, observedReadBytes: budget.bytesRead() };
       const parsed = parseJsonText(message.data, scope);
-      if (!isResponseTo(parsed, expectId)) continue; // server requests and notifications: not ours
+      const answer = answerServerRequest(parsed);
+      if (answer !== undefined) {
+        // The server waits for this before it answers us: post it back, then keep reading.
+        await postAnswer(input, input.url, answer, budget, send);
+        continue;
+      }
+      if (!isResponseTo(parsed, expectId)) continue; // notifications and other ids: not ours
       const decoded = decodeRpcResponse(parsed, expectId, scope);
       if (!decoded.ok) throw decoded.error;
       return { kind: 'response', value: decoded.value, sessionId: undefined };
@@ -235,7 +274,7 @@ async function runExchange(
   }
   const contentType = response.headers.get('content-type') ?? '';
   if (contentType.includes('text/event-stream')) {
-    const exchange = await readSseResponse(response, input, budget, input.expectId);
+    const exchange = await readSseResponse(response, input, budget, input.expectId, send);
     return exchange.kind === 'response' ? { ...exchange, sessionId } : exchange;
   }
   const text = await readBoundedText(response, budget);
@@ -295,13 +334,34 @@ async function readLegacyStream(
       reported = total;
     },
   });
+  let endpoint: URL | undefined;
   for await (const message of messages) {
     if (message.event === 'endpoint') {
       // An unusable endpoint fails the stream with the wire's own refusal; the fence is the chart's.
-      const endpoint = resolveEndpointUrl(message.data, url, input.scope);
+      endpoint = resolveEndpointUrl(message.data, url, input.scope);
       sendBack({ type: 'SSE_ENDPOINT', url: endpoint.href });
     } else if (message.event === 'message' && message.data !== '') {
-      sendBack({ type: 'SSE_MESSAGE', message: parseJsonText(message.data, input.scope) });
+      const parsed = parseJsonText(message.data, input.scope);
+      const answer = answerServerRequest(parsed);
+      if (answer !== undefined && endpoint !== undefined) {
+        // Answered on the endpoint (fenced by the wire before any byte is sent); counted as read.
+        let drained = 0;
+        await postAnswer(
+          input,
+          endpoint.href,
+          answer,
+          {
+            ...budget,
+            onBytes: (total) => {
+              if (!signal.aborted) sendBack({ type: 'BYTES_READ', bytes: total - drained });
+              drained = total;
+            },
+          },
+          send,
+        );
+      } else {
+        sendBack({ type: 'SSE_MESSAGE', message: parsed });
+      }
     }
   }
   if (!signal.aborted) sendBack({ type: 'STREAM_ENDED' });

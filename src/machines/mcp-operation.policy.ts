@@ -175,3 +175,30 @@ export function decodeRpcResponse(
     return { ok: false, error };
   }
 }
+
+/** JSON-RPC "method not found": what a client answers a request it does not implement. */
+export const METHOD_NOT_FOUND = -32601;
+
+/** A JSON-RPC answer the client posts back to the server. */
+export interface JsonRpcAnswer {
+  readonly jsonrpc: '2.0';
+  readonly id: string | number;
+  readonly result?: Record<string, never>;
+  readonly error?: { readonly code: number; readonly message: string };
+}
+
+/**
+ * The answer to a request the server sent during the call, or `undefined` for anything that is
+ * not a server request (responses, notifications). `ping` gets the empty result the
+ * specification requires; every other method is refused with -32601, since this client declares
+ * no capability (no sampling, elicitation or roots).
+ */
+export function answerServerRequest(message: unknown): JsonRpcAnswer | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { id, method } = message as { id?: unknown; method?: unknown };
+  if (typeof method !== 'string' || (typeof id !== 'string' && typeof id !== 'number')) {
+    return undefined;
+  }
+  if (method === 'ping') return { jsonrpc: '2.0', id, result: {} };
+  return { jsonrpc: '2.0', id, error: { code: METHOD_NOT_FOUND, message: 'Method not found' } };
+}

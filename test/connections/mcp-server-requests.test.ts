@@ -1,0 +1,114 @@
+/**
+ * Requests the server sends during a call are answered: `ping` with the empty result the
+ * specification requires, anything else (here `elicitation/create`) with -32601, on Streamable
+ * HTTP and on legacy HTTP+SSE, and the call still completes with its own response.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer as SdkServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { ElicitResultSchema, EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTool } from '../../src/binding/index.js';
+import { defineMcpClientConnection, mountConnections } from '../../src/connections/index.js';
+import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
+
+const outcomes: string[] = [];
+
+function registerAskingTools(server: McpServer): void {
+  server.registerTool('pinger', { description: 'Pings the client mid-call' }, async (extra) => {
+    const answer = await extra.sendRequest({ method: 'ping' }, EmptyResultSchema, {
+      timeout: 5_000,
+    });
+    outcomes.push(`ping answered ${JSON.stringify(answer)}`);
+    return { content: [{ type: 'text', text: 'pinged' }] };
+  });
+  server.registerTool('asker', { description: 'Asks the client to elicit' }, async (extra) => {
+    try {
+      await extra.sendRequest(
+        {
+          method: 'elicitation/create',
+          params: { message: 'Your name?', requestedSchema: { type: 'object', properties: {} } },
+        },
+        ElicitResultSchema,
+        { timeout: 5_000 },
+      );
+      outcomes.push('elicitation answered');
+    } catch (error) {
+      outcomes.push(`elicitation refused ${(error as { code?: number }).code}`);
+    }
+    return { content: [{ type: 'text', text: 'asked' }] };
+  });
+}
+
+let streamable: McpPeer;
+let legacyHttp: Server;
+let legacyUrl: string;
+
+beforeAll(async () => {
+  streamable = await startMcpPeer(registerAskingTools);
+  const sessions = new Map<string, SSEServerTransport>();
+  legacyHttp = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (req.method === 'GET' && url.pathname === '/sse') {
+      const transport = new SSEServerTransport('/messages', res);
+      sessions.set(transport.sessionId, transport);
+      const server = new SdkServer({ name: 'legacy', version: '1.0.0' });
+      registerAskingTools(server);
+      void server.connect(transport);
+      return;
+    }
+    if (req.method === 'POST' && url.pathname === '/messages') {
+      const transport = sessions.get(url.searchParams.get('sessionId') ?? '');
+      if (transport === undefined) res.writeHead(404).end();
+      else void transport.handlePostMessage(req, res);
+      return;
+    }
+    res.writeHead(405).end();
+  });
+  await new Promise<void>((ready) => legacyHttp.listen(0, '127.0.0.1', ready));
+  legacyUrl = `http://127.0.0.1:${(legacyHttp.address() as AddressInfo).port}/sse`;
+});
+afterAll(async () => {
+  await streamable.stop();
+  legacyHttp.closeAllConnections();
+  await new Promise<void>((done) => legacyHttp.close(() => done()));
+});
+
+describe.each([
+  ['Streamable HTTP', () => ({ url: streamable.url })],
+  ['legacy HTTP+SSE', () => ({ url: legacyUrl, type: 'sse' as const })],
+])('server requests during a call on %s', (_label, transport) => {
+  async function call(name: string) {
+    const tools = await mountConnections([
+      defineMcpClientConnection({ name: 'asking', transport: transport(), timeoutMs: 5_000 }),
+    ]);
+    const tool = tools.find((candidate) => candidate.name === name);
+    if (tool === undefined) throw new Error(`${name} not mounted`);
+    outcomes.length = 0;
+    const started = performance.now();
+    const result = await runTool(tool, {}, { source: 'agent' });
+    return { result, elapsedMs: performance.now() - started };
+  }
+
+  it('answers ping with an empty result and completes', async () => {
+    const { result, elapsedMs } = await call('pinger');
+    expect(result).toMatchObject({
+      ok: true,
+      data: { content: [{ type: 'text', text: 'pinged' }] },
+    });
+    expect(outcomes).toEqual(['ping answered {}']);
+    expect(elapsedMs).toBeLessThan(1_000);
+  });
+
+  it('refuses elicitation with -32601 and completes', async () => {
+    const { result, elapsedMs } = await call('asker');
+    expect(result).toMatchObject({
+      ok: true,
+      data: { content: [{ type: 'text', text: 'asked' }] },
+    });
+    expect(outcomes).toEqual(['elicitation refused -32601']);
+    expect(elapsedMs).toBeLessThan(1_000);
+  });
+});
