@@ -5,9 +5,17 @@ export default createMachine({
   "on": {
     "CANCEL": {
       "target": ".closing",
-      "actions": {
-        "type": "failCancelled"
-      }
+      "actions": [
+        {
+          "type": "failCancelled"
+        },
+        {
+          "type": "abandonRequest",
+          "params": {
+            "cause": "cancelled"
+          }
+        }
+      ]
     }
   },
   "states": {
@@ -280,9 +288,17 @@ export default createMachine({
           "after": {
             "REQUEST_DEADLINE": {
               "target": "#mcpOperation.closing",
-              "actions": {
-                "type": "failTimeout"
-              }
+              "actions": [
+                {
+                  "type": "failTimeout"
+                },
+                {
+                  "type": "abandonRequest",
+                  "params": {
+                    "cause": "timeout"
+                  }
+                }
+              ]
             }
           }
         },
@@ -293,9 +309,17 @@ export default createMachine({
             },
             "REQUEST_DEADLINE": {
               "target": "#mcpOperation.closing",
-              "actions": {
-                "type": "failTimeout"
-              }
+              "actions": [
+                {
+                  "type": "failTimeout"
+                },
+                {
+                  "type": "abandonRequest",
+                  "params": {
+                    "cause": "timeout"
+                  }
+                }
+              ]
             }
           }
         },
@@ -380,9 +404,17 @@ export default createMachine({
           "after": {
             "REQUEST_DEADLINE": {
               "target": "#mcpOperation.closing",
-              "actions": {
-                "type": "failTimeout"
-              }
+              "actions": [
+                {
+                  "type": "failTimeout"
+                },
+                {
+                  "type": "abandonRequest",
+                  "params": {
+                    "cause": "timeout"
+                  }
+                }
+              ]
             }
           }
         }
@@ -642,9 +674,17 @@ export default createMachine({
           "after": {
             "REQUEST_DEADLINE": {
               "target": "#mcpOperation.closing",
-              "actions": {
-                "type": "failTimeout"
-              }
+              "actions": [
+                {
+                  "type": "failTimeout"
+                },
+                {
+                  "type": "abandonRequest",
+                  "params": {
+                    "cause": "timeout"
+                  }
+                }
+              ]
             }
           }
         },
@@ -694,6 +734,12 @@ export default createMachine({
       "always": [
         {
           "guard": {
+            "type": "hasAbandonedRequest"
+          },
+          "target": "cancellingRequest"
+        },
+        {
+          "guard": {
             "type": "hasSession"
           },
           "target": "endingSession"
@@ -702,6 +748,55 @@ export default createMachine({
           "target": "closed"
         }
       ]
+    },
+    "cancellingRequest": {
+      "meta": {
+        "operation": "notifications/cancelled"
+      },
+      "invoke": {
+        "id": "postCancelled",
+        "src": "exchange",
+        "onDone": [
+          {
+            "guard": {
+              "type": "hasSession"
+            },
+            "target": "endingSession"
+          },
+          {
+            "target": "closed"
+          }
+        ],
+        "onError": [
+          {
+            "guard": {
+              "type": "hasSession"
+            },
+            "target": "endingSession"
+          },
+          {
+            "target": "closed"
+          }
+        ]
+      },
+      "after": {
+        "SESSION_END_DEADLINE": [
+          {
+            "guard": {
+              "type": "hasSession"
+            },
+            "target": "endingSession"
+          },
+          {
+            "target": "closed"
+          }
+        ]
+      },
+      "on": {
+        "CANCEL": {
+          "target": "closed"
+        }
+      }
     },
     "endingSession": {
       "invoke": {

@@ -155,14 +155,10 @@ function happyPath(machine: AnyStateMachine, teardown: AnyStateNode | undefined)
   const start = initialLeaf(machine.root);
   const goal = teardown === undefined ? undefined : initialLeaf(teardown);
   const path = goal === undefined ? [] : shortestPath(start, (leaf) => leaf === goal);
-  const visited = new Set([start, ...path.map((step) => step.leaf)]);
-  for (let last = path.at(-1)?.leaf ?? start; last.type !== 'final'; ) {
-    const next = nextSteps(last).find((step) => !visited.has(step.leaf));
-    if (next === undefined) break;
-    path.push(next);
-    visited.add(next.leaf);
-    last = next.leaf;
-  }
+  // From the teardown on, the fewest steps to a final state: the cleanup that every run needs,
+  // not the optional steps (a cancellation notice, a session end) tried before it.
+  const last = path.at(-1)?.leaf ?? start;
+  if (last.type !== 'final') path.push(...shortestPath(last, (leaf) => leaf.type === 'final'));
   return path;
 }
 

@@ -3,6 +3,7 @@
  * chart maps from the event or context at the transition, so a guard never inspects an untyped
  * event and its verdict does not depend on where it sits in a list. Pure: no I/O.
  */
+
 import {
   ConnectionResponseTooLargeError,
   type HostFence,
@@ -14,7 +15,12 @@ import {
   isUnauthorizedStatus,
   MAX_STREAM_RESUMPTIONS,
 } from './mcp-operation.policy.js';
-import type { DecodedResponse, McpTransportChoice, RpcExchange } from './mcp-operation.types.js';
+import type {
+  AbandonCause,
+  DecodedResponse,
+  McpTransportChoice,
+  RpcExchange,
+} from './mcp-operation.types.js';
 import type { SecretValue } from './secret-value.js';
 
 /** How one exchange ended. */
@@ -109,6 +115,12 @@ export const mcpOperationGuards = {
   /** The legacy stream's answer decoded into a valid result. */
   isAnswered: (_: unknown, { answer }: { readonly answer: DecodedResponse | undefined }): boolean =>
     answer?.ok === true,
+
+  /** The run gave up a request it had sent: teardown sends `notifications/cancelled` first. */
+  hasAbandonedRequest: (
+    _: unknown,
+    { abandoned }: { readonly abandoned: AbandonCause | undefined },
+  ): boolean => abandoned !== undefined,
 
   /** The server assigned a Streamable HTTP session, which teardown must end. */
   hasSession: (

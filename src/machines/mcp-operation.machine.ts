@@ -32,10 +32,12 @@ import {
 } from './mcp-operation.actors.js';
 import { mcpOperationGuards } from './mcp-operation.guards.js';
 import {
+  cancelledMessage,
   decodeRpcResponse,
   INITIALIZE_ID,
   initializedMessage,
   initializeMessage,
+  isCancellableOperation,
   MAX_TOOL_LIST_PAGES,
   mergeToolPages,
   nextCursorOf,
@@ -46,6 +48,7 @@ import {
   SESSION_END_TIMEOUT_MS,
 } from './mcp-operation.policy.js';
 import type {
+  AbandonCause,
   McpOperationContext,
   McpOperationEvent,
   McpOperationInput,
@@ -93,6 +96,7 @@ const legacyAnswerOf = ({ context }: WithContext): Answer => ({
 });
 const transportTypeOf = ({ context }: WithContext) => ({ transportType: context.transportType });
 const sessionOf = ({ context }: WithContext) => ({ sessionId: context.sessionId });
+const abandonedOf = ({ context }: WithContext) => ({ abandoned: context.abandoned });
 const legacyDecodedOf = ({ context }: WithContext) => ({ answer: context.legacyAnswer });
 const legacyErrorOf = ({ context }: WithContext) => ({
   error: context.legacyAnswer?.ok === false ? context.legacyAnswer.error : undefined,
@@ -111,6 +115,18 @@ const refusalOf = ({ event }: ExchangeDone) =>
     : { status: 0, body: '' };
 
 const CLOSING = '#mcpOperation.closing';
+
+/** After the cancellation notice: end the session if there is one, else close. */
+const afterCancelNotice = [
+  {
+    guard: {
+      type: 'hasSession',
+      params: ({ context }: WithContext) => ({ sessionId: context.sessionId }),
+    },
+    target: 'endingSession',
+  },
+  { target: 'closed' },
+] as const;
 
 /** An actor failure ends the run with that failure as the outcome. */
 const failOnError = {
@@ -187,10 +203,13 @@ const handshakeDeadline = {
 const requestDeadline = {
   REQUEST_DEADLINE: {
     target: CLOSING,
-    actions: {
-      type: 'failTimeout',
-      params: ({ context }: WithContext) => ({ timeoutMs: context.limits.request.timeoutMs }),
-    },
+    actions: [
+      {
+        type: 'failTimeout',
+        params: ({ context }: WithContext) => ({ timeoutMs: context.limits.request.timeoutMs }),
+      },
+      { type: 'abandonRequest', params: { cause: 'timeout' } },
+    ],
   },
 } as const;
 
@@ -370,6 +389,11 @@ export const mcpOperationSetup = setup({
       ),
     ),
     failCancelled: assign((_, params: { reason: unknown }) => failed(params.reason)),
+    // A sent request given up: teardown tells the server (`notifications/cancelled`). Only the
+    // run's request counts; the handshake's `initialize` is never cancelled.
+    abandonRequest: assign(({ context }, params: { cause: AbandonCause }) => ({
+      abandoned: isCancellableOperation(context.operation) ? params.cause : undefined,
+    })),
     // Leaving each state already aborted its requests and stopped its stream reader; teardown
     // wipes the credential, session id and principal, so no later holder can use them.
     teardown: ({ context }) => {
@@ -407,13 +431,17 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
     cursor: undefined,
     page: 0,
     legacyAnswer: undefined,
+    abandoned: undefined,
     outcome: undefined,
   }),
   // The caller's abort, from any state: the outcome is its exact reason.
   on: {
     CANCEL: {
       target: '.closing',
-      actions: { type: 'failCancelled', params: ({ event }) => ({ reason: event.reason }) },
+      actions: [
+        { type: 'failCancelled', params: ({ event }) => ({ reason: event.reason }) },
+        { type: 'abandonRequest', params: { cause: 'cancelled' } },
+      ],
     },
   },
   states: {
@@ -651,9 +679,31 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
     // The outcome is decided: end a stateful session if the server opened one.
     closing: {
       always: [
+        {
+          guard: { type: 'hasAbandonedRequest', params: abandonedOf },
+          target: 'cancellingRequest',
+        },
         { guard: { type: 'hasSession', params: sessionOf }, target: 'endingSession' },
         { target: 'closed' },
       ],
+    },
+    // Tell the server the abandoned request is cancelled (best effort, bounded), so its work stops.
+    cancellingRequest: {
+      meta: { operation: 'notifications/cancelled' },
+      invoke: {
+        id: 'postCancelled',
+        src: 'exchange',
+        input: ({ context, self }) =>
+          exchangeInput(context, self, {
+            method: 'POST',
+            message: cancelledMessage(context.pendingId, context.abandoned),
+          }),
+        onDone: afterCancelNotice,
+        onError: afterCancelNotice,
+      },
+      after: { SESSION_END_DEADLINE: afterCancelNotice },
+      // The outcome is already decided; a late cancellation only abandons the cleanup.
+      on: { CANCEL: { target: 'closed' } },
     },
     // DELETE the session, bounded; any answer or failure ends the run.
     endingSession: {

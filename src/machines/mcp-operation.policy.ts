@@ -176,6 +176,26 @@ export function decodeRpcResponse(
   }
 }
 
+/** Whether giving up `operation` must be announced: the run's request, never the handshake. */
+export function isCancellableOperation(operation: string): boolean {
+  return operation === 'tools/call' || operation === 'tools/list';
+}
+
+/**
+ * The `notifications/cancelled` for the request `requestId`. The reason is a fixed sentence by
+ * cause: the caller's own abort reason may hold anything, so it never leaves the process.
+ */
+export function cancelledMessage(
+  requestId: number,
+  cause: 'cancelled' | 'timeout' | undefined,
+): JsonRpcNotification {
+  return buildJsonRpcNotification('notifications/cancelled', {
+    requestId,
+    reason:
+      cause === 'timeout' ? 'The client timed out the request' : 'The client cancelled the request',
+  });
+}
+
 /** JSON-RPC "method not found": what a client answers a request it does not implement. */
 export const METHOD_NOT_FOUND = -32601;
 

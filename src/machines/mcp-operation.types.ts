@@ -100,9 +100,14 @@ export interface McpOperationContext extends Required<Omit<McpOperationInput, 'p
   page: number;
   /** The pending response taken from the legacy stream, decoded; the Streamable wire needs none. */
   legacyAnswer: DecodedResponse | undefined;
+  /** Why the sent request was given up (the caller cancelled, its deadline fired), if it was. */
+  abandoned: AbandonCause | undefined;
   /** The final outcome, decided before teardown. */
   outcome: McpOperationOutput | undefined;
 }
+
+/** Why a request that was sent is given up; teardown then sends `notifications/cancelled`. */
+export type AbandonCause = 'cancelled' | 'timeout';
 
 /** Events the machine receives besides actor completions and delays. */
 export type McpOperationEvent =

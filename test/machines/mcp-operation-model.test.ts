@@ -51,21 +51,21 @@ const MODELS: readonly {
   {
     name: 'tools/call',
     options: mcpModelOptions,
-    size: { states: 22, edges: 170, finalEdges: 94, legacyPostEdges: 7 },
+    size: { states: 32, edges: 194, finalEdges: 103, legacyPostEdges: 7 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
   {
     name: 'tools/list',
     options: mcpListModelOptions,
-    size: { states: 37, edges: 279, finalEdges: 146, legacyPostEdges: 9 },
+    size: { states: 57, edges: 327, finalEdges: 164, legacyPostEdges: 9 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
   {
     name: 'tools/call, transport sse',
     options: mcpSseModelOptions,
-    size: { states: 7, edges: 52, finalEdges: 43, legacyPostEdges: 7 },
+    size: { states: 11, edges: 60, finalEdges: 49, legacyPostEdges: 7 },
     intoLegacy: [
       { from: 'credentials', event: 'xstate.done.actor.resolveCredentials', status: undefined },
     ],
@@ -74,7 +74,7 @@ const MODELS: readonly {
   {
     name: 'tools/call, transport streamable-http',
     options: mcpStreamableOnlyModelOptions,
-    size: { states: 18, edges: 122, finalEdges: 57, legacyPostEdges: 0 },
+    size: { states: 28, edges: 146, finalEdges: 68, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
@@ -266,7 +266,7 @@ describe('the checks catch defects seeded into a copy of mcpOperation', () => {
 });
 
 /** Edges into the final state of the call model (MODELS[0].size.finalEdges). */
-const CALL_MODEL_FINAL_EDGES = 94;
+const CALL_MODEL_FINAL_EDGES = 103;
 /** Legacy POST states reached once the fence guard lets the model's off-fence endpoint through. */
 const UNFENCED_LEGACY_POSTS = 1;
 

@@ -75,6 +75,7 @@ export function serializeMcpState(snapshot: AnyMachineSnapshot): string {
       ? deadlineBeforeResume(context)
       : undefined,
     outcome: context.outcome === undefined ? undefined : context.outcome.ok,
+    abandoned: context.abandoned,
   });
 }
 
@@ -180,6 +181,8 @@ function eventCasesFor(
     ],
     'xstate.done.actor.postLegacyRequest': legacyPostOutcomes('postLegacyRequest'),
     'xstate.error.actor.postLegacyRequest': [failed('postLegacyRequest', new Error('network'))],
+    'xstate.done.actor.postCancelled': [done('postCancelled', accepted)],
+    'xstate.error.actor.postCancelled': [failed('postCancelled', new Error('network'))],
     'xstate.done.actor.deleteSession': [{ type: 'xstate.done.actor.deleteSession' }],
     'xstate.error.actor.deleteSession': [failed('deleteSession', new Error('network'))],
     SSE_ENDPOINT: [
