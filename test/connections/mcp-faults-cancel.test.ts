@@ -49,8 +49,10 @@ interface Scenario {
   readonly state: string;
   /** Every transition of the call, from its start to its end. */
   readonly transitions: readonly string[];
-  /** What reached the server for the call. */
+  /** What reached the server for the call before the abort. */
   readonly wire: readonly string[];
+  /** The `notifications/cancelled` POST teardown sends after the abort, when a request was sent. */
+  readonly notice?: string;
   /** How many of those requests were still being answered when the caller aborted. */
   readonly open: number;
 }
@@ -92,9 +94,11 @@ const SCENARIOS: Record<string, Scenario> = {
       'credentials -> streamable.initializing (xstate.done.actor.resolveCredentials)',
       'streamable.initializing -> streamable.notifying (xstate.done.actor.postInitialize)',
       'streamable.notifying -> streamable.requesting (xstate.done.actor.postInitialized)',
-      'streamable.requesting -> closed (CANCEL)',
+      'streamable.requesting -> cancellingRequest (CANCEL)',
+      'cancellingRequest -> closed (xstate.done.actor.postCancelled)',
     ],
     wire: ['POST /mcp initialize', 'POST /mcp notifications/initialized', 'POST /mcp tools/call'],
+    notice: 'POST /mcp notifications/cancelled',
     open: 1,
   },
   'the wait before resuming a stream': {
@@ -110,9 +114,11 @@ const SCENARIOS: Record<string, Scenario> = {
       'streamable.initializing -> streamable.notifying (xstate.done.actor.postInitialize)',
       'streamable.notifying -> streamable.requesting (xstate.done.actor.postInitialized)',
       'streamable.requesting -> streamable.awaitingResume (xstate.done.actor.postRequest)',
-      'streamable.awaitingResume -> closed (CANCEL)',
+      'streamable.awaitingResume -> cancellingRequest (CANCEL)',
+      'cancellingRequest -> closed (xstate.done.actor.postCancelled)',
     ],
     wire: ['POST /mcp initialize', 'POST /mcp notifications/initialized', 'POST /mcp tools/call'],
+    notice: 'POST /mcp notifications/cancelled',
     open: 0,
   },
   'the legacy endpoint wait': {
@@ -139,7 +145,8 @@ const SCENARIOS: Record<string, Scenario> = {
       'legacy.connecting -> legacy.initializing (SSE_ENDPOINT)',
       'legacy.initializing -> legacy.notifying (SSE_MESSAGE)',
       'legacy.notifying -> legacy.requesting (xstate.done.actor.postLegacyInitialized)',
-      'legacy.requesting -> closed (CANCEL)',
+      'legacy.requesting -> cancellingRequest (CANCEL)',
+      'cancellingRequest -> closed (xstate.done.actor.postCancelled)',
     ],
     wire: [
       'POST /mcp initialize',
@@ -148,6 +155,7 @@ const SCENARIOS: Record<string, Scenario> = {
       'POST /messages notifications/initialized',
       'POST /messages tools/call',
     ],
+    notice: 'POST /messages notifications/cancelled',
     open: 1,
   },
 };
@@ -180,13 +188,16 @@ describe.each(Object.entries(SCENARIOS))('cancelling during %s', (_label, scenar
 
     expect(result).toMatchObject({ ok: false, code: 'CANCELLED', retryable: false });
     expect(toolCauseFromResult(result)).toBe(reason);
-    expect(watch.records.at(-1)).toMatchObject({
-      from: scenario.state,
-      to: 'closed',
-      event: 'CANCEL',
-    });
+    expect(watch.records.at(-1)).toMatchObject(
+      scenario.notice === undefined
+        ? { from: scenario.state, to: 'closed', event: 'CANCEL' }
+        : { from: 'cancellingRequest', to: 'closed' },
+    );
     expect(watch.records.map(transitionLine)).toEqual(scenario.transitions);
-    expect(wire(server, before)).toEqual(scenario.wire);
+    expect(wire(server, before)).toEqual([
+      ...scenario.wire,
+      ...(scenario.notice === undefined ? [] : [scenario.notice]),
+    ]);
     await expect.poll(() => server.openStreams()).toBe(0);
     await expect.poll(() => server.closedRequests() - closedBefore).toBe(scenario.open);
   });

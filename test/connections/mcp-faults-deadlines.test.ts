@@ -60,7 +60,12 @@ describe('a hung server', () => {
       phase: 'call',
       observedReadBytes: 0,
     });
-    expect(wire(server, before)).toEqual([...HANDSHAKE, 'POST /mcp tools/call']);
+    // The deadline gave the call up, so teardown told the server.
+    expect(wire(server, before)).toEqual([
+      ...HANDSHAKE,
+      'POST /mcp tools/call',
+      'POST /mcp notifications/cancelled',
+    ]);
     await expect.poll(() => server.closedRequests()).toBe(1);
   });
 
@@ -90,7 +95,12 @@ describe('a hung server', () => {
     expect(toolCauseFromResult(result)).toBeInstanceOf(ConnectionTimeoutError);
     expect(elapsed).toBeGreaterThanOrEqual(295);
     expect(elapsed).toBeLessThan(WITHIN_MS);
-    expect(wire(server, before)).toEqual([...HANDSHAKE, 'POST /mcp tools/call']);
+    // The deadline gave the call up, so teardown told the server.
+    expect(wire(server, before)).toEqual([
+      ...HANDSHAKE,
+      'POST /mcp tools/call',
+      'POST /mcp notifications/cancelled',
+    ]);
     await expect.poll(() => server.closedRequests()).toBe(1);
   });
   it('ends discovery in ConnectionTimeoutError at a notifications/initialized that never answers', async () => {
@@ -154,7 +164,12 @@ describe('a drip-fed JSON body', () => {
     expect(cause).toBeInstanceOf(ConnectionTimeoutError);
     expect(cause).toMatchObject({ timeoutMs: 400, operation: 'tools/call', phase: 'call' });
     expect((cause as ConnectionTimeoutError).observedReadBytes).toBeGreaterThan(0);
-    expect(wire(server, before)).toEqual([...HANDSHAKE, 'POST /mcp tools/call']);
+    // The deadline gave the call up, so teardown told the server.
+    expect(wire(server, before)).toEqual([
+      ...HANDSHAKE,
+      'POST /mcp tools/call',
+      'POST /mcp notifications/cancelled',
+    ]);
     await expect.poll(() => server.closedRequests()).toBe(1);
   });
 });
