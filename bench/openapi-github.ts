@@ -53,9 +53,19 @@ const exists = (path: string) =>
     () => false,
   );
 
+/** The line that says why `npm pack` or `tar` failed (npm's `npm error code …`), else the message. */
+function failureReason(error: unknown): string {
+  const { stderr, message } = error as { stderr?: unknown; message?: unknown };
+  const lines = `${typeof stderr === 'string' ? stderr : ''}\n${String(message)}`
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  return lines.find((line) => /^npm (error|ERR!) code/.test(line)) ?? lines[0] ?? 'unknown';
+}
+
 async function fetchDocument(): Promise<void> {
   await mkdir(CACHE_DIR, { recursive: true });
-  const pack = ['pack', GITHUB_DOCUMENT.packageSpec, '--pack-destination', CACHE_DIR, '--silent'];
+  const pack = ['pack', GITHUB_DOCUMENT.packageSpec, '--pack-destination', CACHE_DIR];
   recordCommand('npm', pack);
   await run('npm', pack, { timeout: FETCH_TIMEOUT_MS });
   const tarball = join(CACHE_DIR, GITHUB_DOCUMENT.tarball);
@@ -82,10 +92,7 @@ export async function githubDocument(options: {
       await fetchDocument();
       fetched = true;
     } catch (error) {
-      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      return {
-        notMeasured: `not measured: fetching ${GITHUB_DOCUMENT.packageSpec} failed (${reason})`,
-      };
+      return { notMeasured: `not measured: fetch failed (${failureReason(error)})` };
     }
   }
   const wrong = await mismatch(cachedPath).catch((error: Error) => error.message);
