@@ -21,10 +21,14 @@ export interface Counts {
     readonly rounds: number;
     readonly runsPerRound: number;
   };
-  /** Section 8: client children per document, warm mounts and `JSON.parse` runs per child. */
+  /**
+   * Section 8, per document: client children, and per child the warm mounts (back to back), the
+   * warm mounts with a forced GC before each, and the `JSON.parse` runs.
+   */
   readonly openapi: {
     readonly children: number;
     readonly warmMounts: number;
+    readonly gcMounts: number;
     readonly parses: number;
   };
 }
@@ -41,7 +45,7 @@ export const FULL: Counts = {
   memory: { calls: 10_000, warmupCalls: 500 },
   profile: { calls: 1_000, warmupCalls: 200 },
   machine: { warmupRuns: 1_000, rounds: 5, runsPerRound: 2_000 },
-  openapi: { children: 3, warmMounts: 20, parses: 10 },
+  openapi: { children: 3, warmMounts: 10, gcMounts: 3, parses: 10 },
 };
 
 /** A smoke run: every benchmark and table, tiny counts. */
@@ -54,7 +58,7 @@ export const QUICK: Counts = {
   memory: { calls: 1_000, warmupCalls: 100 },
   profile: { calls: 200, warmupCalls: 20 },
   machine: { warmupRuns: 100, rounds: 2, runsPerRound: 200 },
-  openapi: { children: 1, warmMounts: 3, parses: 3 },
+  openapi: { children: 1, warmMounts: 3, gcMounts: 1, parses: 3 },
 };
 
 /** The full counts scaled by `factor` (rounds and concurrency unchanged, every count >= 1). */
@@ -81,6 +85,7 @@ export function scaled(factor: number): Counts {
     openapi: {
       ...FULL.openapi,
       warmMounts: n(FULL.openapi.warmMounts),
+      gcMounts: n(FULL.openapi.gcMounts),
       parses: n(FULL.openapi.parses),
     },
   };

@@ -3,12 +3,14 @@
  * reads one document's JSON text, times `JSON.parse` of it, then mounts the parsed object as a
  * host would: `mountConnections([defineOpenApiConnection({ name: connectionName, spec: document })])`, then
  * `mountAgent({ runtimeTools })` on the tools. The first mount is the cold one (this process has
- * never run the mount code: it includes JIT); the later ones are warm. A forced GC runs before
- * every mount, so each starts with no garbage of the one before; the heap figures are
- * `process.memoryUsage().heapUsed` right after the step minus right before it (no GC in between,
- * so garbage not yet collected counts: an approximation of the peak from below, since scavenges
- * during the step free some). Prints one JSON line (`MountReport`).
- * Usage: node --expose-gc --import tsx bench/openapi-mount-child.ts <file> <name> <warmMounts> <parses>
+ * never run the mount code: it includes JIT), with a forced GC before it. Then `warmMounts` warm
+ * mounts back to back, no forced GC (each pays for collecting the garbage of the one before, as
+ * repeated work does), then `gcMounts` warm mounts with a forced GC before each: a freshly
+ * collected heap makes a mount slower (a small young generation again: more scavenges), and is
+ * what the heap figures need. A heap figure is `process.memoryUsage().heapUsed` right after the
+ * step minus right before it (no GC in between, so garbage not yet collected counts: the peak
+ * approximated from below, since scavenges during the step free some). Prints one JSON line.
+ * Usage: node --expose-gc --import tsx bench/openapi-mount-child.ts <file> <name> <warmMounts> <gcMounts> <parses>
  */
 import { readFileSync } from 'node:fs';
 import { mountAgent } from '../src/binding/index.js';
@@ -42,22 +44,26 @@ export interface MountReport {
   readonly retainedHeap: number;
   readonly warmMountMs: readonly number[];
   readonly warmAgentMs: readonly number[];
-  readonly warmMountHeap: readonly number[];
+  /** Warm mounts with a forced GC right before each (a small, freshly collected heap). */
+  readonly gcMountMs: readonly number[];
+  /** Their heap steps (the warm heap figure: a forced GC before makes it comparable). */
+  readonly gcMountHeap: readonly number[];
   /** The process's peak resident set size at the end (`process.resourceUsage().maxRSS`, KiB). */
   readonly maxRssKib: number;
 }
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
-const [file, name, warmText, parsesText] = process.argv.slice(2);
+const [file, name, warmText, gcText, parsesText] = process.argv.slice(2);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (file === undefined || name === undefined || gc === undefined) {
   throw new Error(
-    'usage: node --expose-gc --import tsx bench/openapi-mount-child.ts <file> <name> <warmMounts> <parses>',
+    'usage: node --expose-gc --import tsx bench/openapi-mount-child.ts <file> <name> <warmMounts> <gcMounts> <parses>',
   );
 }
 const forceGc = gc;
 const connectionName = name;
-const warmMounts = Number(warmText ?? '20');
+const warmMounts = Number(warmText ?? '10');
+const gcMounts = Number(gcText ?? '3');
 const parses = Math.max(1, Number(parsesText ?? '10'));
 const heap = () => process.memoryUsage().heapUsed;
 
@@ -100,9 +106,15 @@ interface OneMount {
   readonly skipped: Record<string, number>;
 }
 
-async function mountOnce(measureRetained: boolean): Promise<OneMount> {
+/** How one mount runs: with a forced GC before it, and with its retained heap measured after. */
+interface MountMode {
+  readonly gcBefore: boolean;
+  readonly measureRetained: boolean;
+}
+
+async function mountOnce(mode: MountMode): Promise<OneMount> {
   const skipped: Record<string, number> = {};
-  forceGc();
+  if (mode.gcBefore) forceGc();
   const before = heap();
   const start = performance.now();
   const tools = await mountConnections(
@@ -122,7 +134,7 @@ async function mountOnce(measureRetained: boolean): Promise<OneMount> {
   const agentTools = Object.keys(agent).length;
   let retainedHeap = Number.NaN;
   let schemaBytes = Number.NaN;
-  if (measureRetained) {
+  if (mode.measureRetained) {
     forceGc();
     retainedHeap = heap() - before;
     // Counted lazily by the library; asked for only here, outside the timed steps.
@@ -141,9 +153,15 @@ async function mountOnce(measureRetained: boolean): Promise<OneMount> {
   };
 }
 
-const cold = await mountOnce(true);
+const cold = await mountOnce({ gcBefore: true, measureRetained: true });
 const warm: OneMount[] = [];
-for (let index = 0; index < warmMounts; index++) warm.push(await mountOnce(false));
+for (let index = 0; index < warmMounts; index++) {
+  warm.push(await mountOnce({ gcBefore: false, measureRetained: false }));
+}
+const afterGc: OneMount[] = [];
+for (let index = 0; index < gcMounts; index++) {
+  afterGc.push(await mountOnce({ gcBefore: true, measureRetained: false }));
+}
 
 const report: MountReport = {
   bytes: Buffer.byteLength(text),
@@ -161,7 +179,8 @@ const report: MountReport = {
   retainedHeap: cold.retainedHeap,
   warmMountMs: warm.map((entry) => entry.mountMs),
   warmAgentMs: warm.map((entry) => entry.agentMs),
-  warmMountHeap: warm.map((entry) => entry.mountHeap),
+  gcMountMs: afterGc.map((entry) => entry.mountMs),
+  gcMountHeap: afterGc.map((entry) => entry.mountHeap),
   maxRssKib: process.resourceUsage().maxRSS,
 };
 console.log(JSON.stringify(report));

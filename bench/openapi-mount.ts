@@ -82,6 +82,7 @@ function printTables(results: readonly OpenApiDocumentResult[], children: number
       'mount cold',
       'mount warm median',
       'warm p95',
+      'warm, GC before',
       'mount/parse',
       'mountAgent cold',
       'mountAgent warm',
@@ -92,6 +93,7 @@ function printTables(results: readonly OpenApiDocumentResult[], children: number
       spread(reports, (report) => report.coldMountMs),
       spread(reports, warmMountMedian),
       spread(reports, (report) => p95(report.warmMountMs)),
+      spread(reports, (report) => median(report.gcMountMs)),
       spread(reports, (report) => warmMountMedian(report) / parseMedian(report), 2),
       spread(reports, (report) => report.coldAgentMs),
       spread(reports, (report) => median(report.warmAgentMs)),
@@ -105,7 +107,7 @@ function printTables(results: readonly OpenApiDocumentResult[], children: number
       'document',
       'parsed document',
       'mount cold',
-      'mount warm median',
+      'mount warm (GC before)',
       'mountAgent cold',
       'tools + ToolSet retained',
       'max RSS',
@@ -114,7 +116,7 @@ function printTables(results: readonly OpenApiDocumentResult[], children: number
       title,
       spread(reports, (report) => report.documentHeap / 1024 / 1024),
       spread(reports, (report) => report.coldMountHeap / 1024 / 1024),
-      spread(reports, (report) => median(report.warmMountHeap) / 1024 / 1024),
+      spread(reports, (report) => median(report.gcMountHeap) / 1024 / 1024),
       spread(reports, (report) => report.coldAgentHeap / 1024 / 1024),
       spread(reports, (report) => report.retainedHeap / 1024 / 1024),
       spread(reports, (report) => report.maxRssKib / 1024),
@@ -147,7 +149,7 @@ export async function runOpenApiMount(
   ];
   const reports = new Map<OpenApiDocumentId, MountReport[]>(documents.map(({ id }) => [id, []]));
   log(
-    `${counts.children} child(ren) per document, each: ${counts.parses} JSON.parse, 1 cold + ${counts.warmMounts} warm mounts`,
+    `${counts.children} child(ren) per document, each: ${counts.parses} JSON.parse, 1 cold mount (GC before), ${counts.warmMounts} warm back to back, ${counts.gcMounts} warm with a forced GC before each`,
   );
   for (let child = 0; child < counts.children; child++) {
     for (const { id, source } of documents) {
@@ -155,9 +157,15 @@ export async function runOpenApiMount(
       const line = await runClientChild({
         nodeFlags: ['--expose-gc'],
         script: 'openapi-mount-child.ts',
-        args: [source.path, id, String(counts.warmMounts), String(counts.parses)],
+        args: [
+          source.path,
+          id,
+          String(counts.warmMounts),
+          String(counts.gcMounts),
+          String(counts.parses),
+        ],
         // Generous: a stuck child must not hang the run, a slow machine must not fail it.
-        timeoutMs: 60_000 + counts.warmMounts * 5_000,
+        timeoutMs: 60_000 + (counts.warmMounts + counts.gcMounts) * 5_000,
       });
       reports.get(id)?.push(JSON.parse(line) as MountReport);
     }
