@@ -21,6 +21,16 @@ export interface Counts {
     readonly rounds: number;
     readonly runsPerRound: number;
   };
+  /**
+   * Section 8, per document: client children, and per child the warm mounts (back to back), the
+   * warm mounts with a forced GC before each, and the `JSON.parse` runs.
+   */
+  readonly openapi: {
+    readonly children: number;
+    readonly warmMounts: number;
+    readonly gcMounts: number;
+    readonly parses: number;
+  };
 }
 
 /**
@@ -35,6 +45,7 @@ export const FULL: Counts = {
   memory: { calls: 10_000, warmupCalls: 500 },
   profile: { calls: 1_000, warmupCalls: 200 },
   machine: { warmupRuns: 1_000, rounds: 5, runsPerRound: 2_000 },
+  openapi: { children: 3, warmMounts: 10, gcMounts: 3, parses: 10 },
 };
 
 /** A smoke run: every benchmark and table, tiny counts. */
@@ -47,6 +58,7 @@ export const QUICK: Counts = {
   memory: { calls: 1_000, warmupCalls: 100 },
   profile: { calls: 200, warmupCalls: 20 },
   machine: { warmupRuns: 100, rounds: 2, runsPerRound: 200 },
+  openapi: { children: 1, warmMounts: 3, gcMounts: 1, parses: 3 },
 };
 
 /** The full counts scaled by `factor` (rounds and concurrency unchanged, every count >= 1). */
@@ -68,6 +80,13 @@ export function scaled(factor: number): Counts {
       ...FULL.machine,
       warmupRuns: n(FULL.machine.warmupRuns),
       runsPerRound: n(FULL.machine.runsPerRound),
+    },
+    // Children kept (they give the spread), like rounds.
+    openapi: {
+      ...FULL.openapi,
+      warmMounts: n(FULL.openapi.warmMounts),
+      gcMounts: n(FULL.openapi.gcMounts),
+      parses: n(FULL.openapi.parses),
     },
   };
 }

@@ -1,9 +1,10 @@
 /**
  * `--results <file>`: writes the run as Markdown (the content of `bench/RESULTS.md`): date, the
  * machine, the Node version, the exact commands, the targets marked met or missed, and every
- * table exactly as printed.
+ * table exactly as printed. A whole run replaces the file; an `--only` run replaces (or appends)
+ * only its own section of the file, between markers, and leaves the rest as it was.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { osDescription } from './stats.js';
 import type { TargetRow } from './targets.js';
 import { targetsMarkdown } from './targets.js';
@@ -15,20 +16,25 @@ export interface ResultsContent {
   readonly command: string;
   readonly durationSeconds: number;
   readonly targets: readonly TargetRow[];
+  /** The `--only` value, when the run was one group of sections. */
+  readonly only?: string | undefined;
 }
 
-/** Writes the results file to `path`. */
-export async function writeResults(path: string, content: ResultsContent): Promise<void> {
+const ONLY_TITLES: Readonly<Record<string, string>> = {
+  mcp: 'MCP client sections (1 to 7)',
+  openapi: 'OpenAPI mount (section 8)',
+};
+
+/** The run's lines, its headings at `level` (`##` for a whole file, `###` inside a section). */
+function runLines(content: ResultsContent, level: string): string[] {
   const fence = '```';
-  const text = [
-    '# Benchmark results',
-    '',
+  return [
     `- date: ${content.startedAt.toISOString()}`,
     `- machine: ${osDescription()}`,
     `- Node: ${process.version} (V8 ${process.versions.v8})`,
     `- duration: ${content.durationSeconds.toFixed(1)} s`,
     '',
-    '## Commands',
+    `${level} Commands`,
     '',
     `${fence}sh`,
     content.command,
@@ -40,18 +46,42 @@ export async function writeResults(path: string, content: ResultsContent): Promi
     ...recordedCommands(),
     `${fence}`,
     '',
-    '## Targets',
+    `${level} Targets`,
     '',
-    'Ratios are ours / alternative, measured side by side in interleaved rounds.',
+    content.only === 'openapi'
+      ? 'Read from the tables below: the warm mount median over children, and per child the warm mount median / JSON.parse median.'
+      : 'Ratios are ours / alternative, measured side by side in interleaved rounds.',
     '',
     targetsMarkdown(content.targets),
     '',
-    '## All tables',
+    `${level} All tables`,
     '',
     `${fence}text`,
     transcript(),
     `${fence}`,
     '',
-  ].join('\n');
-  await writeFile(path, text, 'utf8');
+  ];
+}
+
+/** `text` with the section between `start` and `end` replaced by `section`, or appended. */
+function spliceSection(text: string, start: string, end: string, section: string): string {
+  const from = text.indexOf(start);
+  const to = text.indexOf(end, from);
+  if (from >= 0 && to >= 0) return text.slice(0, from) + section + text.slice(to + end.length);
+  return `${text.trimEnd()}\n\n${section}\n`;
+}
+
+/** Writes the results file to `path`. */
+export async function writeResults(path: string, content: ResultsContent): Promise<void> {
+  const title = '# Benchmark results';
+  if (content.only === undefined) {
+    await writeFile(path, [title, '', ...runLines(content, '##')].join('\n'), 'utf8');
+    return;
+  }
+  const start = `<!-- bench --only ${content.only}: start -->`;
+  const end = `<!-- bench --only ${content.only}: end -->`;
+  const heading = `## ${ONLY_TITLES[content.only] ?? content.only} (\`--only ${content.only}\`)`;
+  const section = [start, heading, '', ...runLines(content, '###'), end].join('\n');
+  const existing = await readFile(path, 'utf8').catch(() => `${title}\n`);
+  await writeFile(path, spliceSection(existing, start, end, section), 'utf8');
 }

@@ -1,6 +1,7 @@
 /**
  * Runs every benchmark against server child processes and prints the tables and the targets.
  * `npm run bench` (full counts), `npm run bench -- --quick` (a smoke run with tiny counts),
+ * `--only mcp` (sections 1 to 7) or `--only openapi` (section 8, no server started),
  * `--results <file>` to also write the run as Markdown (see bench/README.md).
  */
 import { loadavg } from 'node:os';
@@ -10,13 +11,14 @@ import { FULL, QUICK, scaled } from './counts.js';
 import { runCpuProfile } from './cpu-profile.js';
 import { runMachineOverhead } from './machine-overhead.js';
 import { runMemory } from './memory.js';
+import { runOpenApiMount } from './openapi-mount.js';
 import { runLegacyPerCall, runStreamablePerCall, runThroughput } from './per-call.js';
 import { writeResults } from './results-file.js';
 import { SERVERS, type ServerId } from './server-list.js';
 import { killAllServers, type ServerProcess, startServers } from './server-process.js';
 import { runSseParse } from './sse-parse.js';
 import { fmt, machineInfo, printTable } from './stats.js';
-import { computeTargets, printTargets } from './targets.js';
+import { computeTargets, openApiTargets, printTargets, type TargetRow } from './targets.js';
 import { log } from './transcript.js';
 
 const { values: flags } = parseArgs({
@@ -24,8 +26,13 @@ const { values: flags } = parseArgs({
     quick: { type: 'boolean', default: false },
     scale: { type: 'string' },
     results: { type: 'string' },
+    only: { type: 'string' },
   },
 });
+const only = flags.only;
+if (only !== undefined && only !== 'mcp' && only !== 'openapi') {
+  throw new Error('--only takes mcp (sections 1 to 7) or openapi (section 8)');
+}
 const scale = flags.scale === undefined ? undefined : Number(flags.scale);
 if (scale !== undefined && !(scale > 0)) throw new Error('--scale needs a positive number');
 if (scale !== undefined && flags.quick) throw new Error('--quick and --scale do not combine');
@@ -60,15 +67,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 log('stitchkit-transport benchmarks');
 log(machineInfo());
 log(`command: ${command}`);
-log(`load average at start: ${loadText()}${mode}`);
+log(`load average at start: ${loadText()}${mode}${only === undefined ? '' : `  (--only ${only})`}`);
 
-const runnable = SERVERS.filter((spec) => spec.script !== undefined);
-const servers = await startServers(runnable);
-const server = (id: ServerId): ServerProcess => {
-  const found = servers.find((entry) => entry.spec.id === id);
-  if (found === undefined) throw new Error(`server ${id} is not running`);
-  return found;
-};
 /** Prints a section title, runs it, and prints how long it took (for planning the counts). */
 async function section<T>(title: string, run: () => Promise<T>): Promise<T> {
   log(`\n== ${title} ==`);
@@ -78,80 +78,94 @@ async function section<T>(title: string, run: () => Promise<T>): Promise<T> {
   return result;
 }
 
-let targets: ReturnType<typeof computeTargets>;
-try {
-  log('\nServers (one child process each):');
-  printTable(
-    ['server', 'pid', 'url'],
-    SERVERS.map((spec) => {
-      const running = servers.find((entry) => entry.spec.id === spec.id);
-      return [
-        spec.title,
-        running ? String(running.pid) : '-',
-        running?.url ?? `not started: ${spec.planned}`,
-      ];
-    }),
-    3,
-  );
+/** Sections 1 to 7 against the server children (stopped at the end); returns their targets. */
+async function runMcpSections(): Promise<TargetRow[]> {
+  const runnable = SERVERS.filter((spec) => spec.script !== undefined);
+  const servers = await startServers(runnable);
+  const server = (id: ServerId): ServerProcess => {
+    const found = servers.find((entry) => entry.spec.id === id);
+    if (found === undefined) throw new Error(`server ${id} is not running`);
+    return found;
+  };
+  try {
+    log('\nServers (one child process each):');
+    printTable(
+      ['server', 'pid', 'url'],
+      SERVERS.map((spec) => {
+        const running = servers.find((entry) => entry.spec.id === spec.id);
+        return [
+          spec.title,
+          running ? String(running.pid) : '-',
+          running?.url ?? `not started: ${spec.planned}`,
+        ];
+      }),
+      3,
+    );
 
-  const [stateless, stateful] = await section(
-    '1. Per-call latency and client CPU (Streamable HTTP)',
-    async () => [
-      await runStreamablePerCall(server('stateless'), counts.sequential),
-      await runStreamablePerCall(server('stateful'), counts.sequential),
-    ],
-  );
+    const [stateless, stateful] = await section(
+      '1. Per-call latency and client CPU (Streamable HTTP)',
+      async () => [
+        await runStreamablePerCall(server('stateless'), counts.sequential),
+        await runStreamablePerCall(server('stateful'), counts.sequential),
+      ],
+    );
 
-  const legacy = await section('2. Per-call latency and client CPU (legacy HTTP+SSE)', () =>
-    runLegacyPerCall(server('legacy-sse'), counts.sequential),
-  );
+    const legacy = await section('2. Per-call latency and client CPU (legacy HTTP+SSE)', () =>
+      runLegacyPerCall(server('legacy-sse'), counts.sequential),
+    );
 
-  const throughput = await section(
-    `3. Throughput, ${counts.throughput.concurrency} in flight`,
-    () => runThroughput(server('stateless'), counts.throughput),
-  );
+    const throughput = await section(
+      `3. Throughput, ${counts.throughput.concurrency} in flight`,
+      () => runThroughput(server('stateless'), counts.throughput),
+    );
 
-  const sse = await section('4. SSE parse throughput', () => runSseParse(counts.sse));
+    const sse = await section('4. SSE parse throughput', () => runSseParse(counts.sse));
 
-  const profile = await section("5. XState's share of the client CPU (V8 CPU profile)", () =>
-    runCpuProfile(server('stateless'), counts.profile),
-  );
+    const profile = await section("5. XState's share of the client CPU (V8 CPU profile)", () =>
+      runCpuProfile(server('stateless'), counts.profile),
+    );
 
-  const memory = await section('6. Memory and resources left', () =>
-    runMemory(server('stateless'), counts.memory),
-  );
+    const memory = await section('6. Memory and resources left', () =>
+      runMemory(server('stateless'), counts.memory),
+    );
 
-  const machine = await section('7. Machine overhead (every actor stubbed)', () =>
-    runMachineOverhead(counts.machine),
-  );
-  log('\nMachine cost as a share of one real call (ours, client CPU per sequential call):');
-  printTable(
-    ['server', 'machine us/run', 'ours CPU us/call', 'share'],
-    [stateless, stateful].map((result, index) => {
-      const run = machine[index] ?? machine[0];
-      const oursMicros = result.results[0]?.cpuMicrosPerCall ?? Number.NaN;
-      const machineMicros = run?.microsecondsMedian ?? Number.NaN;
-      return [
-        server(result.server).spec.path,
-        fmt(machineMicros, 1),
-        fmt(oursMicros, 1),
-        `${fmt((machineMicros / oursMicros) * 100, 1)}%`,
-      ];
-    }),
-  );
+    const machine = await section('7. Machine overhead (every actor stubbed)', () =>
+      runMachineOverhead(counts.machine),
+    );
+    log('\nMachine cost as a share of one real call (ours, client CPU per sequential call):');
+    printTable(
+      ['server', 'machine us/run', 'ours CPU us/call', 'share'],
+      [stateless, stateful].map((result, index) => {
+        const run = machine[index] ?? machine[0];
+        const oursMicros = result.results[0]?.cpuMicrosPerCall ?? Number.NaN;
+        const machineMicros = run?.microsecondsMedian ?? Number.NaN;
+        return [
+          server(result.server).spec.path,
+          fmt(machineMicros, 1),
+          fmt(oursMicros, 1),
+          `${fmt((machineMicros / oursMicros) * 100, 1)}%`,
+        ];
+      }),
+    );
 
-  log('\n== 8. OpenAPI mount (planned) ==');
-  log('not measured: the OpenAPI service and its mount benchmark come with a later issue');
-
-  log('\n== Targets (ratios are ours / alternative) ==');
-  targets = computeTargets({ stateless, legacy, throughput, sse, profile, memory });
-  printTargets(targets);
-} finally {
-  await Promise.allSettled(servers.map((entry) => entry.close()));
+    return computeTargets({ stateless, legacy, throughput, sse, profile, memory });
+  } finally {
+    await Promise.allSettled(servers.map((entry) => entry.close()));
+  }
 }
+
+const targets: TargetRow[] = only === 'openapi' ? [] : await runMcpSections();
+if (only !== 'mcp') {
+  const openapi = await section('8. OpenAPI mount (parsed document to tools)', () =>
+    runOpenApiMount(counts.openapi, { quick: flags.quick }),
+  );
+  targets.push(...openApiTargets(openapi));
+}
+log('\n== Targets (ratios are ours / alternative) ==');
+printTargets(targets);
 const durationSeconds = (performance.now() - started) / 1000;
 log(`\ntotal ${fmt(durationSeconds, 1)} s; load average at end: ${loadText()}`);
 if (flags.results !== undefined) {
-  await writeResults(flags.results, { startedAt, command, durationSeconds, targets });
+  await writeResults(flags.results, { startedAt, command, durationSeconds, targets, only });
   console.log(`results written to ${flags.results}`);
 }

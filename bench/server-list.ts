@@ -1,10 +1,12 @@
 /**
  * The servers the benchmark starts, each in its own child process. An entry without a script is
- * a placeholder for a server a later issue adds; the runner lists it as not measured.
+ * a placeholder for a server a later issue adds; the runner lists it as not started. There is no
+ * OpenAPI entry: the OpenAPI mount benchmark (section 8) needs no server, its documents are
+ * given to the mount as parsed objects; an OpenAPI per-call benchmark would add one here.
  */
 
 /** Which server; the key every benchmark uses to ask for one. */
-export type ServerId = 'stateless' | 'stateful' | 'legacy-sse' | 'openapi';
+export type ServerId = 'stateless' | 'stateful' | 'legacy-sse';
 
 /** One server of the benchmark. */
 export interface ServerSpec {
@@ -36,14 +38,5 @@ export const SERVERS: readonly ServerSpec[] = [
     title: 'MCP SDK McpServer, legacy HTTP+SSE (SSEServerTransport)',
     script: 'servers/legacy-sse.ts',
     path: '/sse',
-  },
-  // OPENAPI: the OpenAPI service and the OpenAPI mount benchmark are added by a later issue.
-  // Give this entry a `script` under `servers/` (started like the others) and add its
-  // alternatives in a module of its own; see "OpenAPI mount (planned)" in bench/README.md.
-  {
-    id: 'openapi',
-    title: 'OpenAPI service (planned)',
-    path: '/openapi.json',
-    planned: 'the OpenAPI service and its mount benchmark come with a later issue',
   },
 ];
