@@ -12,7 +12,7 @@ import {
 import type { ToolCallHooks, ToolLifecycle } from './hooks.js';
 import { runTool } from './run-tool.js';
 import type { AnyRuntimeToolDefinition } from './runtime-tool.js';
-import { collectToolSurface, toolInputJsonSchema } from './tool-surface.js';
+import { collectToolSurface, sharedInputJsonSchema } from './tool-surface.js';
 import type { JsonSchemaObject } from './zod-schema.js';
 
 /** Standard JSON Schema converter options, as the AI SDK passes them. */
@@ -89,7 +89,7 @@ export function mountAgent(options: AgentMountOptions): AgentToolSet {
   assertApprovalPolicy(approval);
   const tools: AgentToolSet = {};
   for (const definition of collectToolSurface(options.runtimeTools, 'AGENT')) {
-    const inputSchema = agentInputSchema(toolInputJsonSchema(definition));
+    const inputSchema = agentInputSchema(sharedInputJsonSchema(definition));
     const needsApproval = needsApprovalFor(approval, definition, context);
     tools[definition.name] = {
       ...(needsApproval === undefined ? {} : { needsApproval }),
@@ -113,7 +113,7 @@ export function mountAgent(options: AgentMountOptions): AgentToolSet {
   return tools;
 }
 
-function agentInputSchema(jsonSchema: JsonSchemaObject): AgentInputSchema {
+function agentInputSchema(jsonSchema: Readonly<JsonSchemaObject>): AgentInputSchema {
   return {
     '~standard': {
       version: 1,

@@ -15,7 +15,7 @@ import type { McpCallPresentation } from './presentation.js';
 import { runTool } from './run-tool.js';
 import type { AnyRuntimeToolDefinition, ToolProgressReporter } from './runtime-tool.js';
 import { type ToolResult, toolErrorEnvelope } from './tool-result.js';
-import { collectToolSurface, toolInputJsonSchema } from './tool-surface.js';
+import { collectToolSurface, sharedInputJsonSchema } from './tool-surface.js';
 import type { JsonSchemaObject } from './zod-schema.js';
 
 /** Options of {@link mountMcp}. */
@@ -44,7 +44,7 @@ export function mountMcp(
   for (const definition of collectToolSurface(runtimeTools, 'MCP')) {
     const config = {
       description: definition.description,
-      inputSchema: advertisedPassThroughSchema(toolInputJsonSchema(definition)),
+      inputSchema: advertisedPassThroughSchema(sharedInputJsonSchema(definition)),
       ...(definition.annotations?.title === undefined
         ? {}
         : { title: definition.annotations.title }),
@@ -90,7 +90,7 @@ function mcpProgressSender(
 
 // The SDK validates before our callback (ahead of beforeToolCall, with its own error text), so we
 // register a pass-through object and advertise the real schema via zod's `toJSONSchema` override.
-function advertisedPassThroughSchema(jsonSchema: JsonSchemaObject): z.ZodObject {
+function advertisedPassThroughSchema(jsonSchema: Readonly<JsonSchemaObject>): z.ZodObject {
   const schema = z.looseObject({});
   schema._zod.toJSONSchema = () => structuredClone(jsonSchema);
   return schema;

@@ -83,13 +83,16 @@ function sourceOf(definition: AnyRuntimeToolDefinition): string {
 const jsonSchemaCache = new WeakMap<object, JsonSchemaObject>();
 
 /**
- * The advertised JSON Schema of a definition's input: its `inputJsonSchema` when it declares
- * one, else the draft-07 conversion of `input`, converted once per schema. Each
- * call returns a fresh copy, since consumers (the AI SDK among them) mutate what they receive.
- * Throws, naming the tool, when the input has no JSON Schema form (e.g. `z.date()`).
+ * The advertised JSON Schema of a definition's input, shared and never to be mutated: its
+ * `inputJsonSchema` when it declares one, else the draft-07 conversion of `input`, converted once
+ * per schema. For mounts that copy it only when a consumer asks (copying every schema at mount
+ * is most of a large mount's cost). Throws, naming the tool, when the input has no JSON Schema
+ * form (e.g. `z.date()`).
  */
-export function toolInputJsonSchema(definition: AnyRuntimeToolDefinition): JsonSchemaObject {
-  if (definition.inputJsonSchema !== undefined) return structuredClone(definition.inputJsonSchema);
+export function sharedInputJsonSchema(
+  definition: AnyRuntimeToolDefinition,
+): Readonly<JsonSchemaObject> {
+  if (definition.inputJsonSchema !== undefined) return definition.inputJsonSchema;
   let schema = jsonSchemaCache.get(definition.input);
   if (schema === undefined) {
     try {
@@ -102,7 +105,15 @@ export function toolInputJsonSchema(definition: AnyRuntimeToolDefinition): JsonS
     }
     jsonSchemaCache.set(definition.input, schema);
   }
-  return structuredClone(schema);
+  return schema;
+}
+
+/**
+ * The advertised JSON Schema of a definition's input (see {@link sharedInputJsonSchema}) as a
+ * fresh copy, since consumers (the AI SDK among them) mutate what they receive.
+ */
+export function toolInputJsonSchema(definition: AnyRuntimeToolDefinition): JsonSchemaObject {
+  return structuredClone(sharedInputJsonSchema(definition)) as JsonSchemaObject;
 }
 
 /**
