@@ -285,6 +285,13 @@ export default createMachine({
               }
             }
           },
+          "on": {
+            "PROGRESS": {
+              "actions": {
+                "type": "relayProgress"
+              }
+            }
+          },
           "after": {
             "REQUEST_DEADLINE": {
               "target": "#mcpOperation.closing",
@@ -398,6 +405,13 @@ export default createMachine({
               "target": "#mcpOperation.closing",
               "actions": {
                 "type": "failWithError"
+              }
+            }
+          },
+          "on": {
+            "PROGRESS": {
+              "actions": {
+                "type": "relayProgress"
               }
             }
           },
@@ -549,15 +563,25 @@ export default createMachine({
             }
           },
           "on": {
-            "SSE_MESSAGE": {
-              "guard": {
-                "type": "isPendingResponse"
+            "SSE_MESSAGE": [
+              {
+                "guard": {
+                  "type": "isPendingResponse"
+                },
+                "target": "initializeCheck",
+                "actions": {
+                  "type": "assignLegacyAnswer"
+                }
               },
-              "target": "initializeCheck",
-              "actions": {
-                "type": "assignLegacyAnswer"
+              {
+                "guard": {
+                  "type": "isProgressNotice"
+                },
+                "actions": {
+                  "type": "relayProgress"
+                }
               }
-            }
+            ]
           },
           "after": {
             "HANDSHAKE_DEADLINE": {
@@ -661,15 +685,25 @@ export default createMachine({
             }
           },
           "on": {
-            "SSE_MESSAGE": {
-              "guard": {
-                "type": "isPendingResponse"
+            "SSE_MESSAGE": [
+              {
+                "guard": {
+                  "type": "isPendingResponse"
+                },
+                "target": "responseCheck",
+                "actions": {
+                  "type": "assignLegacyAnswer"
+                }
               },
-              "target": "responseCheck",
-              "actions": {
-                "type": "assignLegacyAnswer"
+              {
+                "guard": {
+                  "type": "isProgressNotice"
+                },
+                "actions": {
+                  "type": "relayProgress"
+                }
               }
-            }
+            ]
           },
           "after": {
             "REQUEST_DEADLINE": {

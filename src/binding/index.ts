@@ -41,7 +41,7 @@ export { mountMcp } from './mount-mcp.js';
 export type { McpCallPresentation } from './presentation.js';
 export { presentOutput } from './presentation.js';
 export type { RunToolOptions } from './run-tool.js';
-export { runTool } from './run-tool.js';
+export { isProgressListened, runTool } from './run-tool.js';
 export type {
   AnyRuntimeToolDefinition,
   McpPresentation,

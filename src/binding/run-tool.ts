@@ -50,6 +50,17 @@ export interface RunToolOptions {
 
 const NO_PROGRESS: ToolProgressReporter = () => {};
 
+/**
+ * Whether anyone listens to the call's `ctx.reportProgress` (an MCP caller that sent a
+ * `progressToken`, or a `runTool` caller that passed `reportProgress`), so a tool can skip asking
+ * its own upstream for progress nobody would see.
+ */
+export function isProgressListened(
+  context: Pick<RuntimeToolCallContext, 'reportProgress'>,
+): boolean {
+  return context.reportProgress !== NO_PROGRESS;
+}
+
 /** Wraps a transport's progress sender so that it never throws into the handler. */
 function containedProgressReporter(send: ToolProgressReporter | undefined): ToolProgressReporter {
   if (send === undefined) return NO_PROGRESS;

@@ -3,7 +3,12 @@
  * every outcome by the machine itself.
  */
 import type { RuntimeToolHandlerContext } from '../binding/index.js';
-import type { McpOperationOutput, McpRequest } from '../machines/mcp-operation.types.js';
+import { REQUEST_ID } from '../machines/mcp-operation.policy.js';
+import type {
+  McpOperationOutput,
+  McpProgressEvent,
+  McpRequest,
+} from '../machines/mcp-operation.types.js';
 import type { TransitionObserver } from '../machines/observe.js';
 import { runMachine } from '../machines/run-machine.js';
 import { phaseOfOperation } from '../wire/index.js';
@@ -21,6 +26,8 @@ export interface McpOperationRun {
   readonly context?: RuntimeToolHandlerContext;
   readonly signal?: AbortSignal;
   readonly observe?: TransitionObserver;
+  /** Receives the upstream's progress for the request; asks for it when given. */
+  readonly onProgress?: (report: McpProgressEvent) => void;
 }
 
 /** Composes observers so each one is called and contained on its own. */
@@ -58,6 +65,7 @@ export function runMcpOperation(
       transportType: resolved.transportType,
       principal: run.context,
       request: run.request,
+      ...(run.onProgress === undefined ? {} : { progressToken: REQUEST_ID }),
       limits: {
         handshake: resolved.limits.discovery,
         request: limitsForOperation(resolved.limits, run.request.method),
@@ -67,6 +75,9 @@ export function runMcpOperation(
       ...(run.signal === undefined ? {} : { signal: run.signal }),
       ...(observe === undefined ? {} : { observe }),
       ...(connection.inspect === undefined ? {} : { inspect: connection.inspect }),
+      ...(run.onProgress === undefined
+        ? {}
+        : { onEmitted: (event) => run.onProgress?.(event as McpProgressEvent) }),
       labels: { connection: resolved.name, phase, operation: run.request.method },
     },
   );

@@ -6,11 +6,12 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   type AnyRuntimeToolDefinition,
   defineRuntimeTool,
+  isProgressListened,
   TOOL_NAME_PATTERN,
   type ToolAnnotations,
   toolInputJsonSchema,
 } from '../binding/index.js';
-import type { McpToolList } from '../machines/mcp-operation.types.js';
+import type { McpProgressEvent, McpToolList } from '../machines/mcp-operation.types.js';
 import type { TransitionObserver } from '../machines/observe.js';
 import { type ResolvedMcpConnection, resolveMcpConnection } from './define-mcp-connection.js';
 import { runMcpOperation } from './mcp-operation-run.js';
@@ -53,6 +54,13 @@ function buildTool(
         context,
         signal: context.signal,
         ...(observe === undefined ? {} : { observe }),
+        // Ask the upstream for progress only when someone listens to this call's.
+        ...(isProgressListened(context)
+          ? {
+              onProgress: (report: McpProgressEvent) =>
+                void context.reportProgress(report.progress, report.total, report.message),
+            }
+          : {}),
       });
       const result = outcome.result as CallToolResult;
       if (result.isError === true) throw upstreamToolError(name, result);

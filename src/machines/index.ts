@@ -59,6 +59,7 @@ export {
 export type {
   McpOperationInput,
   McpOperationOutput,
+  McpProgressEvent,
   McpRequest,
   McpRequestResult,
   McpToolList,

@@ -34,6 +34,7 @@ import {
   type HeaderParts,
   isUnauthorizedStatus,
   type JsonRpcAnswer,
+  progressOf,
 } from './mcp-operation.policy.js';
 import type { McpOperationContext, McpOperationEvent, RpcExchange } from './mcp-operation.types.js';
 import { SecretValue } from './secret-value.js';
@@ -46,9 +47,13 @@ export interface McpOperationDependencies {
   readonly send?: WireSend;
 }
 
-/** Where bytes-read progress is reported (the parent machine). */
+/** Where bytes-read and upstream progress are reported (the parent machine). */
 export interface ByteReporter {
-  send(event: { type: 'BYTES_READ'; bytes: number }): void;
+  send(
+    event:
+      | { type: 'BYTES_READ'; bytes: number }
+      | { type: 'PROGRESS'; progress: number; total?: number; message?: string },
+  ): void;
 }
 
 /** What every actor of a run shares: the operation's scope, the fence, the headers known so far. */
@@ -69,6 +74,8 @@ export interface ExchangeInput extends ActorBase {
   readonly expectId?: number;
   /** Resume an SSE response after this event id. */
   readonly lastEventId?: string;
+  /** The request's progress token: matching progress notifications are reported. */
+  readonly progressToken?: string | number;
   /** The operation's byte ceiling and what it has already read. */
   readonly maxBytes: number;
   readonly alreadyRead: number;
@@ -119,6 +126,7 @@ export function exchangeInput(
     reporter: self,
     maxBytes: context.maxBytes,
     alreadyRead: context.readBytes,
+    ...(context.progressToken === undefined ? {} : { progressToken: context.progressToken }),
   };
 }
 
@@ -218,6 +226,11 @@ async function readSseResponse(
       if (message.data === '') continue; // priming events carry an id and no payload
       const scope = { ...input.scope, observedReadBytes: budget.bytesRead() };
       const parsed = parseJsonText(message.data, scope);
+      const progress = progressOf(parsed, input.progressToken);
+      if (progress !== undefined) {
+        if (!budget.signal.aborted) input.reporter.send({ type: 'PROGRESS', ...progress });
+        continue;
+      }
       const answer = answerServerRequest(parsed);
       if (answer !== undefined) {
         // The server waits for this before it answers us: post it back, then keep reading.

@@ -14,6 +14,7 @@ import {
   isFallbackStatus,
   isUnauthorizedStatus,
   MAX_STREAM_RESUMPTIONS,
+  progressOf,
 } from './mcp-operation.policy.js';
 import type {
   AbandonCause,
@@ -115,6 +116,15 @@ export const mcpOperationGuards = {
   /** The legacy stream's answer decoded into a valid result. */
   isAnswered: (_: unknown, { answer }: { readonly answer: DecodedResponse | undefined }): boolean =>
     answer?.ok === true,
+
+  /** A legacy stream message is the upstream's progress for our request. */
+  isProgressNotice: (
+    _: unknown,
+    {
+      message,
+      progressToken,
+    }: { readonly message: unknown; readonly progressToken: string | number | undefined },
+  ): boolean => progressOf(message, progressToken) !== undefined,
 
   /** The run gave up a request it had sent: teardown sends `notifications/cancelled` first. */
   hasAbandonedRequest: (

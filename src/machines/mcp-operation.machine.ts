@@ -10,7 +10,7 @@
  * from the event or the context. It is longer than our ~400-line rule on purpose: the chart and
  * the actions it names are one specification, and splitting them would send a reader to a fourth.
  */
-import { assign, setup } from 'xstate';
+import { assign, emit, setup } from 'xstate';
 import {
   ConnectionAuthorizationRequiredError,
   ConnectionProtocolError,
@@ -41,6 +41,7 @@ import {
   MAX_TOOL_LIST_PAGES,
   mergeToolPages,
   nextCursorOf,
+  progressOf,
   REQUEST_ID,
   requestMessage,
   requestResult,
@@ -53,6 +54,7 @@ import type {
   McpOperationEvent,
   McpOperationInput,
   McpOperationOutput,
+  McpProgressEvent,
   McpToolList,
   RpcExchange,
 } from './mcp-operation.types.js';
@@ -113,6 +115,21 @@ const refusalOf = ({ event }: ExchangeDone) =>
   event.output.kind === 'http-error'
     ? { status: event.output.status, body: event.output.body }
     : { status: 0, body: '' };
+
+type ProgressReport = { progress: number; total?: number; message?: string };
+const progressEventOf = ({ event }: With<ProgressReport>): ProgressReport => ({
+  progress: event.progress,
+  ...(event.total === undefined ? {} : { total: event.total }),
+  ...(event.message === undefined ? {} : { message: event.message }),
+});
+// Taken only after `isProgressNotice`, so the zero report is never relayed.
+const legacyProgressOf = (args: WithContext & With<{ readonly message: unknown }>) =>
+  progressOf(args.event.message, args.context.progressToken) ?? { progress: 0 };
+
+/** The upstream's progress for the request, relayed as it arrives (Streamable SSE answers). */
+const relayProgress = {
+  PROGRESS: { actions: { type: 'relayProgress', params: progressEventOf } },
+} as const;
 
 const CLOSING = '#mcpOperation.closing';
 
@@ -273,17 +290,29 @@ function legacyPostState(
       onError: failOnError,
     },
     on: {
-      SSE_MESSAGE: {
-        guard: {
-          type: 'isPendingResponse',
-          params: (args: WithContext & With<{ readonly message: unknown }>) => ({
-            ...messageOf(args),
-            pendingId: args.context.pendingId,
-          }),
+      SSE_MESSAGE: [
+        {
+          guard: {
+            type: 'isPendingResponse',
+            params: (args: WithContext & With<{ readonly message: unknown }>) => ({
+              ...messageOf(args),
+              pendingId: args.context.pendingId,
+            }),
+          },
+          target: check,
+          actions: { type: 'assignLegacyAnswer', params: messageOf },
         },
-        target: check,
-        actions: { type: 'assignLegacyAnswer', params: messageOf },
-      },
+        {
+          guard: {
+            type: 'isProgressNotice',
+            params: (args: WithContext & With<{ readonly message: unknown }>) => ({
+              ...messageOf(args),
+              progressToken: args.context.progressToken,
+            }),
+          },
+          actions: { type: 'relayProgress', params: legacyProgressOf },
+        },
+      ],
     },
   } as const;
 }
@@ -295,6 +324,7 @@ export const mcpOperationSetup = setup({
     events: McpOperationEvent;
     input: McpOperationInput;
     output: McpOperationOutput;
+    emitted: McpProgressEvent;
   },
   actors: makeMcpOperationActors(),
   guards: mcpOperationGuards,
@@ -389,6 +419,8 @@ export const mcpOperationSetup = setup({
       ),
     ),
     failCancelled: assign((_, params: { reason: unknown }) => failed(params.reason)),
+    // The upstream's progress for our request, handed to whoever runs the machine, in order.
+    relayProgress: emit((_, params: ProgressReport) => ({ type: 'progress' as const, ...params })),
     // A sent request given up: teardown tells the server (`notifications/cancelled`). Only the
     // run's request counts; the handshake's `initialize` is never cancelled.
     abandonRequest: assign(({ context }, params: { cause: AbandonCause }) => ({
@@ -432,6 +464,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
     page: 0,
     legacyAnswer: undefined,
     abandoned: undefined,
+    progressToken: input.progressToken,
     outcome: undefined,
   }),
   // The caller's abort, from any state: the outcome is its exact reason.
@@ -532,12 +565,18 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
             input: ({ context, self }) =>
               exchangeInput(context, self, {
                 method: 'POST',
-                message: requestMessage(context.request, context.pendingId, context.cursor),
+                message: requestMessage(
+                  context.request,
+                  context.pendingId,
+                  context.cursor,
+                  context.progressToken,
+                ),
                 expectId: context.pendingId,
               }),
             onDone: [...requestOutcomes],
             onError: failOnError,
           },
+          on: relayProgress,
           after: requestDeadline,
         },
         // The SSE answer broke off after an event id: wait the server's (clamped) retry advice.
@@ -558,6 +597,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
             onDone: [...requestOutcomes],
             onError: failOnError,
           },
+          on: relayProgress,
           after: requestDeadline,
         },
       },
@@ -649,7 +689,13 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
         requesting: {
           ...legacyPostState(
             'postLegacyRequest',
-            (context) => requestMessage(context.request, context.pendingId, context.cursor),
+            (context) =>
+              requestMessage(
+                context.request,
+                context.pendingId,
+                context.cursor,
+                context.progressToken,
+              ),
             'responseCheck',
           ),
           after: requestDeadline,

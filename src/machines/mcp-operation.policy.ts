@@ -109,9 +109,40 @@ export function requestMessage(
   request: McpRequest,
   id: number,
   cursor: string | undefined,
+  progressToken?: string | number,
 ): JsonRpcRequest {
   const { method, params } = requestEnvelope(request, cursor);
-  return buildJsonRpcRequest(id, method, params);
+  if (progressToken === undefined || method !== 'tools/call') {
+    return buildJsonRpcRequest(id, method, params);
+  }
+  const meta = (params?._meta ?? {}) as Record<string, unknown>;
+  return buildJsonRpcRequest(id, method, { ...params, _meta: { ...meta, progressToken } });
+}
+
+/**
+ * The progress report in `message` when it is a `notifications/progress` for `progressToken`,
+ * else `undefined`. A report without a numeric `progress` is not one.
+ */
+export function progressOf(
+  message: unknown,
+  progressToken: string | number | undefined,
+): { progress: number; total?: number; message?: string } | undefined {
+  if (progressToken === undefined || typeof message !== 'object' || message === null) {
+    return undefined;
+  }
+  const { method, params } = message as { method?: unknown; params?: unknown };
+  if (method !== 'notifications/progress' || typeof params !== 'object' || params === null) {
+    return undefined;
+  }
+  const report = params as Record<string, unknown>;
+  if (report.progressToken !== progressToken || typeof report.progress !== 'number') {
+    return undefined;
+  }
+  return {
+    progress: report.progress,
+    ...(typeof report.total === 'number' ? { total: report.total } : {}),
+    ...(typeof report.message === 'string' ? { message: report.message } : {}),
+  };
 }
 
 /** The JSON-RPC method name and params of the run's request (a `tools/list` page cursor too). */

@@ -53,6 +53,19 @@ export interface McpOperationInput {
   readonly limits: { readonly handshake: PhaseLimits; readonly request: PhaseLimits };
   /** How many `tools/list` pages to follow; default `MAX_TOOL_LIST_PAGES`. */
   readonly maxListPages?: number;
+  /**
+   * Sent as `_meta.progressToken` with `tools/call` when someone listens to progress; each
+   * matching `notifications/progress` is then emitted as a `progress` event of the run.
+   */
+  readonly progressToken?: string | number;
+}
+
+/** A progress report of the upstream, as the run emits it (`notifications/progress` params). */
+export interface McpProgressEvent {
+  readonly type: 'progress';
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
 }
 
 /** A decoded JSON-RPC response: the value, or the protocol error that refused it. */
@@ -61,7 +74,10 @@ export type DecodedResponse =
   | { readonly ok: false; readonly error: unknown };
 
 /** Context of `mcpOperation`: the input with its defaults filled in, then the run's data. */
-export interface McpOperationContext extends Required<Omit<McpOperationInput, 'principal'>> {
+export interface McpOperationContext
+  extends Required<Omit<McpOperationInput, 'principal' | 'progressToken'>> {
+  /** The progress token of the request, when someone listens. */
+  progressToken: string | number | undefined;
   /** The principal, wrapped so snapshots never serialise it; wiped at teardown. */
   principal: SecretValue<unknown> | undefined;
   /** The bearer token once resolved. */
@@ -113,6 +129,12 @@ export type AbandonCause = 'cancelled' | 'timeout';
 export type McpOperationEvent =
   | CancelEvent
   | { readonly type: 'BYTES_READ'; readonly bytes: number }
+  | {
+      readonly type: 'PROGRESS';
+      readonly progress: number;
+      readonly total?: number;
+      readonly message?: string;
+    }
   | { readonly type: 'SSE_ENDPOINT'; readonly url: string }
   | { readonly type: 'SSE_MESSAGE'; readonly message: unknown }
   | { readonly type: 'STREAM_REJECTED'; readonly status: number; readonly body: string }

@@ -31,6 +31,8 @@ export interface RunMachineOptions {
   readonly inspect?: InspectionObserver;
   /** Labels copied into every transition record. */
   readonly labels?: TransitionLabels;
+  /** Receives every event the machine emits (e.g. `mcpOperation`'s upstream `progress`); contained. */
+  readonly onEmitted?: (event: { readonly type: string }) => void;
 }
 
 /** The ok member of a machine's output union. */
@@ -60,7 +62,7 @@ export function runMachine<TMachine extends AnyStateMachine>(
   input: InputFrom<TMachine>,
   options: RunMachineOptions = {},
 ): Promise<MachineOk<TMachine>> {
-  const { signal, observe, inspect, labels } = options;
+  const { signal, observe, inspect, labels, onEmitted } = options;
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise<MachineOk<TMachine>>((resolve, reject) => {
     const actor = createActor(machine, {
@@ -74,6 +76,16 @@ export function runMachine<TMachine extends AnyStateMachine>(
             ...labels,
             machine: labels?.machine ?? machine.id,
           });
+    const emitted =
+      onEmitted === undefined
+        ? undefined
+        : actor.on('*', (event: { readonly type: string }) => {
+            try {
+              onEmitted(event);
+            } catch {
+              // A listener never changes the outcome of a run.
+            }
+          });
     const onAbort = (): void => {
       const cancel: CancelEvent = { type: 'CANCEL', reason: signal?.reason };
       (actor as { send(event: CancelEvent): void }).send(cancel);
@@ -83,6 +95,7 @@ export function runMachine<TMachine extends AnyStateMachine>(
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
+      emitted?.unsubscribe();
       actor.stop();
       // XState reports the final snapshot to inspectors after completion observers run; the last
       // transition record is still delivered if the observation ends one microtask later.

@@ -1,7 +1,8 @@
 /**
- * Requests the server sends during a call are answered: `ping` with the empty result the
- * specification requires, anything else (here `elicitation/create`) with -32601, on Streamable
- * HTTP and on legacy HTTP+SSE, and the call still completes with its own response.
+ * What the server sends on a call's stream besides its answer, on Streamable HTTP and legacy
+ * HTTP+SSE: progress for our request reaches the caller in order (asked for only when someone
+ * listens); requests are answered (`ping` with the empty result the specification requires,
+ * anything else, here `elicitation/create`, with -32601) and the call still completes.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,13 +11,32 @@ import { McpServer as SdkServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { ElicitResultSchema, EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runTool } from '../../src/binding/index.js';
+import { mountMcp, runTool } from '../../src/binding/index.js';
 import { defineMcpClientConnection, mountConnections } from '../../src/connections/index.js';
 import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
 
 const outcomes: string[] = [];
 
+const progressTokens: unknown[] = [];
+
 function registerAskingTools(server: McpServer): void {
+  server.registerTool(
+    'reporter',
+    { description: 'Reports progress three times' },
+    async (extra) => {
+      const progressToken = extra._meta?.progressToken;
+      progressTokens.push(progressToken);
+      if (progressToken !== undefined) {
+        for (const step of [1, 2, 3]) {
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress: step, total: 3, message: `step ${step}` },
+          });
+        }
+      }
+      return { content: [{ type: 'text', text: 'reported' }] };
+    },
+  );
   server.registerTool('pinger', { description: 'Pings the client mid-call' }, async (extra) => {
     const answer = await extra.sendRequest({ method: 'ping' }, EmptyResultSchema, {
       timeout: 5_000,
@@ -91,6 +111,49 @@ describe.each([
     const result = await runTool(tool, {}, { source: 'agent' });
     return { result, elapsedMs: performance.now() - started };
   }
+
+  it('relays three upstream progress reports to reportProgress, in order', async () => {
+    const tools = await mountConnections([
+      defineMcpClientConnection({ name: 'asking', transport: transport(), timeoutMs: 5_000 }),
+    ]);
+    const tool = tools.find((candidate) => candidate.name === 'reporter');
+    if (tool === undefined) throw new Error('reporter not mounted');
+    progressTokens.length = 0;
+    const reports: unknown[] = [];
+    const result = await runTool(
+      tool,
+      {},
+      { source: 'agent', reportProgress: (...report) => void reports.push(report) },
+    );
+    expect(result.ok).toBe(true);
+    expect(reports).toEqual([
+      [1, 3, 'step 1'],
+      [2, 3, 'step 2'],
+      [3, 3, 'step 3'],
+    ]);
+    // Without a listener the upstream is not asked for progress.
+    await runTool(tool, {}, { source: 'agent' });
+    expect(progressTokens).toEqual([2, undefined]);
+  });
+
+  it('relays upstream progress through mountMcp to an SDK client onprogress', async () => {
+    const tools = await mountConnections([
+      defineMcpClientConnection({ name: 'asking', transport: transport(), timeoutMs: 5_000 }),
+    ]);
+    const gateway = await startMcpPeer((server) => mountMcp(server, tools));
+    try {
+      const reports: unknown[] = [];
+      const result = await gateway.client.callTool({ name: 'reporter', arguments: {} }, undefined, {
+        onprogress: (report) => void reports.push(report),
+      });
+      expect(result.isError).toBeUndefined();
+      expect(reports).toEqual(
+        [1, 2, 3].map((progress) => ({ progress, total: 3, message: `step ${progress}` })),
+      );
+    } finally {
+      await gateway.stop();
+    }
+  });
 
   it('answers ping with an empty result and completes', async () => {
     const { result, elapsedMs } = await call('pinger');

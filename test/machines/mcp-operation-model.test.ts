@@ -51,21 +51,21 @@ const MODELS: readonly {
   {
     name: 'tools/call',
     options: mcpModelOptions,
-    size: { states: 32, edges: 194, finalEdges: 103, legacyPostEdges: 7 },
+    size: { states: 32, edges: 200, finalEdges: 103, legacyPostEdges: 9 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
   {
     name: 'tools/list',
     options: mcpListModelOptions,
-    size: { states: 57, edges: 327, finalEdges: 164, legacyPostEdges: 9 },
+    size: { states: 57, edges: 338, finalEdges: 164, legacyPostEdges: 12 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
   {
     name: 'tools/call, transport sse',
     options: mcpSseModelOptions,
-    size: { states: 11, edges: 60, finalEdges: 49, legacyPostEdges: 7 },
+    size: { states: 11, edges: 62, finalEdges: 49, legacyPostEdges: 9 },
     intoLegacy: [
       { from: 'credentials', event: 'xstate.done.actor.resolveCredentials', status: undefined },
     ],
@@ -74,7 +74,7 @@ const MODELS: readonly {
   {
     name: 'tools/call, transport streamable-http',
     options: mcpStreamableOnlyModelOptions,
-    size: { states: 28, edges: 146, finalEdges: 68, legacyPostEdges: 0 },
+    size: { states: 28, edges: 150, finalEdges: 68, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },

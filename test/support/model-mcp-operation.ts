@@ -27,6 +27,7 @@ export const mcpModelInput: McpOperationInput = {
   fence: createHostFence('model', new URL(MODEL_URL)),
   headers: {},
   request: { method: 'tools/call', params: { name: 'echo', arguments: {} } },
+  progressToken: 2,
   limits: {
     handshake: { timeoutMs: 5_000, maxResponseBytes: 1_000 },
     request: { timeoutMs: 3_000, maxResponseBytes: 2_000 },
@@ -215,7 +216,16 @@ function eventCasesFor(
       { type: 'SSE_MESSAGE', message: rpcResult(3, { tools: [] }) },
       { type: 'SSE_MESSAGE', message: rpcResult(3, { tools: [], nextCursor: 'page-3' }) },
       { type: 'SSE_MESSAGE', message: rpcResult(99, {}) },
+      {
+        type: 'SSE_MESSAGE',
+        message: {
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: 2, progress: 1, total: 2 },
+        },
+      },
     ],
+    PROGRESS: [{ type: 'PROGRESS', progress: 1, total: 2, message: 'half' }],
     STREAM_REJECTED: [
       { type: 'STREAM_REJECTED', status: 401, body: '' },
       { type: 'STREAM_REJECTED', status: 500, body: 'no' },
