@@ -94,7 +94,9 @@ export default createMachine({
                   "type": "isUnauthorized"
                 },
                 "target": "#mcpOperation.closing",
-                "actions": "failUnauthorized"
+                "actions": {
+                  "type": "failUnauthorized"
+                }
               },
               {
                 "guard": {
@@ -209,7 +211,9 @@ export default createMachine({
                   "type": "isUnauthorized"
                 },
                 "target": "#mcpOperation.closing",
-                "actions": "failUnauthorized"
+                "actions": {
+                  "type": "failUnauthorized"
+                }
               },
               {
                 "guard": {
@@ -309,7 +313,9 @@ export default createMachine({
                   "type": "isUnauthorized"
                 },
                 "target": "#mcpOperation.closing",
-                "actions": "failUnauthorized"
+                "actions": {
+                  "type": "failUnauthorized"
+                }
               },
               {
                 "guard": {
@@ -417,7 +423,9 @@ export default createMachine({
               "type": "isUnauthorized"
             },
             "target": "#mcpOperation.closing",
-            "actions": "failUnauthorized"
+            "actions": {
+              "type": "failUnauthorized"
+            }
           },
           {
             "target": "#mcpOperation.closing",
@@ -497,7 +505,9 @@ export default createMachine({
                   "type": "isUnauthorized"
                 },
                 "target": "#mcpOperation.closing",
-                "actions": "failUnauthorized"
+                "actions": {
+                  "type": "failUnauthorized"
+                }
               },
               {
                 "guard": {
@@ -609,7 +619,9 @@ export default createMachine({
                   "type": "isUnauthorized"
                 },
                 "target": "#mcpOperation.closing",
-                "actions": "failUnauthorized"
+                "actions": {
+                  "type": "failUnauthorized"
+                }
               },
               {
                 "guard": {

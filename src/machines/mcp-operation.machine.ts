@@ -12,6 +12,7 @@
  */
 import { assign, setup } from 'xstate';
 import {
+  type AuthChallenge,
   ConnectionAuthorizationRequiredError,
   ConnectionProtocolError,
   ConnectionRequestError,
@@ -107,8 +108,11 @@ const legacyPageOf = (args: WithContext) => pageOf(args.context, legacyAnswerOf(
 // Taken only after `isHttpError`, so the zero status is never reported.
 const refusalOf = ({ event }: ExchangeDone) =>
   event.output.kind === 'http-error'
-    ? { status: event.output.status, body: event.output.body }
-    : { status: 0, body: '' };
+    ? { status: event.output.status, body: event.output.body, challenge: event.output.challenge }
+    : { status: 0, body: '', challenge: undefined };
+const challengeOf = ({ event }: ExchangeDone) => ({
+  challenge: event.output.kind === 'http-error' ? event.output.challenge : undefined,
+});
 
 const CLOSING = '#mcpOperation.closing';
 
@@ -133,7 +137,7 @@ const refusals = [
   {
     guard: { type: 'isUnauthorized', params: exchangeOf },
     target: CLOSING,
-    actions: 'failUnauthorized',
+    actions: { type: 'failUnauthorized', params: challengeOf },
   },
   {
     guard: { type: 'isHttpError', params: exchangeOf },
@@ -339,11 +343,14 @@ export const mcpOperationSetup = setup({
         protocolVersion: context.protocolVersion ?? LATEST_PROTOCOL_VERSION,
       },
     })),
-    failUnauthorized: assign(({ context }) =>
-      failed(new ConnectionAuthorizationRequiredError(scopeOf(context))),
+    failUnauthorized: assign(({ context }, params: { challenge: AuthChallenge | undefined }) =>
+      failed(new ConnectionAuthorizationRequiredError({ ...scopeOf(context), ...params })),
     ),
-    failHttpStatus: assign(({ context }, params: { status: number; body: string }) =>
-      failed(new ConnectionRequestError({ ...scopeOf(context), ...params })),
+    failHttpStatus: assign(
+      (
+        { context },
+        params: { status: number; body: string; challenge: AuthChallenge | undefined },
+      ) => failed(new ConnectionRequestError({ ...scopeOf(context), ...params })),
     ),
     failWithError: assign((_, params: { error: unknown }) => failed(params.error)),
     failTimeout: assign(({ context }, params: { timeoutMs: number }) =>
@@ -465,7 +472,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
               {
                 guard: { type: 'isUnauthorized', params: exchangeOf },
                 target: CLOSING,
-                actions: 'failUnauthorized',
+                actions: { type: 'failUnauthorized', params: challengeOf },
               },
               {
                 guard: {
@@ -553,13 +560,20 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
               }),
             },
             target: CLOSING,
-            actions: 'failUnauthorized',
+            actions: {
+              type: 'failUnauthorized',
+              params: ({ event }) => ({ challenge: event.challenge }),
+            },
           },
           {
             target: CLOSING,
             actions: {
               type: 'failHttpStatus',
-              params: ({ event }) => ({ status: event.status, body: event.body }),
+              params: ({ event }) => ({
+                status: event.status,
+                body: event.body,
+                challenge: event.challenge,
+              }),
             },
           },
         ],
