@@ -102,7 +102,9 @@ export default createMachine({
                   "type": "isUnauthorized"
                 },
                 "target": "#mcpOperation.closing",
-                "actions": "failUnauthorized"
+                "actions": {
+                  "type": "failUnauthorized"
+                }
               },
               {
                 "guard": {
@@ -217,7 +219,9 @@ export default createMachine({
                   "type": "isUnauthorized"
                 },
                 "target": "#mcpOperation.closing",
-                "actions": "failUnauthorized"
+                "actions": {
+                  "type": "failUnauthorized"
+                }
               },
               {
                 "guard": {
@@ -340,7 +344,9 @@ export default createMachine({
                   "type": "isUnauthorized"
                 },
                 "target": "#mcpOperation.closing",
-                "actions": "failUnauthorized"
+                "actions": {
+                  "type": "failUnauthorized"
+                }
               },
               {
                 "guard": {
@@ -463,7 +469,9 @@ export default createMachine({
               "type": "isUnauthorized"
             },
             "target": "#mcpOperation.closing",
-            "actions": "failUnauthorized"
+            "actions": {
+              "type": "failUnauthorized"
+            }
           },
           {
             "target": "#mcpOperation.closing",
@@ -543,7 +551,9 @@ export default createMachine({
                   "type": "isUnauthorized"
                 },
                 "target": "#mcpOperation.closing",
-                "actions": "failUnauthorized"
+                "actions": {
+                  "type": "failUnauthorized"
+                }
               },
               {
                 "guard": {
@@ -665,7 +675,9 @@ export default createMachine({
                   "type": "isUnauthorized"
                 },
                 "target": "#mcpOperation.closing",
-                "actions": "failUnauthorized"
+                "actions": {
+                  "type": "failUnauthorized"
+                }
               },
               {
                 "guard": {

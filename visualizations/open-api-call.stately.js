@@ -51,7 +51,9 @@ export default createMachine({
               "type": "isUnauthorized"
             },
             "target": "#openApiCall.closed",
-            "actions": "failUnauthorized"
+            "actions": {
+              "type": "failUnauthorized"
+            }
           },
           {
             "guard": {

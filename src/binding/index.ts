@@ -86,5 +86,6 @@ export {
   listToolNames,
   summarizeTransports,
   toolInputJsonSchema,
+  toolOutputJsonSchema,
 } from './tool-surface.js';
 export type { JsonSchemaObject, ValidationIssue } from './zod-schema.js';

@@ -14,8 +14,13 @@ import type { ToolCallHooks, ToolLifecycle } from './hooks.js';
 import type { McpCallPresentation } from './presentation.js';
 import { runTool } from './run-tool.js';
 import type { AnyRuntimeToolDefinition, ToolProgressReporter } from './runtime-tool.js';
-import { type ToolResult, toolErrorEnvelope } from './tool-result.js';
-import { collectToolSurface, sharedInputJsonSchema } from './tool-surface.js';
+import {
+  type ToolFailure,
+  type ToolResult,
+  toolErrorEnvelope,
+  toolResultFromError,
+} from './tool-result.js';
+import { collectToolSurface, sharedInputJsonSchema, toolOutputJsonSchema } from './tool-surface.js';
 import type { JsonSchemaObject } from './zod-schema.js';
 
 /** Options of {@link mountMcp}. */
@@ -30,7 +35,9 @@ export interface McpMountOptions {
 
 /**
  * Registers each definition exposed on `MCP` on `server`. tools/list shows the input's JSON
- * Schema; the handler's signal follows MCP cancellation, and `ctx.reportProgress` sends
+ * Schema, and the output's for a definition that declares `outputJsonSchema` (its successful
+ * results must then carry `structuredContent`; one without is answered `INTERNAL_SERVER_ERROR`,
+ * since the SDK server and its clients would refuse it); the handler's signal follows MCP cancellation, and `ctx.reportProgress` sends
  * `notifications/progress` only when the request carries a `progressToken`. Throws at mount on a
  * bad definition or a duplicate name (naming both sources); the SDK itself refuses a name already
  * registered.
@@ -42,9 +49,14 @@ export function mountMcp(
 ): void {
   const { hooks, lifecycle, context } = options;
   for (const definition of collectToolSurface(runtimeTools, 'MCP')) {
+    const outputJsonSchema = toolOutputJsonSchema(definition);
     const config = {
       description: definition.description,
       inputSchema: advertisedPassThroughSchema(sharedInputJsonSchema(definition)),
+      // The SDK server then demands structuredContent (any object passes the pass-through).
+      ...(outputJsonSchema === undefined
+        ? {}
+        : { outputSchema: advertisedPassThroughSchema(outputJsonSchema) }),
       ...(definition.annotations?.title === undefined
         ? {}
         : { title: definition.annotations.title }),
@@ -62,7 +74,7 @@ export function mountMcp(
         transport: 'MCP',
         ...(reportProgress === undefined ? {} : { reportProgress }),
       });
-      return toCallToolResult(result);
+      return toCallToolResult(result, outputJsonSchema !== undefined);
     });
   }
 }
@@ -96,9 +108,22 @@ function advertisedPassThroughSchema(jsonSchema: Readonly<JsonSchemaObject>): z.
   return schema;
 }
 
-/** Maps a runner result onto the MCP tool-call result. */
-function toCallToolResult(result: ToolResult): CallToolResult {
-  if (result.ok) return result.data as McpCallPresentation;
-  const text = JSON.stringify(toolErrorEnvelope(result));
+/**
+ * Maps a runner result onto the MCP tool-call result. A tool that advertises an output schema and
+ * presents no structured content is a server fault, answered with the safe envelope.
+ */
+function toCallToolResult(result: ToolResult, needsStructured: boolean): CallToolResult {
+  if (result.ok) {
+    const presented = result.data as McpCallPresentation;
+    if (!needsStructured || presented.structuredContent !== undefined) return presented;
+    return errorResult(
+      toolResultFromError(new Error('tool with an outputSchema presented no structuredContent')),
+    );
+  }
+  return errorResult(result);
+}
+
+function errorResult(failure: ToolFailure): CallToolResult {
+  const text = JSON.stringify(toolErrorEnvelope(failure));
   return { content: [{ type: 'text', text }], isError: true };
 }

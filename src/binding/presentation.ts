@@ -9,8 +9,9 @@ import type { AnyRuntimeToolDefinition, ToolTransport } from './runtime-tool.js'
 export type McpCallPresentation = Pick<CallToolResult, 'content' | 'structuredContent' | '_meta'>;
 
 /**
- * Presents `output` for `transport`. MCP: `present.mcp`'s content (stripped of
- * `structuredContent`/`isError`), else the JSON text plus `structuredContent` for a plain object.
+ * Presents `output` for `transport`. MCP: `present.mcp`'s content, `_meta` and plain-object
+ * `structuredContent` (anything else, `isError` included, is dropped), else the JSON text plus
+ * `structuredContent` for a plain object.
  * AGENT: `present.agent`'s value, else the output. No transport: the output.
  */
 export function presentOutput(
@@ -39,6 +40,9 @@ function customMcpPresentation(
   const presented: McpCallPresentation = {
     content: presentation.content as CallToolResult['content'],
   };
+  if (isPlainObject(presentation.structuredContent)) {
+    presented.structuredContent = presentation.structuredContent;
+  }
   if (isPlainObject(presentation._meta)) presented._meta = presentation._meta;
   return presented;
 }

@@ -59,10 +59,15 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-/** What an MCP presenter returns: a tool result without `structuredContent` or `isError`. */
+/** What an MCP presenter returns: a tool result without `isError`. */
 export interface McpPresentation {
   /** The content blocks sent to the MCP client. */
   content: CallToolResult['content'];
+  /**
+   * Structured content sent beside the blocks (a plain object); required on every result of a
+   * tool that declares `outputJsonSchema`, which MCP clients check it against.
+   */
+  structuredContent?: Record<string, unknown>;
   /** Optional protocol metadata. */
   _meta?: Record<string, unknown>;
 }
@@ -127,6 +132,14 @@ export interface RuntimeToolDefinition<
    * `input` accepts; validation still runs through `input`.
    */
   inputJsonSchema?: Readonly<Record<string, unknown>>;
+  /**
+   * The JSON Schema advertised as the tool's MCP `outputSchema` (by `mountMcp` and
+   * `buildToolManifest`), for a tool whose results carry checked `structuredContent` (an upstream
+   * MCP tool's own schema). It must describe an object; every successful MCP presentation must
+   * then carry `structuredContent`, or `mountMcp` answers `INTERNAL_SERVER_ERROR`. It does not
+   * validate anything itself.
+   */
+  outputJsonSchema?: Readonly<Record<string, unknown>>;
   /** The declared output schema; a mismatch is a server fault (`INTERNAL_SERVER_ERROR`). */
   output?: O;
   /** Surfaces the tool is exposed on; default MCP + AGENT; an empty list is an error. */
@@ -185,6 +198,14 @@ export function assertRuntimeToolDefinition(definition: unknown): void {
       (def.inputJsonSchema as { type?: unknown }).type !== 'object')
   ) {
     fail('inputJsonSchema must be a JSON Schema object with type "object"');
+  }
+  if (
+    def.outputJsonSchema !== undefined &&
+    (typeof def.outputJsonSchema !== 'object' ||
+      def.outputJsonSchema === null ||
+      (def.outputJsonSchema as { type?: unknown }).type !== 'object')
+  ) {
+    fail('outputJsonSchema must be a JSON Schema object with type "object"');
   }
   if (def.output !== undefined && !isZodSchema(def.output)) {
     fail('output must be a zod 4 schema');

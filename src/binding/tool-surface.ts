@@ -37,6 +37,8 @@ export interface ToolManifestEntry {
   description: string;
   /** The draft-07 JSON Schema of the tool's input. */
   inputSchema: JsonSchemaObject;
+  /** The JSON Schema of the tool's structured output, when it declares `outputJsonSchema`. */
+  outputSchema?: JsonSchemaObject;
   /** MCP annotations, when declared. */
   annotations?: ToolAnnotations;
 }
@@ -117,6 +119,18 @@ export function toolInputJsonSchema(definition: AnyRuntimeToolDefinition): JsonS
 }
 
 /**
+ * The advertised JSON Schema of a definition's structured output: a fresh copy of its
+ * `outputJsonSchema`, or `undefined` when it declares none (a zod `output` is not advertised).
+ */
+export function toolOutputJsonSchema(
+  definition: AnyRuntimeToolDefinition,
+): JsonSchemaObject | undefined {
+  return definition.outputJsonSchema === undefined
+    ? undefined
+    : structuredClone(definition.outputJsonSchema);
+}
+
+/**
  * Every definition's name, identity and transports, sorted by name then service. A diagnostic:
  * it does not refuse duplicates, so a broken surface still shows.
  */
@@ -138,7 +152,8 @@ function compareText(a: string, b: string): number {
 }
 
 /**
- * The tools a mount on `transport` advertises, in mount order, with their input JSON Schemas.
+ * The tools a mount on `transport` advertises, in mount order, with their input JSON Schemas
+ * (and output JSON Schemas, for definitions that declare one).
  * Throws on duplicate names, as the mount would.
  */
 export function buildToolManifest(
@@ -151,6 +166,8 @@ export function buildToolManifest(
       description: definition.description,
       inputSchema: toolInputJsonSchema(definition),
     };
+    const outputSchema = toolOutputJsonSchema(definition);
+    if (outputSchema !== undefined) entry.outputSchema = outputSchema;
     if (definition.annotations !== undefined) entry.annotations = definition.annotations;
     return entry;
   });

@@ -3,6 +3,7 @@
  * (decision 0003); this module is their public home under `stitchkit-transport/connections`.
  */
 export {
+  type AuthChallenge,
   ConnectionAuthorizationRequiredError,
   ConnectionBudgetExceededError,
   type ConnectionErrorScope,

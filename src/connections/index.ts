@@ -26,15 +26,16 @@ export {
   type OperationLimits,
 } from './limits.js';
 export { mountConnections, warnSkippedTool } from './mount.js';
-export type {
-  ConnectionDefinition,
-  ConnectionMountOptions,
-  ConnectionTokenProvider,
-  McpClientConnection,
-  McpClientConnectionConfig,
-  McpToolFilter,
-  OpenApiConnection,
-  OpenApiConnectionConfig,
-  SkippedTool,
-  SkipReason,
+export {
+  type ConnectionDefinition,
+  type ConnectionMountOptions,
+  type ConnectionTokenProvider,
+  isMountedDespite,
+  type McpClientConnection,
+  type McpClientConnectionConfig,
+  type McpToolFilter,
+  type OpenApiConnection,
+  type OpenApiConnectionConfig,
+  type SkippedTool,
+  type SkipReason,
 } from './types.js';

@@ -3,21 +3,25 @@
  * `RuntimeToolDefinition` per allowed tool, each call a fresh client with the caller's credential.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
 import {
   type AnyRuntimeToolDefinition,
   defineRuntimeTool,
   isProgressListened,
+  type McpPresentation,
   TOOL_NAME_PATTERN,
   type ToolAnnotations,
   toolInputJsonSchema,
 } from '../binding/index.js';
+import { parseWithSchema } from '../binding/zod-schema.js';
 import type { McpProgressEvent, McpToolList } from '../machines/mcp-operation.types.js';
 import type { TransitionObserver } from '../machines/observe.js';
+import { ConnectionProtocolError, operationScope } from '../wire/index.js';
 import { type ResolvedMcpConnection, resolveMcpConnection } from './define-mcp-connection.js';
 import { runMcpOperation } from './mcp-operation-run.js';
 import { unwrapMcpResult, upstreamToolError } from './mcp-result.js';
 import { recordMountedToolCost } from './tool-cost.js';
-import { zodObjectFromJsonSchema } from './tool-schema.js';
+import { zodFromOutputSchema, zodObjectFromJsonSchema } from './tool-schema.js';
 import type { McpClientConnection, SkippedTool } from './types.js';
 
 function isAllowed(resolved: ResolvedMcpConnection, name: string): boolean {
@@ -31,10 +35,63 @@ function annotationsOf(tool: Tool): { annotations?: ToolAnnotations } {
   return { annotations: { ...tool.annotations, ...(title === undefined ? {} : { title }) } };
 }
 
+/** A tool's output check: the converted schema and the JSON Schema advertised beside it. */
+interface OutputCheck {
+  readonly schema: z.ZodType;
+  readonly jsonSchema: Readonly<Record<string, unknown>>;
+}
+
+/** At most this many issues are named in a mismatch's host-facing message. */
+const MAX_NAMED_ISSUES = 3;
+
+/**
+ * Checks a successful `tools/call` result against the tool's output schema (MCP: clients SHOULD
+ * validate; servers MUST return conforming `structuredContent`). `isError` results are not checked.
+ */
+async function checkStructuredContent(
+  check: OutputCheck,
+  result: CallToolResult,
+  toolName: string,
+  connectionName: string,
+): Promise<void> {
+  const scope = operationScope(connectionName, 'tools/call');
+  if (result.structuredContent === undefined) {
+    throw new ConnectionProtocolError({
+      ...scope,
+      violation: `returned no structuredContent for tool "${toolName}", whose outputSchema requires it`,
+    });
+  }
+  const outcome = await parseWithSchema(check.schema, result.structuredContent);
+  if (outcome.success) return;
+  const named = outcome.issues
+    .slice(0, MAX_NAMED_ISSUES)
+    .map(
+      (issue) => `${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`,
+    )
+    .join('; ');
+  throw new ConnectionProtocolError({
+    ...scope,
+    violation: `returned structuredContent that does not match the outputSchema of tool "${toolName}" (${named})`,
+    cause: outcome.error,
+  });
+}
+
+/** The MCP presentation of an upstream result: its own blocks, and its structured content. */
+function presentUpstream(output: unknown): McpPresentation {
+  const result = output as CallToolResult;
+  if (!Array.isArray(result?.content)) {
+    return { content: [{ type: 'text', text: JSON.stringify(output) }] };
+  }
+  return result.structuredContent === undefined
+    ? { content: result.content }
+    : { content: result.content, structuredContent: result.structuredContent };
+}
+
 function buildTool(
   connection: McpClientConnection,
   resolved: ResolvedMcpConnection,
   tool: Tool,
+  output: OutputCheck | undefined,
   observe: TransitionObserver | undefined,
 ): AnyRuntimeToolDefinition {
   const name = tool.name;
@@ -43,6 +100,7 @@ function buildTool(
     description: tool.description ?? `External MCP tool "${name}"`,
     identity: { serviceName: resolved.name, action: name, method: 'POST' },
     input: zodObjectFromJsonSchema(tool.inputSchema),
+    ...(output === undefined ? {} : { outputJsonSchema: output.jsonSchema }),
     transports: resolved.transports,
     ...annotationsOf(tool),
     handler: async (context) => {
@@ -64,21 +122,36 @@ function buildTool(
       });
       const result = outcome.result as CallToolResult;
       if (result.isError === true) throw upstreamToolError(name, result);
+      if (output !== undefined) await checkStructuredContent(output, result, name, resolved.name);
       return context.source === 'cli' ? unwrapMcpResult(result) : result;
     },
     present: {
-      // Relay the server's own content blocks to MCP clients instead of re-encoding them as JSON.
-      mcp: (output) => {
-        const result = output as CallToolResult;
-        return Array.isArray(result?.content)
-          ? { content: result.content }
-          : { content: [{ type: 'text', text: JSON.stringify(output) }] };
-      },
+      // Relay the server's own content blocks (and structured content) to MCP clients instead of
+      // re-encoding them as JSON.
+      mcp: presentUpstream,
     },
   });
   // Fails here, not at mountAgent/mountMcp, when the converted schema has no JSON form.
   toolInputJsonSchema(definition);
   return definition;
+}
+
+/**
+ * The output check of a tool with an `outputSchema`, converted once here. One that cannot be
+ * converted yields the reason instead: the tool mounts without output checking and without
+ * advertising the schema, and the host is told (decision 0012).
+ */
+function outputCheckOf(tool: Tool): { check?: OutputCheck; unconvertible?: string } {
+  if (tool.outputSchema === undefined) return {};
+  try {
+    const schema = zodFromOutputSchema(tool.outputSchema);
+    return schema === undefined ? {} : { check: { schema, jsonSchema: tool.outputSchema } };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      unconvertible: `outputSchema cannot be converted (${reason}); the tool is mounted without output checking`,
+    };
+  }
 }
 
 /**
@@ -116,10 +189,20 @@ export async function discoverMcpTools(
       });
       continue;
     }
+    const output = outputCheckOf(tool);
     try {
-      const definition = buildTool(connection, resolved, tool, observe);
+      const definition = buildTool(connection, resolved, tool, output.check, observe);
       recordMountedToolCost(definition, resolved.name, tool.inputSchema);
       tools.push(definition);
+      // Reported only once the tool is known to mount; a skipped tool has its own report.
+      if (output.unconvertible !== undefined) {
+        report({
+          connection: resolved.name,
+          tool: tool.name,
+          reason: 'unconvertible-output-schema',
+          message: output.unconvertible,
+        });
+      }
     } catch (error) {
       report({
         connection: resolved.name,

@@ -7,12 +7,18 @@ import { ConnectionBudgetExceededError } from '../wire/index.js';
 import { recordMount, schemaBytesOf } from './catalog.js';
 import { discoverMcpTools } from './mcp-tools.js';
 import { discoverOpenApiTools } from './openapi-tools.js';
-import type { ConnectionDefinition, ConnectionMountOptions, SkippedTool } from './types.js';
+import {
+  type ConnectionDefinition,
+  type ConnectionMountOptions,
+  isMountedDespite,
+  type SkippedTool,
+} from './types.js';
 
-/** The default skip reporter: one line per skipped tool on stderr. */
+/** The default skip reporter: one line per skipped (or mounted but unchecked) tool on stderr. */
 export function warnSkippedTool(skipped: SkippedTool): void {
+  const what = isMountedDespite(skipped.reason) ? 'mounted without output checking' : 'not mounted';
   console.warn(
-    `[stitchkit-transport] connection "${skipped.connection}": tool "${skipped.tool}" not mounted (${skipped.reason}): ${skipped.message}`,
+    `[stitchkit-transport] connection "${skipped.connection}": tool "${skipped.tool}" ${what} (${skipped.reason}): ${skipped.message}`,
   );
 }
 
@@ -49,7 +55,8 @@ export async function mountConnections(
   const reportToHost = containedReporter(options.onSkippedTool ?? warnSkippedTool);
   const skipped: SkippedTool[] = [];
   const report = (entry: SkippedTool): void => {
-    skipped.push(entry);
+    // The catalog lists tools that are missing; a tool mounted unchecked is reported only.
+    if (!isMountedDespite(entry.reason)) skipped.push(entry);
     reportToHost(entry);
   };
   const tools: AnyRuntimeToolDefinition[] = [];

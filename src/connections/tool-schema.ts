@@ -45,6 +45,23 @@ export function zodObjectFromJsonSchema(inputSchema: unknown): z.ZodObject {
   return converted as unknown as z.ZodObject;
 }
 
+/**
+ * The zod schema a tool's `outputSchema` is checked with, converted once at mount; `undefined`
+ * when the tool declares none. Throws when zod cannot convert it or it describes no object (the
+ * caller mounts the tool without output checking and reports it).
+ */
+export function zodFromOutputSchema(outputSchema: unknown): z.ZodType | undefined {
+  if (outputSchema === undefined) return undefined;
+  if (typeof outputSchema !== 'object' || outputSchema === null || Array.isArray(outputSchema)) {
+    throw new TypeError('outputSchema must be a JSON Schema object');
+  }
+  const converted = z.fromJSONSchema(withDefsDialect(outputSchema as Record<string, unknown>));
+  if (converted._zod.def.type !== 'object') {
+    throw new TypeError('outputSchema must describe an object');
+  }
+  return converted;
+}
+
 /** UTF-8 byte length of a value's JSON form: what a tool's schema costs a model's context. */
 export function jsonByteLength(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');

@@ -96,11 +96,17 @@ export type OpenApiConnection = OpenApiConnectionConfig & { readonly kind: 'open
 /** Every kind of connection `mountConnections` accepts. */
 export type ConnectionDefinition = McpClientConnection | OpenApiConnection;
 
-/** Why a discovered tool was not mounted (a closed vocabulary). */
+/**
+ * Why a discovered tool was not mounted (a closed vocabulary). One reason reports a tool that
+ * *is* mounted: `unconvertible-output-schema`, an MCP `outputSchema` this library cannot convert;
+ * the tool mounts without output checking and without advertising that schema (see
+ * {@link isMountedDespite}).
+ */
 export type SkipReason =
   | 'invalid-tool'
   | 'invalid-name'
   | 'unconvertible-schema'
+  | 'unconvertible-output-schema'
   | 'external-ref'
   | 'recursive-ref'
   | 'server-variables'
@@ -111,7 +117,16 @@ export type SkipReason =
   | 'unsupported-method'
   | 'invalid-operation';
 
-/** A tool that was discovered but not mounted. */
+/**
+ * True for a report about a tool that was still mounted (only `unconvertible-output-schema`: what
+ * was skipped is its output check). Such reports reach `onSkippedTool` but are not counted as
+ * skipped by `describeCatalog`.
+ */
+export function isMountedDespite(reason: SkipReason): boolean {
+  return reason === 'unconvertible-output-schema';
+}
+
+/** A tool that was discovered but not mounted, or (see {@link isMountedDespite}) mounted unchecked. */
 export interface SkippedTool {
   /** The connection's name. */
   readonly connection: string;
@@ -127,7 +142,10 @@ export interface SkippedTool {
 export interface ConnectionMountOptions {
   /** Ceilings on what the mounted surface may expose, checked after discovery. */
   readonly budget?: { readonly maxTools?: number; readonly maxSchemaBytes?: number };
-  /** Receives each skipped tool; default: one `console.warn` line per tool. */
+  /**
+   * Receives each skipped tool, and each tool mounted without output checking
+   * (`unconvertible-output-schema`); default: one `console.warn` line per report.
+   */
   readonly onSkippedTool?: (skipped: SkippedTool) => void;
   /** Receives the transition records of every connection in this mount. */
   readonly observe?: TransitionObserver;

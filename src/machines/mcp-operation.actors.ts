@@ -7,8 +7,10 @@
  */
 import { fromCallback, fromPromise } from 'xstate';
 import {
+  type AuthChallenge,
   ConnectionProtocolError,
   cancelBody,
+  challengeOfResponse,
   drainBounded,
   fetchWithoutRedirects,
   type HostFence,
@@ -246,6 +248,11 @@ async function readSseResponse(
   return { kind: 'interrupted', lastEventId, retryMs };
 }
 
+/** The optional `challenge` field, absent rather than `undefined` when none was sent. */
+function challengeField(challenge: AuthChallenge | undefined): { challenge?: AuthChallenge } {
+  return challenge === undefined ? {} : { challenge };
+}
+
 async function runExchange(
   input: ExchangeInput,
   signal: AbortSignal,
@@ -268,15 +275,18 @@ async function runExchange(
   const budget = readBudget(input, signal);
   if (!response.ok) {
     // The machine's guards decide what a status means; here it only decides what to read: a 401
-    // body carries nothing the client uses, so it is cancelled rather than read.
+    // body carries nothing the client uses, so it is cancelled rather than read. Its challenge
+    // (and a 403's) is in the headers.
+    const challenge = challengeField(challengeOfResponse(response));
     if (isUnauthorizedStatus(response.status)) {
       cancelBody(response);
-      return { kind: 'http-error', status: response.status, body: '' };
+      return { kind: 'http-error', status: response.status, body: '', ...challenge };
     }
     return {
       kind: 'http-error',
       status: response.status,
       body: await readErrorExcerpt(response, budget),
+      ...challenge,
     };
   }
   const sessionHeader = response.headers.get('mcp-session-id');
@@ -322,9 +332,10 @@ async function readLegacyStream(
   );
   if (!response.ok) {
     let body = '';
+    const challenge = challengeField(challengeOfResponse(response));
     if (isUnauthorizedStatus(response.status)) cancelBody(response);
     else body = await readErrorExcerpt(response, budget);
-    sendBack({ type: 'STREAM_REJECTED', status: response.status, body });
+    sendBack({ type: 'STREAM_REJECTED', status: response.status, body, ...challenge });
     return;
   }
   if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {

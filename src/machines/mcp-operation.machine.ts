@@ -12,6 +12,7 @@
  */
 import { assign, emit, setup } from 'xstate';
 import {
+  type AuthChallenge,
   ConnectionAuthorizationRequiredError,
   ConnectionProtocolError,
   ConnectionRequestError,
@@ -113,8 +114,11 @@ const legacyPageOf = (args: WithContext) => pageOf(args.context, legacyAnswerOf(
 // Taken only after `isHttpError`, so the zero status is never reported.
 const refusalOf = ({ event }: ExchangeDone) =>
   event.output.kind === 'http-error'
-    ? { status: event.output.status, body: event.output.body }
-    : { status: 0, body: '' };
+    ? { status: event.output.status, body: event.output.body, challenge: event.output.challenge }
+    : { status: 0, body: '', challenge: undefined };
+const challengeOf = ({ event }: ExchangeDone) => ({
+  challenge: event.output.kind === 'http-error' ? event.output.challenge : undefined,
+});
 
 type ProgressReport = { progress: number; total?: number; message?: string };
 const progressEventOf = ({ event }: With<ProgressReport>): ProgressReport => ({
@@ -166,7 +170,7 @@ const refusals = [
   {
     guard: { type: 'isUnauthorized', params: exchangeOf },
     target: CLOSING,
-    actions: 'failUnauthorized',
+    actions: { type: 'failUnauthorized', params: challengeOf },
   },
   {
     guard: { type: 'isHttpError', params: exchangeOf },
@@ -388,11 +392,14 @@ export const mcpOperationSetup = setup({
         protocolVersion: context.protocolVersion ?? LATEST_PROTOCOL_VERSION,
       },
     })),
-    failUnauthorized: assign(({ context }) =>
-      failed(new ConnectionAuthorizationRequiredError(scopeOf(context))),
+    failUnauthorized: assign(({ context }, params: { challenge: AuthChallenge | undefined }) =>
+      failed(new ConnectionAuthorizationRequiredError({ ...scopeOf(context), ...params })),
     ),
-    failHttpStatus: assign(({ context }, params: { status: number; body: string }) =>
-      failed(new ConnectionRequestError({ ...scopeOf(context), ...params })),
+    failHttpStatus: assign(
+      (
+        { context },
+        params: { status: number; body: string; challenge: AuthChallenge | undefined },
+      ) => failed(new ConnectionRequestError({ ...scopeOf(context), ...params })),
     ),
     failWithError: assign((_, params: { error: unknown }) => failed(params.error)),
     failTimeout: assign(({ context }, params: { timeoutMs: number }) =>
@@ -526,7 +533,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
               {
                 guard: { type: 'isUnauthorized', params: exchangeOf },
                 target: CLOSING,
-                actions: 'failUnauthorized',
+                actions: { type: 'failUnauthorized', params: challengeOf },
               },
               {
                 guard: {
@@ -621,13 +628,20 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
               }),
             },
             target: CLOSING,
-            actions: 'failUnauthorized',
+            actions: {
+              type: 'failUnauthorized',
+              params: ({ event }) => ({ challenge: event.challenge }),
+            },
           },
           {
             target: CLOSING,
             actions: {
               type: 'failHttpStatus',
-              params: ({ event }) => ({ status: event.status, body: event.body }),
+              params: ({ event }) => ({
+                status: event.status,
+                body: event.body,
+                challenge: event.challenge,
+              }),
             },
           },
         ],

@@ -5,7 +5,7 @@
  * `makeMcpOperationActors(deps)`.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ConnectionOperation, HostFence, McpToolList } from '../wire/index.js';
+import type { AuthChallenge, ConnectionOperation, HostFence, McpToolList } from '../wire/index.js';
 import type { PhaseLimits } from './credentials.js';
 import type { CancelEvent, MachineResult } from './run-machine.js';
 import type { SecretValue } from './secret-value.js';
@@ -137,7 +137,13 @@ export type McpOperationEvent =
     }
   | { readonly type: 'SSE_ENDPOINT'; readonly url: string }
   | { readonly type: 'SSE_MESSAGE'; readonly message: unknown }
-  | { readonly type: 'STREAM_REJECTED'; readonly status: number; readonly body: string }
+  | {
+      readonly type: 'STREAM_REJECTED';
+      readonly status: number;
+      readonly body: string;
+      /** The `WWW-Authenticate` challenge of a 401 or 403, when it parses. */
+      readonly challenge?: AuthChallenge;
+    }
   | { readonly type: 'STREAM_ENDED' }
   | { readonly type: 'STREAM_FAILED'; readonly error: unknown };
 
@@ -146,7 +152,13 @@ export type McpOperationEvent =
  * response that ended before the answer; it can be resumed only when it had an event id.
  */
 export type RpcExchange =
-  | { readonly kind: 'http-error'; readonly status: number; readonly body: string }
+  | {
+      readonly kind: 'http-error';
+      readonly status: number;
+      readonly body: string;
+      /** The `WWW-Authenticate` challenge of a 401 or 403, when it parses. */
+      readonly challenge?: AuthChallenge;
+    }
   | { readonly kind: 'accepted'; readonly status: number }
   | {
       readonly kind: 'response';

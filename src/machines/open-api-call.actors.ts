@@ -5,6 +5,7 @@
  */
 import { fromPromise } from 'xstate';
 import {
+  challengeOfResponse,
   fetchWithoutRedirects,
   operationScope,
   readBoundedText,
@@ -57,10 +58,13 @@ async function sendRequest(
     onBytes: (total: number) => input.reporter.send({ type: 'BYTES_READ', total }),
   };
   if (!response.ok) {
+    // A 401's or 403's `WWW-Authenticate` says where and with which scope to reauthorize.
+    const challenge = challengeOfResponse(response);
     return {
       kind: 'http-error',
       status: response.status,
       body: await readErrorExcerpt(response, budget),
+      ...(challenge === undefined ? {} : { challenge }),
     };
   }
   // A body is still read (and bounded) when none is expected, so the connection can be reused.

@@ -6,6 +6,7 @@
  */
 import { assign, setup } from 'xstate';
 import {
+  type AuthChallenge,
   ConnectionAuthorizationRequiredError,
   ConnectionProtocolError,
   ConnectionRequestError,
@@ -45,8 +46,11 @@ const errorOf = ({ event }: With<{ readonly error: unknown }>) => ({ error: even
 // Each is taken only after the guard that selects its kind, so the fallbacks are never used.
 const refusalOf = ({ event }: ExchangeDone) =>
   event.output.kind === 'http-error'
-    ? { status: event.output.status, body: event.output.body }
-    : { status: 0, body: '' };
+    ? { status: event.output.status, body: event.output.body, challenge: event.output.challenge }
+    : { status: 0, body: '', challenge: undefined };
+const challengeOf = ({ event }: ExchangeDone) => ({
+  challenge: event.output.kind === 'http-error' ? event.output.challenge : undefined,
+});
 const violationOf = ({ event }: ExchangeDone) => ({
   violation: event.output.kind === 'malformed' ? event.output.violation : '',
 });
@@ -83,11 +87,14 @@ export const openApiCallSetup = setup({
     succeed: assign((_, params: { status: number; value: unknown }) => ({
       outcome: { ok: true as const, status: params.status, value: params.value },
     })),
-    failUnauthorized: assign(({ context }) =>
-      failed(new ConnectionAuthorizationRequiredError(scopeOf(context))),
+    failUnauthorized: assign(({ context }, params: { challenge: AuthChallenge | undefined }) =>
+      failed(new ConnectionAuthorizationRequiredError({ ...scopeOf(context), ...params })),
     ),
-    failHttpStatus: assign(({ context }, params: { status: number; body: string }) =>
-      failed(new ConnectionRequestError({ ...scopeOf(context), ...params })),
+    failHttpStatus: assign(
+      (
+        { context },
+        params: { status: number; body: string; challenge: AuthChallenge | undefined },
+      ) => failed(new ConnectionRequestError({ ...scopeOf(context), ...params })),
     ),
     failProtocol: assign(({ context }, params: { violation: string }) =>
       failed(new ConnectionProtocolError({ ...scopeOf(context), violation: params.violation })),
@@ -156,7 +163,7 @@ export const openApiCallMachine = openApiCallSetup.createMachine({
           {
             guard: { type: 'isUnauthorized', params: exchangeOf },
             target: CLOSED,
-            actions: 'failUnauthorized',
+            actions: { type: 'failUnauthorized', params: challengeOf },
           },
           {
             guard: { type: 'isHttpError', params: exchangeOf },

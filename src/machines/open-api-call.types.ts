@@ -4,7 +4,7 @@
  * the credential, which the run resolves for its own principal and places where the operation's
  * security says. Context holds data only; the token and principal sit in it wrapped.
  */
-import type { HostFence } from '../wire/index.js';
+import type { AuthChallenge, HostFence } from '../wire/index.js';
 import type { PhaseLimits } from './credentials.js';
 import type { CancelEvent, MachineResult } from './run-machine.js';
 import type { SecretValue } from './secret-value.js';
@@ -57,8 +57,13 @@ export type OpenApiExchange =
   | { readonly kind: 'decoded'; readonly status: number; readonly value: unknown }
   /** A 2xx answer with a JSON content type whose body is not JSON. */
   | { readonly kind: 'malformed'; readonly violation: string }
-  /** A non-2xx answer and the excerpt of its body. */
-  | { readonly kind: 'http-error'; readonly status: number; readonly body: string };
+  /** A non-2xx answer, the excerpt of its body, and a 401's or 403's parsed challenge. */
+  | {
+      readonly kind: 'http-error';
+      readonly status: number;
+      readonly body: string;
+      readonly challenge?: AuthChallenge;
+    };
 
 /** Input of the `sendRequest` actor. */
 export interface SendRequestInput {

@@ -20,8 +20,10 @@ import {
   phaseOfOperation,
 } from './operation.js';
 import { redactUrl } from './redact.js';
+import type { AuthChallenge } from './www-authenticate.js';
 
 export type { ConnectionOperation, ConnectionPhase, OperationScope } from './operation.js';
+export type { AuthChallenge } from './www-authenticate.js';
 
 /** The longest excerpt of an upstream error body an error keeps. */
 export const MAX_ERROR_BODY_CHARS = 512;
@@ -132,19 +134,26 @@ export abstract class ConnectionOperationError extends ConnectionError {
   }
 }
 
-/** The upstream answered 401: the credential is missing, expired or revoked. */
+/**
+ * The upstream answered 401: the credential is missing, expired or revoked. `challenge` says where
+ * to reauthorize when the server sent a parseable `WWW-Authenticate` (MCP servers name their
+ * `resource_metadata` and `scope` there); it is host-facing and never projected.
+ */
 export class ConnectionAuthorizationRequiredError extends ConnectionOperationError {
   /** The registered brand of this class. */
   static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.authorizationRequired);
   override readonly name = 'ConnectionAuthorizationRequiredError';
   /** Stable code of this class. */
   readonly code = CONNECTION_ERROR_CODES.authorizationRequired;
+  /** The server's `WWW-Authenticate` challenge, when it sent one that parses (raw; never projected). */
+  readonly challenge: AuthChallenge | undefined;
 
-  constructor(fields: ConnectionErrorScope) {
+  constructor(fields: ConnectionErrorScope & { readonly challenge?: AuthChallenge | undefined }) {
     super(fields, 'requires authorization');
+    this.challenge = fields.challenge;
   }
 
-  /** `UNAUTHORIZED` / 401, not retryable without a new credential. */
+  /** `UNAUTHORIZED` / 401, not retryable without a new credential; the challenge stays out. */
   [TOOL_ERROR_PROJECTION](): AppError {
     return projection(
       'UNAUTHORIZED',
@@ -160,7 +169,10 @@ export class ConnectionAuthorizationRequiredError extends ConnectionOperationErr
   }
 }
 
-/** The upstream answered with a non-2xx status other than 401 (403 included). */
+/**
+ * The upstream answered with a non-2xx status other than 401 (403 included). A 403 may carry a
+ * step-up `challenge` (`error="insufficient_scope"` with the `scope` to ask for).
+ */
 export class ConnectionRequestError extends ConnectionOperationError {
   /** The registered brand of this class. */
   static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.request);
@@ -171,14 +183,26 @@ export class ConnectionRequestError extends ConnectionOperationError {
   readonly status: number;
   /** At most {@link MAX_ERROR_BODY_CHARS} characters of the error body (raw; never projected). */
   readonly body: string;
+  /**
+   * The `WWW-Authenticate` challenge of a 403 that sent one that parses, e.g. a step-up request
+   * (raw; never projected). The wire reads it only on 401 and 403.
+   */
+  readonly challenge: AuthChallenge | undefined;
 
-  constructor(fields: ConnectionErrorScope & { readonly status: number; readonly body: string }) {
+  constructor(
+    fields: ConnectionErrorScope & {
+      readonly status: number;
+      readonly body: string;
+      readonly challenge?: AuthChallenge | undefined;
+    },
+  ) {
     super(fields, `request failed with status ${fields.status}`);
     this.status = fields.status;
     this.body = fields.body.slice(0, MAX_ERROR_BODY_CHARS);
+    this.challenge = fields.challenge;
   }
 
-  /** 403 is `FORBIDDEN`; anything else is `CONNECTION_REQUEST_FAILED` / 502. */
+  /** 403 is `FORBIDDEN`; anything else is `CONNECTION_REQUEST_FAILED` / 502; no challenge. */
   [TOOL_ERROR_PROJECTION](): AppError {
     const where = { operation: this.operation, phase: this.phase, upstreamStatus: this.status };
     if (this.status === 403) {
@@ -207,16 +231,27 @@ export class ConnectionUrlError extends ConnectionOperationError {
   readonly code = CONNECTION_ERROR_CODES.url;
   /** The refused URL, redacted to origin and path (no userinfo, query or fragment). */
   readonly url: string | undefined;
+  /**
+   * Where a refused redirect pointed, redacted to origin and path, when it stays on the refused
+   * URL's host (e.g. `/mcp` to `/mcp/`): the URL the host may configure instead. `undefined` for
+   * other refusals and for a redirect to another host, which is never named.
+   */
+  readonly redirectTo: string | undefined;
 
   /**
    * `refusal` completes `Connection "<name>" …` (e.g. `refused a redirect (status 307)`); it must
-   * not quote a query string or a token. `url` is stored redacted.
+   * not quote a query string or a token. `url` and `redirectTo` are stored redacted.
    */
   constructor(
-    fields: ConnectionErrorScope & { readonly refusal: string; readonly url?: string | URL },
+    fields: ConnectionErrorScope & {
+      readonly refusal: string;
+      readonly url?: string | URL;
+      readonly redirectTo?: string | URL;
+    },
   ) {
     super(fields, fields.refusal);
     this.url = fields.url === undefined ? undefined : redactUrl(fields.url);
+    this.redirectTo = fields.redirectTo === undefined ? undefined : redactUrl(fields.redirectTo);
   }
 
   /** `BAD_REQUEST` / 400: retrying the same URL cannot succeed. */

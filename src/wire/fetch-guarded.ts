@@ -14,10 +14,50 @@ function isRedirect(status: number): boolean {
   return status >= 300 && status < 400;
 }
 
+/** Longest redirect path a refusal message quotes; a longer one is cut with `…`. */
+export const MAX_REDIRECT_PATH_CHARS = 200;
+
+/** Where a refused redirect pointed, as its refusal says it, and the target when it may be named. */
+export interface RedirectTarget {
+  /** Completes `refused a redirect (status N) …`, e.g. `to /mcp/` or `to another host`. */
+  readonly described: string;
+  /** The target when it stays on the request's host (query and fragment are dropped later). */
+  readonly url: URL | undefined;
+}
+
+function quotedPath(path: string): string {
+  return path.length > MAX_REDIRECT_PATH_CHARS
+    ? `${path.slice(0, MAX_REDIRECT_PATH_CHARS)}…`
+    : path;
+}
+
+/**
+ * Where a redirect's `Location` points, said so a host can fix its configuration without leaking
+ * anything: on the same origin, its path (percent-encoded, never the query or fragment); on the
+ * same host with another scheme or port, that origin and path; on another host, only that it is
+ * another host (the target is the server's word and is never named). Pure.
+ */
+export function describeRedirect(location: string | null, from: URL): RedirectTarget {
+  let target: URL;
+  try {
+    if (location === null || location.trim() === '') throw new TypeError('no location');
+    target = new URL(location, from);
+  } catch {
+    return { described: 'without a usable location', url: undefined };
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    return { described: 'to a non-HTTP URL', url: undefined };
+  }
+  if (target.hostname !== from.hostname) return { described: 'to another host', url: undefined };
+  const path = quotedPath(target.pathname);
+  if (target.origin === from.origin) return { described: `to ${path}`, url: target };
+  return { described: `to ${target.origin}${path}`, url: target };
+}
+
 /**
  * Sends one request of the operation in `scope` inside `fence` and refuses any redirect: a 3xx has
- * its body cancelled and becomes a {@link ConnectionUrlError}, because following it could carry the
- * bearer elsewhere. An off-fence URL is refused before any I/O. `send` defaults to
+ * its body cancelled and becomes a {@link ConnectionUrlError} that says where it pointed
+ * ({@link describeRedirect}), because following it could carry the bearer elsewhere. An off-fence URL is refused before any I/O. `send` defaults to
  * {@link sendWithUndici} (one shared keep-alive pool, no redirects followed).
  */
 export async function fetchWithoutRedirects(
@@ -50,10 +90,12 @@ export async function fetchWithoutRedirects(
   }
   if (isRedirect(response.status)) {
     cancelBody(response);
+    const target = describeRedirect(response.headers.get('location'), request.url);
     throw new ConnectionUrlError({
       ...scope,
-      refusal: `refused a redirect (status ${response.status}) during ${scope.operation}`,
+      refusal: `refused a redirect (status ${response.status}) ${target.described} during ${scope.operation}`,
       url: request.url,
+      ...(target.url === undefined ? {} : { redirectTo: target.url }),
     });
   }
   return response;

@@ -32,6 +32,7 @@ export {
   type ResolvedAddress,
 } from './download-fetch.js';
 export {
+  type AuthChallenge,
   CONNECTION_ERROR_CODES,
   ConnectionAuthorizationRequiredError,
   ConnectionBudgetExceededError,
@@ -44,7 +45,12 @@ export {
   ConnectionTimeoutError,
   ConnectionUrlError,
 } from './errors.js';
-export { fetchWithoutRedirects } from './fetch-guarded.js';
+export {
+  describeRedirect,
+  fetchWithoutRedirects,
+  MAX_REDIRECT_PATH_CHARS,
+  type RedirectTarget,
+} from './fetch-guarded.js';
 export type { WireRequest, WireSend } from './http-client.js';
 export {
   buildJsonRpcNotification,
@@ -87,3 +93,8 @@ export {
   parseConnectionUrl,
   resolveEndpointUrl,
 } from './url-fence.js';
+export {
+  challengeOfResponse,
+  MAX_WWW_AUTHENTICATE_CHARS,
+  parseWwwAuthenticate,
+} from './www-authenticate.js';

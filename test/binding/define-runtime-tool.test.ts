@@ -74,6 +74,12 @@ describe('defineRuntimeTool', () => {
       message: 'Runtime tool "lookup": output must be a zod 4 schema',
     },
     {
+      label: 'an outputJsonSchema that describes no object',
+      patch: { outputJsonSchema: { type: 'string' } },
+      message:
+        'Runtime tool "lookup": outputJsonSchema must be a JSON Schema object with type "object"',
+    },
+    {
       label: 'a missing handler',
       patch: { handler: undefined },
       message: 'Runtime tool "lookup": handler must be a function',

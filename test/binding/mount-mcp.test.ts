@@ -107,6 +107,75 @@ describe('mountMcp with a real SDK client over Streamable HTTP', () => {
     expect(result).toEqual({ content: [{ type: 'text', text: 'Hello, Ada' }] });
   });
 
+  it('keeps the structuredContent a present.mcp presentation carries', async () => {
+    const presented = defineRuntimeTool({
+      ...greet,
+      present: {
+        mcp: (output) => ({
+          content: [{ type: 'text', text: output.greeting }],
+          structuredContent: { said: output.greeting },
+        }),
+      },
+    });
+    const client = await connect([presented]);
+    const result = await client.callTool({ name: 'greet', arguments: { name: 'Ada' } });
+    expect(result).toEqual({
+      content: [{ type: 'text', text: 'Hello, Ada' }],
+      structuredContent: { said: 'Hello, Ada' },
+    });
+  });
+
+  describe('a definition with outputJsonSchema', () => {
+    const OUTPUT = {
+      type: 'object',
+      properties: { said: { type: 'string' } },
+      required: ['said'],
+    };
+    const withOutput = (structured: boolean) =>
+      defineRuntimeTool({
+        ...greet,
+        outputJsonSchema: OUTPUT,
+        present: {
+          mcp: (output) => ({
+            content: [{ type: 'text', text: output.greeting }],
+            ...(structured ? { structuredContent: { said: output.greeting } } : {}),
+          }),
+        },
+      });
+
+    it('advertises it as the outputSchema; the SDK client accepts a conforming result', async () => {
+      const client = await connect([withOutput(true)]);
+      const { tools } = await client.listTools();
+      expect(tools[0]?.outputSchema).toEqual({
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        ...OUTPUT,
+      });
+      const result = await client.callTool({ name: 'greet', arguments: { name: 'Ada' } });
+      expect(result.structuredContent).toEqual({ said: 'Hello, Ada' });
+    });
+
+    it('answers a success without structuredContent with the safe INTERNAL_SERVER_ERROR envelope', async () => {
+      const client = await connect([withOutput(false)]);
+      await client.listTools();
+      const result = await client.callTool({ name: 'greet', arguments: { name: 'Ada' } });
+      expect(result).toEqual({
+        content: [
+          {
+            type: 'text',
+            text: '{"error":"INTERNAL_SERVER_ERROR","details":{"message":"Internal server error"},"retryable":false}',
+          },
+        ],
+        isError: true,
+      });
+    });
+
+    it('does not advertise a zod output of a definition without it', async () => {
+      const client = await connect([greet]);
+      const { tools } = await client.listTools();
+      expect(tools[0]?.outputSchema).toBeUndefined();
+    });
+  });
+
   it('returns the scrubbed envelope with isError on failure, and the raw error to hooks', async () => {
     const recorder = createRecorder();
     const client = await connect([explode], { hooks: recorder.hooks });

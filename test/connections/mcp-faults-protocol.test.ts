@@ -130,3 +130,65 @@ describe('a 307 to the same host', () => {
     expect(wire(server, before)).toEqual([...HANDSHAKE, 'POST /mcp tools/call']);
   });
 });
+
+describe('a refused redirect says where it pointed', () => {
+  it('names the same-origin path (the common /mcp to /mcp/), so the host can configure it', async () => {
+    const server = await start(mcpHandler({ initialize: reply.redirect(307, '/mcp/') }));
+    const error = await rejectionOf(mountConnections([connect(server)]));
+    expect(error).toBeInstanceOf(ConnectionUrlError);
+    expect(error).toMatchObject({
+      message: 'Connection "faulty" refused a redirect (status 307) to /mcp/ during initialize',
+      url: server.url,
+      redirectTo: `${server.url}/`,
+      operation: 'initialize',
+    });
+    expect(wire(server)).toEqual(['POST /mcp initialize']);
+  });
+
+  it('drops the query of a same-origin target from the message and the field', async () => {
+    const server = await start(
+      mcpHandler({ initialize: reply.redirect(308, '/v2/mcp?session=SECRET-SESSION#frag') }),
+    );
+    const error = (await rejectionOf(mountConnections([connect(server)]))) as ConnectionUrlError;
+    expect(error.message).toBe(
+      'Connection "faulty" refused a redirect (status 308) to /v2/mcp during initialize',
+    );
+    expect(error.redirectTo).toBe(`${server.origin}/v2/mcp`);
+  });
+
+  it('says only "another host" for a cross-host target, which receives nothing', async () => {
+    const target = await start(mcpHandler());
+    const foreign = `http://localhost:${target.port}/mcp?token=SECRET-TOKEN`;
+    const server = await start(mcpHandler({ initialize: reply.redirect(302, foreign) }));
+    const error = (await rejectionOf(mountConnections([connect(server)]))) as ConnectionUrlError;
+    expect(error).toBeInstanceOf(ConnectionUrlError);
+    expect(error.message).toBe(
+      'Connection "faulty" refused a redirect (status 302) to another host during initialize',
+    );
+    expect(error.redirectTo).toBeUndefined();
+    expect(JSON.stringify({ ...error, message: error.message })).not.toMatch(/localhost|SECRET/);
+    expect(target.count()).toBe(0);
+  });
+
+  it('leaves the model-facing result of a call unchanged', async () => {
+    const server = await start(mcpHandler());
+    const echo = await mountEcho(server);
+    server.setHandler(mcpHandler({ 'tools/call': reply.redirect(307, '/mcp/') }));
+    const result = await runTool(echo, { message: 'hi' }, { source: 'agent' });
+    expect(result).toEqual({
+      ok: false,
+      code: 'BAD_REQUEST',
+      details: {
+        message: 'The connection refused a URL outside its policy.',
+        reason: 'url-rejected',
+        operation: 'tools/call',
+        phase: 'call',
+      },
+      retryable: false,
+    });
+    expect(toolCauseFromResult(result)).toMatchObject({
+      message: 'Connection "faulty" refused a redirect (status 307) to /mcp/ during tools/call',
+      redirectTo: `${server.url}/`,
+    });
+  });
+});

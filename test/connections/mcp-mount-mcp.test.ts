@@ -72,12 +72,31 @@ describe('connection tools re-exposed through mountMcp', () => {
     });
   });
 
-  it('returns the upstream content blocks of a call', async () => {
+  it('lists every upstream output schema as the upstream advertises it', async () => {
+    const { tools } = await relay.client.listTools();
+    expect(tools.map((tool) => [tool.name, tool.outputSchema])).toEqual(
+      upstreamTools.map((tool) => [tool.name, tool.outputSchema]),
+    );
+    expect(
+      tools.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name),
+    ).toEqual(['echo', 'add', 'whoami']);
+  });
+
+  it('returns the upstream content blocks and structured content of a call', async () => {
+    await relay.client.listTools(); // the SDK client checks structuredContent against these
     const result = await relay.client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
-    expect(result).toEqual({ content: [{ type: 'text', text: '5' }] });
+    expect(result).toEqual({
+      content: [{ type: 'text', text: '5' }],
+      structuredContent: { sum: 5 },
+    });
     const echoed = await relay.client.callTool({ name: 'echo', arguments: { message: 'relay' } });
-    expect(echoed).toEqual({ content: [{ type: 'text', text: 'Echo: relay' }] });
-    expect(upstreamCalls()).toEqual(['tools/call', 'tools/call']);
+    expect(echoed).toEqual({
+      content: [{ type: 'text', text: 'Echo: relay' }],
+      structuredContent: { echoed: 'relay' },
+    });
+    const slow = await relay.client.callTool({ name: 'slow', arguments: { ms: 0 } });
+    expect(slow).toEqual({ content: [{ type: 'text', text: 'done' }] });
+    expect(upstreamCalls()).toEqual(['tools/call', 'tools/call', 'tools/call']);
   });
 
   it('returns an upstream structured refusal as isError with the safe envelope', async () => {

@@ -130,7 +130,7 @@ export const CALL_FAILURES: readonly {
   {
     error: new ConnectionUrlError({
       ...scope,
-      refusal: 'refused a redirect (status 307) during openapi/call',
+      refusal: 'refused a redirect (status 307) without a usable location during openapi/call',
       url: CALL_URL,
     }),
     wire: answer(307, null, ''),

@@ -83,7 +83,7 @@ export const SPEC_FAILURES: readonly {
   {
     error: new ConnectionUrlError({
       ...scope,
-      refusal: 'refused a redirect (status 302) during openapi/spec',
+      refusal: 'refused a redirect (status 302) without a usable location during openapi/spec',
       url: SPEC_URL,
     }),
     wire: answer(302, null, ''),

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { agentToolErrorFromResult } from '../../src/binding/agent-tool-error.js';
 import { AppError, projectToolError } from '../../src/binding/app-error.js';
+import { toolResultFromError } from '../../src/binding/tool-result.js';
 import {
   ConnectionAuthorizationRequiredError,
   ConnectionBudgetExceededError,
@@ -15,12 +17,26 @@ import {
 const SECRET_NAME = 'secret-conn-7f3a';
 const SECRET_URL = 'https://user:pw@api.example.test/mcp?token=SECRET-QUERY-TOKEN#frag';
 const SECRET_BODY = 'SECRET-BODY-MARKER Bearer SECRET-BEARER-TOKEN';
+const CHALLENGE = {
+  scheme: 'bearer',
+  realm: 'SECRET-REALM',
+  scope: 'SECRET-SCOPE:write',
+  error: 'insufficient_scope',
+  errorDescription: 'SECRET-DESCRIPTION',
+  resourceMetadata: 'https://auth.example.test/.well-known/oauth-protected-resource',
+} as const;
 const MARKERS = [
   SECRET_NAME,
   'api.example.test',
   'SECRET-QUERY-TOKEN',
   'SECRET-BODY-MARKER',
   'SECRET-BEARER-TOKEN',
+  'auth.example.test',
+  'SECRET-REALM',
+  'SECRET-SCOPE',
+  'SECRET-DESCRIPTION',
+  'insufficient_scope',
+  'oauth-protected-resource',
 ];
 
 type AnyErrorClass = {
@@ -62,6 +78,24 @@ const rows: Row[] = [
     retryable: false,
     reason: 'authorization-required',
     details: { operation: 'tools/call', phase: 'call' },
+  },
+  {
+    label: 'authorization required with a challenge',
+    message: `Connection "${SECRET_NAME}" requires authorization`,
+    make: () =>
+      new ConnectionAuthorizationRequiredError({
+        connectionName: SECRET_NAME,
+        operation: 'initialize',
+        challenge: CHALLENGE,
+      }),
+    errorClass: ConnectionAuthorizationRequiredError,
+    name: 'ConnectionAuthorizationRequiredError',
+    code: 'CONNECTION_AUTHORIZATION_REQUIRED',
+    projectedCode: 'UNAUTHORIZED',
+    status: 401,
+    retryable: false,
+    reason: 'authorization-required',
+    details: { operation: 'initialize', phase: 'discovery' },
   },
   {
     label: 'request failed with 503',
@@ -116,6 +150,26 @@ const rows: Row[] = [
     details: { operation: 'tools/call', phase: 'call', upstreamStatus: 403 },
   },
   {
+    label: 'request forbidden (403) with a step-up challenge',
+    message: `Connection "${SECRET_NAME}" request failed with status 403`,
+    make: () =>
+      new ConnectionRequestError({
+        connectionName: SECRET_NAME,
+        operation: 'openapi/call',
+        status: 403,
+        body: SECRET_BODY,
+        challenge: CHALLENGE,
+      }),
+    errorClass: ConnectionRequestError,
+    name: 'ConnectionRequestError',
+    code: 'CONNECTION_REQUEST_FAILED',
+    projectedCode: 'FORBIDDEN',
+    status: 403,
+    retryable: false,
+    reason: 'permission-denied',
+    details: { operation: 'openapi/call', phase: 'call', upstreamStatus: 403 },
+  },
+  {
     label: 'url refused',
     message: `Connection "${SECRET_NAME}" refused a redirect`,
     make: () =>
@@ -132,6 +186,26 @@ const rows: Row[] = [
     retryable: false,
     reason: 'url-rejected',
     details: {},
+  },
+  {
+    label: 'redirect refused, pointing at a same-origin path',
+    message: `Connection "${SECRET_NAME}" refused a redirect (status 307) to /mcp/ during tools/call`,
+    make: () =>
+      new ConnectionUrlError({
+        connectionName: SECRET_NAME,
+        operation: 'tools/call',
+        refusal: 'refused a redirect (status 307) to /mcp/ during tools/call',
+        url: SECRET_URL,
+        redirectTo: 'https://api.example.test/mcp/?token=SECRET-QUERY-TOKEN',
+      }),
+    errorClass: ConnectionUrlError,
+    name: 'ConnectionUrlError',
+    code: 'CONNECTION_URL_REJECTED',
+    projectedCode: 'BAD_REQUEST',
+    status: 400,
+    retryable: false,
+    reason: 'url-rejected',
+    details: { operation: 'tools/call', phase: 'call' },
   },
   {
     label: 'timeout',
@@ -275,6 +349,44 @@ describe.each(rows)('$label', (row) => {
   });
 });
 
+describe('the authorization challenge', () => {
+  const scope = { connectionName: SECRET_NAME, operation: 'tools/call' } as const;
+  const pairs = [
+    [
+      '401',
+      new ConnectionAuthorizationRequiredError({ ...scope, challenge: CHALLENGE }),
+      new ConnectionAuthorizationRequiredError(scope),
+    ],
+    [
+      '403',
+      new ConnectionRequestError({ ...scope, status: 403, body: '', challenge: CHALLENGE }),
+      new ConnectionRequestError({ ...scope, status: 403, body: '' }),
+    ],
+  ] as const;
+
+  it.each(pairs)('is kept raw on the %s for the host', (_status, withChallenge, without) => {
+    expect(withChallenge.challenge).toEqual(CHALLENGE);
+    expect(without.challenge).toBeUndefined();
+  });
+
+  it.each(pairs)('does not change the %s projection at all', (_status, withChallenge, without) => {
+    expect(projectToolError(withChallenge)).toEqual(projectToolError(without));
+    expect(withChallenge.message).toBe(without.message);
+  });
+
+  it.each(pairs)(
+    'never reaches the envelope or AgentToolError text of the %s',
+    (_status, withChallenge) => {
+      const failure = toolResultFromError(withChallenge);
+      const agentError = agentToolErrorFromResult(failure);
+      expect(agentError.cause).toBe(withChallenge);
+      const modelFacing =
+        JSON.stringify({ failure, output: agentError.output }) + agentError.message;
+      for (const marker of MARKERS) expect(modelFacing).not.toContain(marker);
+    },
+  );
+});
+
 describe('ConnectionRequestError body', () => {
   it('keeps at most 512 characters of the upstream body', () => {
     const error = new ConnectionRequestError({
@@ -304,7 +416,19 @@ describe('ConnectionUrlError url field', () => {
   });
 
   it('stores nothing when no URL is given', () => {
-    expect(new ConnectionUrlError({ connectionName: 'c', refusal: 'refused' }).url).toBeUndefined();
+    const error = new ConnectionUrlError({ connectionName: 'c', refusal: 'refused' });
+    expect(error.url).toBeUndefined();
+    expect(error.redirectTo).toBeUndefined();
+  });
+
+  it('stores a redirect target redacted to origin and path', () => {
+    const error = new ConnectionUrlError({
+      connectionName: 'c',
+      refusal: 'refused a redirect',
+      url: SECRET_URL,
+      redirectTo: 'https://user:pw@api.example.test/mcp/?token=SECRET-QUERY-TOKEN#frag',
+    });
+    expect(error.redirectTo).toBe('https://api.example.test/mcp/');
   });
 });
 

@@ -3,7 +3,9 @@ import type { WireResponse } from '../../src/wire/abortable-read.js';
 import { readBoundedText } from '../../src/wire/bounded-body.js';
 import { ConnectionUrlError } from '../../src/wire/errors.js';
 import {
+  describeRedirect,
   fetchWithoutRedirects,
+  MAX_REDIRECT_PATH_CHARS,
   type WireRequest,
   type WireSend,
 } from '../../src/wire/fetch-guarded.js';
@@ -97,6 +99,25 @@ describe('fetchWithoutRedirects', () => {
     await expect(request).rejects.toThrow(/refused a redirect/);
     await server.requests[0]?.closed;
     expect(server.requests.map((seen) => seen.path)).toEqual(['/mcp']);
+  });
+
+  it('says where a refused redirect pointed: a same-origin path, never its query', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(308, { location: '/mcp/?token=SECRET#frag' }).end();
+    });
+    const error = await send(
+      { url: new URL('/mcp', server.origin), method: 'GET', headers: {}, signal: liveSignal() },
+      wireFor(server),
+    ).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(ConnectionUrlError);
+    expect(error).toMatchObject({
+      message: 'Connection "c" refused a redirect (status 308) to /mcp/ during initialize',
+      url: `${server.origin}/mcp`,
+      redirectTo: `${server.origin}/mcp/`,
+    });
   });
 
   it.each([301, 302, 303, 308])('refuses a %i redirect without following it', async (status) => {
@@ -249,5 +270,50 @@ describe('fetchWithoutRedirects', () => {
     // Sockets are reused from one shared pool (undici may still be releasing the previous one
     // when the next request starts, so two can alternate); a per-call client would open four.
     expect(new Set(seen.map((request) => request.socket)).size).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('describeRedirect', () => {
+  const from = new URL('http://127.0.0.1:4000/mcp?session=SECRET');
+  it.each([
+    ['a relative path', '/mcp/', 'to /mcp/', 'http://127.0.0.1:4000/mcp/'],
+    ['a path relative to the request', 'v2/mcp', 'to /v2/mcp', 'http://127.0.0.1:4000/v2/mcp'],
+    [
+      'an absolute same-origin URL with query and fragment',
+      'http://127.0.0.1:4000/mcp/?token=SECRET#f',
+      'to /mcp/',
+      'http://127.0.0.1:4000/mcp/?token=SECRET#f',
+    ],
+    [
+      'the same host on https',
+      'https://127.0.0.1/mcp?token=SECRET',
+      'to https://127.0.0.1/mcp',
+      'https://127.0.0.1/mcp?token=SECRET',
+    ],
+    [
+      'the same host on another port, userinfo dropped',
+      'http://u:p@127.0.0.1:4001/mcp',
+      'to http://127.0.0.1:4001/mcp',
+      'http://u:p@127.0.0.1:4001/mcp',
+    ],
+    ['another host', 'https://evil.example.test/steal?token=SECRET', 'to another host', undefined],
+    ['a protocol-relative other host', '//evil.example.test/x', 'to another host', undefined],
+    ['localhost instead of 127.0.0.1', 'http://localhost:4000/mcp', 'to another host', undefined],
+    ['a non-HTTP scheme', 'javascript:alert(1)', 'to a non-HTTP URL', undefined],
+    ['no location', null, 'without a usable location', undefined],
+    ['an empty location', '  ', 'without a usable location', undefined],
+    ['an unparseable location', 'http://[::1', 'without a usable location', undefined],
+  ])('describes %s', (_label, location, described, url) => {
+    const target = describeRedirect(location, from);
+    expect(target.described).toBe(described);
+    expect(target.url?.href).toBe(url === undefined ? undefined : new URL(url).href);
+    expect(target.described).not.toContain('SECRET');
+    expect(target.described).not.toContain('evil');
+  });
+
+  it('cuts a long path, percent-encoding what a log must not print raw', () => {
+    const long = describeRedirect(`/${'a'.repeat(500)}`, from);
+    expect(long.described).toBe(`to /${'a'.repeat(MAX_REDIRECT_PATH_CHARS - 1)}…`);
+    expect(describeRedirect('/a b\u001b[31m', from).described).toBe('to /a%20b%1B[31m');
   });
 });
