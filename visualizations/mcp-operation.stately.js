@@ -289,27 +289,47 @@ export default createMachine({
               }
             }
           },
-          "on": {
-            "PROGRESS": {
-              "actions": {
-                "type": "relayProgress"
-              }
-            }
-          },
-          "after": {
-            "REQUEST_DEADLINE": {
-              "target": "#mcpOperation.closing",
-              "actions": [
-                {
-                  "type": "failTimeout"
-                },
-                {
-                  "type": "abandonRequest",
-                  "params": {
-                    "cause": "timeout"
-                  }
+          "initial": "waiting",
+          "states": {
+            "waiting": {
+              "after": {
+                "REQUEST_DEADLINE": {
+                  "target": "#mcpOperation.closing",
+                  "actions": [
+                    {
+                      "type": "failTimeout"
+                    },
+                    {
+                      "type": "abandonRequest",
+                      "params": {
+                        "cause": "timeout"
+                      }
+                    }
+                  ]
                 }
-              ]
+              },
+              "on": {
+                "PROGRESS": [
+                  {
+                    "guard": {
+                      "type": "extendsDeadline"
+                    },
+                    "target": "waiting",
+                    "reenter": true,
+                    "actions": [
+                      {
+                        "type": "relayProgress"
+                      },
+                      "extendDeadline"
+                    ]
+                  },
+                  {
+                    "actions": {
+                      "type": "relayProgress"
+                    }
+                  }
+                ]
+              }
             }
           }
         },
@@ -414,27 +434,47 @@ export default createMachine({
               }
             }
           },
-          "on": {
-            "PROGRESS": {
-              "actions": {
-                "type": "relayProgress"
-              }
-            }
-          },
-          "after": {
-            "REQUEST_DEADLINE": {
-              "target": "#mcpOperation.closing",
-              "actions": [
-                {
-                  "type": "failTimeout"
-                },
-                {
-                  "type": "abandonRequest",
-                  "params": {
-                    "cause": "timeout"
-                  }
+          "initial": "waiting",
+          "states": {
+            "waiting": {
+              "after": {
+                "REQUEST_DEADLINE": {
+                  "target": "#mcpOperation.closing",
+                  "actions": [
+                    {
+                      "type": "failTimeout"
+                    },
+                    {
+                      "type": "abandonRequest",
+                      "params": {
+                        "cause": "timeout"
+                      }
+                    }
+                  ]
                 }
-              ]
+              },
+              "on": {
+                "PROGRESS": [
+                  {
+                    "guard": {
+                      "type": "extendsDeadline"
+                    },
+                    "target": "waiting",
+                    "reenter": true,
+                    "actions": [
+                      {
+                        "type": "relayProgress"
+                      },
+                      "extendDeadline"
+                    ]
+                  },
+                  {
+                    "actions": {
+                      "type": "relayProgress"
+                    }
+                  }
+                ]
+              }
             }
           }
         }
@@ -582,14 +622,6 @@ export default createMachine({
                 "actions": {
                   "type": "assignLegacyAnswer"
                 }
-              },
-              {
-                "guard": {
-                  "type": "isProgressNotice"
-                },
-                "actions": {
-                  "type": "relayProgress"
-                }
               }
             ]
           },
@@ -706,31 +738,53 @@ export default createMachine({
                 "actions": {
                   "type": "assignLegacyAnswer"
                 }
-              },
-              {
-                "guard": {
-                  "type": "isProgressNotice"
-                },
-                "actions": {
-                  "type": "relayProgress"
-                }
               }
             ]
           },
-          "after": {
-            "REQUEST_DEADLINE": {
-              "target": "#mcpOperation.closing",
-              "actions": [
-                {
-                  "type": "failTimeout"
-                },
-                {
-                  "type": "abandonRequest",
-                  "params": {
-                    "cause": "timeout"
-                  }
+          "initial": "waiting",
+          "states": {
+            "waiting": {
+              "after": {
+                "REQUEST_DEADLINE": {
+                  "target": "#mcpOperation.closing",
+                  "actions": [
+                    {
+                      "type": "failTimeout"
+                    },
+                    {
+                      "type": "abandonRequest",
+                      "params": {
+                        "cause": "timeout"
+                      }
+                    }
+                  ]
                 }
-              ]
+              },
+              "on": {
+                "SSE_MESSAGE": [
+                  {
+                    "guard": {
+                      "type": "isDeadlineExtendingNotice"
+                    },
+                    "target": "waiting",
+                    "reenter": true,
+                    "actions": [
+                      {
+                        "type": "relayProgress"
+                      },
+                      "extendDeadline"
+                    ]
+                  },
+                  {
+                    "guard": {
+                      "type": "isProgressNotice"
+                    },
+                    "actions": {
+                      "type": "relayProgress"
+                    }
+                  }
+                ]
+              }
             }
           }
         },

@@ -25,6 +25,12 @@ export interface OperationLimits {
   timeoutMs?: number;
   /** Raw byte ceiling: a positive safe integer. */
   maxResponseBytes?: number;
+  /**
+   * Per phase only: when set, each upstream progress report restarts the `timeoutMs` window,
+   * never past this many milliseconds from the request's start (a hard cap). Unset: progress
+   * extends nothing. A positive integer up to {@link MAX_TIMER_MS}.
+   */
+  maxTotalTimeoutMs?: number;
 }
 
 /** The limits of each MCP phase. */
@@ -92,6 +98,14 @@ function resolvePhase(
       override?.maxResponseBytes === undefined
         ? shared.maxResponseBytes
         : assertMaxResponseBytes(override.maxResponseBytes, `${option}.maxResponseBytes`),
+    ...(override?.maxTotalTimeoutMs === undefined
+      ? {}
+      : {
+          maxTotalTimeoutMs: assertTimeoutMs(
+            override.maxTotalTimeoutMs,
+            `${option}.maxTotalTimeoutMs`,
+          ),
+        }),
   });
 }
 

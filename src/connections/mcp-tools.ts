@@ -9,6 +9,7 @@ import {
   defineRuntimeTool,
   isProgressListened,
   type McpPresentation,
+  type RuntimeToolHandlerContext,
   TOOL_NAME_PATTERN,
   type ToolAnnotations,
   toolInputJsonSchema,
@@ -87,6 +88,20 @@ function presentUpstream(output: unknown): McpPresentation {
     : { content: result.content, structuredContent: result.structuredContent };
 }
 
+/** The progress listener of a call, when the call asks the upstream for progress at all. */
+function progressRelay(
+  context: RuntimeToolHandlerContext,
+  extendsDeadline: boolean,
+): { onProgress?: (report: McpProgressEvent) => void } {
+  const listened = isProgressListened(context);
+  if (!listened && !extendsDeadline) return {};
+  return {
+    onProgress: (report) => {
+      if (listened) void context.reportProgress(report.progress, report.total, report.message);
+    },
+  };
+}
+
 function buildTool(
   connection: McpClientConnection,
   resolved: ResolvedMcpConnection,
@@ -112,13 +127,9 @@ function buildTool(
         context,
         signal: context.signal,
         ...(observe === undefined ? {} : { observe }),
-        // Ask the upstream for progress only when someone listens to this call's.
-        ...(isProgressListened(context)
-          ? {
-              onProgress: (report: McpProgressEvent) =>
-                void context.reportProgress(report.progress, report.total, report.message),
-            }
-          : {}),
+        // Ask the upstream for progress only when someone listens, or when progress extends
+        // the call's deadline (`maxTotalTimeoutMs`).
+        ...progressRelay(context, resolved.limits.call.maxTotalTimeoutMs !== undefined),
       });
       const result = outcome.result as CallToolResult;
       if (result.isError === true) throw upstreamToolError(name, result);

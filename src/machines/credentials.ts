@@ -12,6 +12,11 @@ export interface PhaseLimits {
   readonly timeoutMs: number;
   /** Raw bytes the phase may read, SSE framing included. */
   readonly maxResponseBytes: number;
+  /**
+   * When set, each upstream progress report restarts the `timeoutMs` window, never past this many
+   * milliseconds from the request's start; unset, progress extends nothing.
+   */
+  readonly maxTotalTimeoutMs?: number;
 }
 
 /** Resolves a run's token from its principal (the call's handler context; absent for discovery). */

@@ -117,6 +117,24 @@ export const mcpOperationGuards = {
   isAnswered: (_: unknown, { answer }: { readonly answer: DecodedResponse | undefined }): boolean =>
     answer?.ok === true,
 
+  /** The request's phase sets `maxTotalTimeoutMs`, so progress restarts its window. */
+  extendsDeadline: (
+    _: unknown,
+    { maxTotalTimeoutMs }: { readonly maxTotalTimeoutMs: number | undefined },
+  ): boolean => maxTotalTimeoutMs !== undefined,
+
+  /** A legacy stream message is progress for our request and the phase lets progress extend. */
+  isDeadlineExtendingNotice: (
+    _: unknown,
+    params: {
+      readonly message: unknown;
+      readonly progressToken: string | number | undefined;
+      readonly maxTotalTimeoutMs: number | undefined;
+    },
+  ): boolean =>
+    params.maxTotalTimeoutMs !== undefined &&
+    progressOf(params.message, params.progressToken) !== undefined,
+
   /** A legacy stream message is the upstream's progress for our request. */
   isProgressNotice: (
     _: unknown,

@@ -46,6 +46,7 @@ import {
   REQUEST_ID,
   requestMessage,
   requestResult,
+  requestWindowEnd,
   resumeDelayMs,
   SESSION_END_TIMEOUT_MS,
 } from './mcp-operation.policy.js';
@@ -129,11 +130,6 @@ const progressEventOf = ({ event }: With<ProgressReport>): ProgressReport => ({
 // Taken only after `isProgressNotice`, so the zero report is never relayed.
 const legacyProgressOf = (args: WithContext & With<{ readonly message: unknown }>) =>
   progressOf(args.event.message, args.context.progressToken) ?? { progress: 0 };
-
-/** The upstream's progress for the request, relayed as it arrives (Streamable SSE answers). */
-const relayProgress = {
-  PROGRESS: { actions: { type: 'relayProgress', params: progressEventOf } },
-} as const;
 
 const CLOSING = '#mcpOperation.closing';
 
@@ -234,6 +230,77 @@ const requestDeadline = {
   },
 } as const;
 
+const extendsDeadline = {
+  type: 'extendsDeadline',
+  params: ({ context }: WithContext) => ({
+    maxTotalTimeoutMs: context.limits.request.maxTotalTimeoutMs,
+  }),
+} as const;
+const isProgressNotice = {
+  type: 'isProgressNotice',
+  params: (args: WithContext & With<{ readonly message: unknown }>) => ({
+    ...messageOf(args),
+    progressToken: args.context.progressToken,
+  }),
+} as const;
+
+/**
+ * The request's deadline, in a child state so that progress can restart it without leaving the
+ * state that holds the request: each progress report is relayed, and with `maxTotalTimeoutMs` it
+ * re-enters `waiting`, whose deadline is then the new window, capped from the request's start.
+ */
+const streamableWindow = {
+  initial: 'waiting',
+  states: {
+    // The request is out; its answer, its progress or its deadline comes next.
+    waiting: {
+      after: requestDeadline,
+      on: {
+        PROGRESS: [
+          {
+            guard: extendsDeadline,
+            target: 'waiting',
+            reenter: true,
+            actions: [{ type: 'relayProgress', params: progressEventOf }, 'extendDeadline'],
+          },
+          { actions: { type: 'relayProgress', params: progressEventOf } },
+        ],
+      },
+    },
+  },
+} as const;
+
+/** The same window on the legacy stream, where progress arrives as a stream message. */
+const legacyWindow = {
+  initial: 'waiting',
+  states: {
+    // The request is out; its answer, its progress or its deadline comes next.
+    waiting: {
+      after: requestDeadline,
+      on: {
+        SSE_MESSAGE: [
+          {
+            guard: {
+              type: 'isDeadlineExtendingNotice',
+              params: (args: WithContext & With<{ readonly message: unknown }>) => ({
+                ...isProgressNotice.params(args),
+                ...extendsDeadline.params(args),
+              }),
+            },
+            target: 'waiting',
+            reenter: true,
+            actions: [{ type: 'relayProgress', params: legacyProgressOf }, 'extendDeadline'],
+          },
+          {
+            guard: isProgressNotice,
+            actions: { type: 'relayProgress', params: legacyProgressOf },
+          },
+        ],
+      },
+    },
+  },
+} as const;
+
 /** Every chunk counts against the operation's byte ceiling, on either wire. */
 const readBudget = {
   BYTES_READ: [
@@ -306,16 +373,6 @@ function legacyPostState(
           target: check,
           actions: { type: 'assignLegacyAnswer', params: messageOf },
         },
-        {
-          guard: {
-            type: 'isProgressNotice',
-            params: (args: WithContext & With<{ readonly message: unknown }>) => ({
-              ...messageOf(args),
-              progressToken: args.context.progressToken,
-            }),
-          },
-          actions: { type: 'relayProgress', params: legacyProgressOf },
-        },
       ],
     },
   } as const;
@@ -352,8 +409,17 @@ export const mcpOperationSetup = setup({
       operation: context.request.method,
       readBytes: 0,
       maxBytes: context.limits.request.maxResponseBytes,
-      requestDeadlineAt: Date.now() + context.limits.request.timeoutMs,
+      requestStartedAt: Date.now(),
+      requestDeadlineAt: requestWindowEnd(Date.now(), Date.now(), context.limits.request),
       pendingId: REQUEST_ID,
+    })),
+    // Progress restarts the request's window, never past its cap from the request's start.
+    extendDeadline: assign(({ context }) => ({
+      requestDeadlineAt: requestWindowEnd(
+        context.requestStartedAt,
+        Date.now(),
+        context.limits.request,
+      ),
     })),
     // The next page keeps the byte budget and the deadline of the whole listing.
     collectPage: assign(({ context }, params: Answer) => ({
@@ -459,6 +525,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
     protocolVersion: undefined,
     handshakeDeadlineAt: Date.now() + input.limits.handshake.timeoutMs,
     requestDeadlineAt: 0,
+    requestStartedAt: 0,
     operation: 'initialize',
     readBytes: 0,
     maxBytes: input.limits.handshake.maxResponseBytes,
@@ -583,8 +650,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
             onDone: [...requestOutcomes],
             onError: failOnError,
           },
-          on: relayProgress,
-          after: requestDeadline,
+          ...streamableWindow,
         },
         // The SSE answer broke off after an event id: wait the server's (clamped) retry advice.
         awaitingResume: {
@@ -604,8 +670,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
             onDone: [...requestOutcomes],
             onError: failOnError,
           },
-          on: relayProgress,
-          after: requestDeadline,
+          ...streamableWindow,
         },
       },
     },
@@ -712,7 +777,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
               ),
             'responseCheck',
           ),
-          after: requestDeadline,
+          ...legacyWindow,
         },
         // What the request's answer leads to: the next page, the result, or its refusal.
         responseCheck: {

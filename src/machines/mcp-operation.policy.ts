@@ -253,3 +253,18 @@ export function answerServerRequest(message: unknown): JsonRpcAnswer | undefined
   if (method === 'ping') return { jsonrpc: '2.0', id, result: {} };
   return { jsonrpc: '2.0', id, error: { code: METHOD_NOT_FOUND, message: 'Method not found' } };
 }
+
+/**
+ * When the request's deadline fires for a window that starts `now`: `timeoutMs` later, never
+ * later than `maxTotalTimeoutMs` after the request started (when set).
+ */
+export function requestWindowEnd(
+  startedAt: number,
+  now: number,
+  limits: { readonly timeoutMs: number; readonly maxTotalTimeoutMs?: number },
+): number {
+  const window = now + limits.timeoutMs;
+  return limits.maxTotalTimeoutMs === undefined
+    ? window
+    : Math.min(window, startedAt + limits.maxTotalTimeoutMs);
+}

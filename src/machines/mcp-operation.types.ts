@@ -94,6 +94,8 @@ export interface McpOperationContext
   handshakeDeadlineAt: number;
   /** Absolute time (ms since epoch) at which the request deadline fires. */
   requestDeadlineAt: number;
+  /** When the request started, for the `maxTotalTimeoutMs` cap. */
+  requestStartedAt: number;
   /** The operation in progress, for errors and limits. */
   operation: ConnectionOperation;
   /** Raw bytes the operation in progress has read. */

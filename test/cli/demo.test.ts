@@ -17,7 +17,9 @@ describe('the demo', () => {
     });
     expect(stdout).toContain('weather: 2 tool(s)');
     expect(stdout).toContain('the server saw: "Bearer token-for-ada"');
-    expect(stdout).toContain('streamable.requesting -> closed  [xstate.done.actor.postRequest]');
+    expect(stdout).toContain(
+      'streamable.requesting.waiting -> closed  [xstate.done.actor.postRequest]',
+    );
     expect(stdout).toContain(
       'ok: true; requests: POST /legacy, GET /legacy, POST /messages, POST /messages, POST /messages',
     );

@@ -99,6 +99,27 @@ describe('timer range', () => {
   });
 });
 
+describe('maxTotalTimeoutMs', () => {
+  it('is per phase, absent unless given, and validated as a timer value', () => {
+    const limits = resolveMcpLimits({ limits: { call: { maxTotalTimeoutMs: 60_000 } } });
+    expect(limits.call).toEqual({
+      timeoutMs: 30_000,
+      maxResponseBytes: 1_048_576,
+      maxTotalTimeoutMs: 60_000,
+    });
+    expect(limits.discovery).toEqual({ timeoutMs: 30_000, maxResponseBytes: 1_048_576 });
+    for (const value of [0, -1, 1.5, 2 ** 31, Number.NaN, '60000']) {
+      expect(() =>
+        resolveMcpLimits({ limits: { call: { maxTotalTimeoutMs: value as number } } }),
+      ).toThrow(
+        new RangeError(
+          `limits.call.maxTotalTimeoutMs must be a positive integer number of milliseconds no greater than 2147483647 (the timer range); got ${typeof value === 'number' ? String(value) : typeof value}`,
+        ),
+      );
+    }
+  });
+});
+
 describe('per-field inheritance', () => {
   it('inherits the shared values when no override is given', () => {
     const limits = resolveMcpLimits({ timeoutMs: 5_000, maxResponseBytes: 2_048 });

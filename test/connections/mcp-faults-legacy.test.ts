@@ -300,11 +300,16 @@ describe('the transition records of a fallback run', () => {
       },
       {
         from: 'legacy.notifying',
-        to: 'legacy.requesting',
+        to: 'legacy.requesting.waiting',
         event: 'xstate.done.actor.postLegacyInitialized',
         operation: 'tools/list',
       },
-      { from: 'legacy.requesting', to: 'closed', event: 'SSE_MESSAGE', operation: 'tools/list' },
+      {
+        from: 'legacy.requesting.waiting',
+        to: 'closed',
+        event: 'SSE_MESSAGE',
+        operation: 'tools/list',
+      },
     ]);
     expect(
       new Set(records.map((record) => [record.machine, record.connection, record.phase].join())),

@@ -76,7 +76,7 @@ const STREAMABLE_CALL = [
   ],
   [
     'streamable.notifying',
-    'streamable.requesting',
+    'streamable.requesting.waiting',
     'xstate.done.actor.postInitialized',
     'tools/call',
   ],
@@ -85,16 +85,25 @@ const STREAMABLE_CALL = [
 describe.each([
   {
     path: '/stateless-json',
-    ending: [['streamable.requesting', 'closed', 'xstate.done.actor.postRequest', 'tools/call']],
+    ending: [
+      ['streamable.requesting.waiting', 'closed', 'xstate.done.actor.postRequest', 'tools/call'],
+    ],
   },
   {
     path: '/stateless-sse',
-    ending: [['streamable.requesting', 'closed', 'xstate.done.actor.postRequest', 'tools/call']],
+    ending: [
+      ['streamable.requesting.waiting', 'closed', 'xstate.done.actor.postRequest', 'tools/call'],
+    ],
   },
   {
     path: '/stateful',
     ending: [
-      ['streamable.requesting', 'endingSession', 'xstate.done.actor.postRequest', 'tools/call'],
+      [
+        'streamable.requesting.waiting',
+        'endingSession',
+        'xstate.done.actor.postRequest',
+        'tools/call',
+      ],
       ['endingSession', 'closed', 'xstate.done.actor.deleteSession', 'tools/call'],
     ],
   },

@@ -11,8 +11,13 @@ import { McpServer as SdkServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { ElicitResultSchema, EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mountMcp, runTool } from '../../src/binding/index.js';
-import { defineMcpClientConnection, mountConnections } from '../../src/connections/index.js';
+import { z } from 'zod';
+import { mountMcp, runTool, toolCauseFromResult } from '../../src/binding/index.js';
+import {
+  ConnectionTimeoutError,
+  defineMcpClientConnection,
+  mountConnections,
+} from '../../src/connections/index.js';
 import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
 
 const outcomes: string[] = [];
@@ -20,6 +25,30 @@ const outcomes: string[] = [];
 const progressTokens: unknown[] = [];
 
 function registerAskingTools(server: McpServer): void {
+  server.registerTool(
+    'slowReporter',
+    {
+      description: 'Reports progress `reports` times, `everyMs` apart, then answers',
+      inputSchema: { reports: z.number(), everyMs: z.number() },
+    },
+    async ({ reports, everyMs }, extra) => {
+      const progressToken = extra._meta?.progressToken;
+      for (let step = 1; step <= reports; step += 1) {
+        await new Promise((resolve) => setTimeout(resolve, everyMs));
+        if (extra.signal.aborted) break;
+        if (progressToken === undefined) continue;
+        try {
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress: step, total: reports },
+          });
+        } catch {
+          break; // the client gave the call up and closed its stream
+        }
+      }
+      return { content: [{ type: 'text', text: 'slow done' }] };
+    },
+  );
   server.registerTool(
     'reporter',
     { description: 'Reports progress three times' },
@@ -82,7 +111,12 @@ beforeAll(async () => {
     if (req.method === 'POST' && url.pathname === '/messages') {
       const transport = sessions.get(url.searchParams.get('sessionId') ?? '');
       if (transport === undefined) res.writeHead(404).end();
-      else void transport.handlePostMessage(req, res);
+      else {
+        // A POST after the client closed its stream (our cancellation notice) is refused.
+        transport.handlePostMessage(req, res).catch(() => {
+          if (!res.headersSent) res.writeHead(404).end();
+        });
+      }
       return;
     }
     res.writeHead(405).end();
@@ -153,6 +187,49 @@ describe.each([
     } finally {
       await gateway.stop();
     }
+  });
+
+  async function slowCall(call: { timeoutMs: number; maxTotalTimeoutMs?: number }, args: object) {
+    const [tool] = await mountConnections([
+      defineMcpClientConnection({
+        name: 'asking',
+        transport: transport(),
+        tools: { allow: ['slowReporter'] },
+        limits: { call: call },
+      }),
+    ]);
+    if (tool === undefined) throw new Error('slowReporter not mounted');
+    const started = performance.now();
+    const result = await runTool(tool, args, { source: 'agent' });
+    return { result, elapsedMs: performance.now() - started };
+  }
+
+  it('lets progress restart the window: a 1.2 s call passes under timeoutMs 500 with maxTotalTimeoutMs', async () => {
+    const { result } = await slowCall(
+      { timeoutMs: 500, maxTotalTimeoutMs: 5_000 },
+      { reports: 6, everyMs: 200 },
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      data: { content: [{ type: 'text', text: 'slow done' }] },
+    });
+  });
+
+  it('times the same call out under timeoutMs 500 alone', async () => {
+    const { result } = await slowCall({ timeoutMs: 500 }, { reports: 6, everyMs: 200 });
+    expect(toolCauseFromResult(result)).toBeInstanceOf(ConnectionTimeoutError);
+    expect(toolCauseFromResult(result)).toMatchObject({ operation: 'tools/call', timeoutMs: 500 });
+  });
+
+  it('keeps maxTotalTimeoutMs a hard cap even with endless progress', async () => {
+    const { result, elapsedMs } = await slowCall(
+      { timeoutMs: 500, maxTotalTimeoutMs: 1_000 },
+      { reports: 1_000, everyMs: 100 },
+    );
+    expect(toolCauseFromResult(result)).toBeInstanceOf(ConnectionTimeoutError);
+    expect(elapsedMs).toBeGreaterThanOrEqual(1_000);
+    // The cap from the request's start, plus the handshake and the bounded cancellation notice.
+    expect(elapsedMs).toBeLessThan(4_000);
   });
 
   it('answers ping with an empty result and completes', async () => {

@@ -132,10 +132,15 @@ describe.each(machines)('the %s overview', (_, machine) => {
       expect(edge?.label).toBe(ordered.join(' · '));
     }
     // In DOT each state reaches the teardown once: directly, or through its own relay point.
-    const heads = [...dot.matchAll(/^\s*"([^"]+)" -> "([^"]+)"/gm)].filter(
+    const heads = [...dot.matchAll(/^\s*"([^"]+)" -> "([^"]+)"(.*)$/gm)].filter(
       (match) => match[2] === dotId(initialLeafOf(target)),
     );
-    const origins = heads.map((match) => (match[1] ?? '').replace(/:failed$/, ''));
+    // A group's edge leaves from its cluster (drawn from its first leaf), so it is the group's.
+    const origins = heads.map(
+      (match) =>
+        /ltail="cluster_([^"]+)"/.exec(match[3] ?? '')?.[1] ??
+        (match[1] ?? '').replace(/:failed$/, ''),
+    );
     expect(new Set(origins).size).toBe(origins.length);
   });
 

@@ -51,21 +51,21 @@ const MODELS: readonly {
   {
     name: 'tools/call',
     options: mcpModelOptions,
-    size: { states: 32, edges: 200, finalEdges: 103, legacyPostEdges: 9 },
+    size: { states: 32, edges: 199, finalEdges: 103, legacyPostEdges: 8 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
   {
     name: 'tools/list',
     options: mcpListModelOptions,
-    size: { states: 57, edges: 338, finalEdges: 164, legacyPostEdges: 12 },
+    size: { states: 57, edges: 337, finalEdges: 164, legacyPostEdges: 11 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
   {
     name: 'tools/call, transport sse',
     options: mcpSseModelOptions,
-    size: { states: 11, edges: 62, finalEdges: 49, legacyPostEdges: 9 },
+    size: { states: 11, edges: 61, finalEdges: 49, legacyPostEdges: 8 },
     intoLegacy: [
       { from: 'credentials', event: 'xstate.done.actor.resolveCredentials', status: undefined },
     ],

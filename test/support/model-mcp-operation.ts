@@ -255,14 +255,20 @@ export const mcpListModelOptions: ModelOptions = {
   eventCases: eventCasesFor('tools/list'),
 };
 
-/** The call of a connection told to speak legacy SSE: no Streamable probe. */
-export const mcpSseModelOptions: ModelOptions = {
-  ...mcpModelOptions,
-  input: { ...mcpModelInput, transportType: 'sse' },
+/** Request limits whose progress restarts the window, capped at 4 s from the request's start. */
+const extendingLimits = {
+  ...mcpModelInput.limits,
+  request: { ...mcpModelInput.limits.request, maxTotalTimeoutMs: 4_000 },
 };
 
-/** The call of a connection told to speak Streamable HTTP: no fallback. */
+/** The call of a connection told to speak legacy SSE (no probe), whose progress extends. */
+export const mcpSseModelOptions: ModelOptions = {
+  ...mcpModelOptions,
+  input: { ...mcpModelInput, transportType: 'sse', limits: extendingLimits },
+};
+
+/** The call of a connection told to speak Streamable HTTP (no fallback), whose progress extends. */
 export const mcpStreamableOnlyModelOptions: ModelOptions = {
   ...mcpModelOptions,
-  input: { ...mcpModelInput, transportType: 'streamable-http' },
+  input: { ...mcpModelInput, transportType: 'streamable-http', limits: extendingLimits },
 };
