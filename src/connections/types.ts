@@ -4,6 +4,7 @@
 import type { RuntimeToolHandlerContext, ToolTransport } from '../binding/index.js';
 import type { McpTransportKind } from '../machines/mcp-operation.types.js';
 import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';
+import type { OpenApiRefusalReason } from '../openapi/index.js';
 import type { OperationLimits } from './limits.js';
 
 /**
@@ -107,15 +108,8 @@ export type SkipReason =
   | 'invalid-name'
   | 'unconvertible-schema'
   | 'unconvertible-output-schema'
-  | 'external-ref'
-  | 'recursive-ref'
-  | 'server-variables'
-  | 'structured-parameter'
-  | 'non-json-body'
-  | 'combined-security'
-  | 'unknown-security'
-  | 'unsupported-method'
-  | 'invalid-operation';
+  // An OpenAPI operation outside the subset: the vocabulary lives with the subset check.
+  | OpenApiRefusalReason;
 
 /**
  * True for a report about a tool that was still mounted (only `unconvertible-output-schema`: what

@@ -4,7 +4,6 @@
  * `mountAgent` driven by the real `ai` package's own tool approval.
  */
 import { generateText, type ModelMessage, stepCountIs } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -18,7 +17,7 @@ import {
   defineOpenApiConnection,
   mountConnections,
 } from '../../src/connections/index.js';
-import { usage } from '../support/agent-model.js';
+import { modelCalling } from '../support/agent-model.js';
 import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
 
 let upstream: McpPeer;
@@ -162,28 +161,6 @@ describe('annotations', () => {
   });
 });
 
-/** A model that calls `toolName` on its first step and answers `done` afterwards. */
-function callingModel(toolName: string, input: unknown): MockLanguageModelV3 {
-  return new MockLanguageModelV3({
-    doGenerate: [
-      {
-        content: [
-          { type: 'tool-call', toolCallId: 'call-1', toolName, input: JSON.stringify(input) },
-        ],
-        finishReason: { unified: 'tool-calls', raw: undefined },
-        usage,
-        warnings: [],
-      },
-      {
-        content: [{ type: 'text', text: 'done' }],
-        finishReason: { unified: 'stop', raw: undefined },
-        usage,
-        warnings: [],
-      },
-    ],
-  });
-}
-
 /**
  * Runs a call to `toolName` under `approval`; when the SDK asks for approval, answers it with
  * `approve` and continues. Returns what was asked and what the model saw after the call.
@@ -200,7 +177,7 @@ async function callWithApproval(
     hooks: { beforeToolCall: ({ toolName }) => void hookCalls.push(toolName) },
     ...(context === undefined ? {} : { context }),
   });
-  const model = callingModel(toolName, { id: 'r-7' });
+  const model = modelCalling(toolName, { id: 'r-7' });
   const prompt: ModelMessage[] = [{ role: 'user', content: 'go' }];
   const first = await generateText({ model, tools, messages: prompt, stopWhen: stepCountIs(2) });
   const requests = first.content.filter((part) => part.type === 'tool-approval-request');
