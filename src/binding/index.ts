@@ -39,7 +39,12 @@ export { mountAgent } from './mount-agent.js';
 export type { McpMountOptions } from './mount-mcp.js';
 export { mountMcp } from './mount-mcp.js';
 export type { McpCallPresentation } from './presentation.js';
-export { presentOutput } from './presentation.js';
+export {
+  MCP_ERROR_PRESENTATION,
+  type McpErrorPresenting,
+  mcpErrorPresentationOf,
+  presentOutput,
+} from './presentation.js';
 export type { RunToolOptions } from './run-tool.js';
 export { isProgressListened, runTool } from './run-tool.js';
 export type {

@@ -11,12 +11,13 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ToolCallHooks, ToolLifecycle } from './hooks.js';
-import type { McpCallPresentation } from './presentation.js';
+import { type McpCallPresentation, mcpErrorPresentationOf } from './presentation.js';
 import { runTool } from './run-tool.js';
 import type { AnyRuntimeToolDefinition, ToolProgressReporter } from './runtime-tool.js';
 import {
   type ToolFailure,
   type ToolResult,
+  toolCauseFromResult,
   toolErrorEnvelope,
   toolResultFromError,
 } from './tool-result.js';
@@ -120,6 +121,9 @@ function toCallToolResult(result: ToolResult, needsStructured: boolean): CallToo
       toolResultFromError(new Error('tool with an outputSchema presented no structuredContent')),
     );
   }
+  // An upstream tool's own error answer is relayed as the upstream wrote it.
+  const relayed = mcpErrorPresentationOf(toolCauseFromResult(result));
+  if (relayed !== undefined) return { ...relayed, isError: true };
   return errorResult(result);
 }
 

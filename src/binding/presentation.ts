@@ -55,6 +55,35 @@ function defaultMcpPresentation(output: unknown): McpCallPresentation {
   return presented;
 }
 
+/**
+ * The symbol under which a failure carries the MCP result to relay as it is (an upstream tool's
+ * own `isError` answer, re-exposed by a gateway). A registered symbol, so a second copy of the
+ * package recognises it. Only `mountMcp` reads it; every other surface sees the failure's
+ * model-safe projection.
+ */
+export const MCP_ERROR_PRESENTATION: unique symbol = Symbol.for(
+  'stitchkit-transport.mcpErrorPresentation',
+) as never;
+
+/** A failure that carries the MCP content to relay verbatim (sent with `isError: true`). */
+export interface McpErrorPresenting {
+  /** The upstream's own content (and structured content, `_meta`); must not throw. */
+  [MCP_ERROR_PRESENTATION](): McpCallPresentation;
+}
+
+/** The relayed MCP presentation of a failure's cause, or `undefined` when it carries none. */
+export function mcpErrorPresentationOf(cause: unknown): McpCallPresentation | undefined {
+  if (typeof cause !== 'object' || cause === null) return undefined;
+  const present = (cause as Partial<McpErrorPresenting>)[MCP_ERROR_PRESENTATION];
+  if (typeof present !== 'function') return undefined;
+  try {
+    const presented = present.call(cause);
+    return isPlainObject(presented) && Array.isArray(presented.content) ? presented : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** True for `{}`-style objects (prototype `Object.prototype` or `null`). */
 // Stricter than `isRecord`: class instances, Dates and Maps are not plain data to present.
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -2,7 +2,13 @@
  * How an MCP `tools/call` result crosses into the tool contract. Pure: no I/O.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { AppError } from '../binding/index.js';
+import {
+  AppError,
+  type AppErrorOptions,
+  MCP_ERROR_PRESENTATION,
+  type McpCallPresentation,
+  type McpErrorPresenting,
+} from '../binding/index.js';
 import { isRecord } from '../binding/type-guards.js';
 
 const UPSTREAM_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
@@ -34,17 +40,42 @@ export function upstreamToolError(toolName: string, result: CallToolResult): App
   const payload = unwrapMcpResult(result);
   if (isRecord(payload) && typeof payload.error === 'string' && UPSTREAM_CODE.test(payload.error)) {
     const { error, _hint: hint, retryable, message, ...rest } = payload;
-    return new AppError(error, {
+    return new UpstreamToolError(result, error, {
       message: typeof message === 'string' ? message : error,
       status: 502,
       details: { ...rest, ...(typeof message === 'string' ? { message } : {}) },
       ...(typeof hint === 'string' ? { hint } : {}),
-      ...(typeof retryable === 'boolean' ? { retryable } : {}),
+      // An upstream tool error is not a transport failure: retryable only when it says so.
+      retryable: typeof retryable === 'boolean' ? retryable : false,
     });
   }
-  return new AppError('UPSTREAM_TOOL_ERROR', {
+  return new UpstreamToolError(result, 'UPSTREAM_TOOL_ERROR', {
     message: `External MCP tool "${toolName}" returned an error`,
     status: 502,
+    retryable: false,
     details: { upstream: payload },
   });
+}
+
+/**
+ * An upstream tool's `isError` answer: an {@link AppError} for the runner and the model, which
+ * also carries the upstream's own result so that `mountMcp` relays it as the upstream wrote it.
+ */
+class UpstreamToolError extends AppError implements McpErrorPresenting {
+  readonly #result: CallToolResult;
+
+  constructor(result: CallToolResult, code: string, options: AppErrorOptions) {
+    super(code, options);
+    this.#result = result;
+  }
+
+  /** The upstream's content, structured content and `_meta`, unchanged. */
+  [MCP_ERROR_PRESENTATION](): McpCallPresentation {
+    const { content, structuredContent, _meta } = this.#result;
+    return {
+      content,
+      ...(structuredContent === undefined ? {} : { structuredContent }),
+      ...(_meta === undefined ? {} : { _meta }),
+    };
+  }
 }

@@ -115,6 +115,9 @@ function buildTool(
     description: tool.description ?? `External MCP tool "${name}"`,
     identity: { serviceName: resolved.name, action: name, method: 'POST' },
     input: zodObjectFromJsonSchema(tool.inputSchema),
+    // Advertised as the server wrote it ($schema, $defs, formats, 2020-12 keywords), not as a
+    // zod round trip; zod only validates.
+    inputJsonSchema: tool.inputSchema,
     ...(output === undefined ? {} : { outputJsonSchema: output.jsonSchema }),
     transports: resolved.transports,
     ...annotationsOf(tool),

@@ -107,11 +107,14 @@ describe('upstreamToolError', () => {
     ['a number', 0],
     ['a string', 'false'],
     ['null', null],
-  ])('ignores a retryable that is %s, leaving retryability to the status', (_label, retryable) => {
-    const error = upstreamToolError('lookup', refusal({ error: 'BUSY', retryable }));
-    expect(error.retryable).toBeUndefined();
-    expect(error.code).toBe('BUSY');
-  });
+  ])(
+    'ignores a retryable that is %s: an upstream tool error is not retryable unless it says so',
+    (_label, retryable) => {
+      const error = upstreamToolError('lookup', refusal({ error: 'BUSY', retryable }));
+      expect(error.retryable).toBe(false);
+      expect(error.code).toBe('BUSY');
+    },
+  );
 
   it('drops a hint and a message that are not strings, using the code as the message', () => {
     const error = upstreamToolError(
@@ -125,7 +128,7 @@ describe('upstreamToolError', () => {
       message: 'BUSY',
       details: {},
       hint: undefined,
-      retryable: undefined,
+      retryable: false,
     });
   });
 
@@ -151,7 +154,7 @@ describe('upstreamToolError', () => {
         message: 'External MCP tool "lookup" returned an error',
         details: { upstream },
         hint: undefined,
-        retryable: undefined,
+        retryable: false,
       });
     },
   );
