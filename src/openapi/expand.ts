@@ -203,25 +203,23 @@ export class RefExpander {
     let nodes = 1;
     let height = 0;
     const keys = Object.keys(node);
-    const write = (index: number, key: string, value: unknown): void => {
-      if (copy === undefined) {
-        if (value === node[key]) return;
-        copy = {};
-        for (const earlier of keys.slice(0, index)) {
-          if (!isDropped(earlier)) copy[earlier] = node[earlier];
-        }
+    // The copy starts with the keys before `index`, as they were (dropped ones left out).
+    const startCopy = (index: number): Record<string, unknown> => {
+      const started: Record<string, unknown> = {};
+      for (const earlier of keys.slice(0, index)) {
+        if (!isDropped(earlier)) started[earlier] = node[earlier];
       }
+      return started;
+    };
+    const write = (index: number, key: string, value: unknown): void => {
+      if (copy === undefined && value === node[key]) return;
+      copy ??= startCopy(index);
       copy[key] = value;
     };
     keys.forEach((key, index) => {
       const value = node[key];
       if (isDropped(key)) {
-        if (copy === undefined) {
-          copy = {};
-          for (const earlier of keys.slice(0, index)) {
-            if (!isDropped(earlier)) copy[earlier] = node[earlier];
-          }
-        }
+        copy ??= startCopy(index);
         return;
       }
       if (DATA_KEYWORDS.has(key)) {
