@@ -3,16 +3,8 @@
  * transports and the host hooks, with errors that name the kind and the connection. Pure.
  */
 import { resolveToolTransports, type ToolTransport } from '../binding/index.js';
-import { type McpLimitsConfig, type ResolvedMcpLimits, resolveMcpLimits } from './limits.js';
-
-/** The fields every connection kind accepts besides its target. */
-export interface CommonConnectionConfig extends McpLimitsConfig {
-  readonly name: string;
-  readonly token?: unknown;
-  readonly transports?: readonly ToolTransport[];
-  readonly observe?: unknown;
-  readonly inspect?: unknown;
-}
+import { type ResolvedMcpLimits, resolveMcpLimits } from './limits.js';
+import type { ConnectionCommonConfig } from './types.js';
 
 /** What the shared checks resolve. */
 export interface CheckedConnectionBasics {
@@ -32,7 +24,7 @@ export function requireConnectionName(kind: string, name: unknown): string {
 /** Checks the shared fields; throws a `RangeError` or `TypeError` naming the connection. */
 export function checkConnectionBasics(
   kind: string,
-  config: CommonConnectionConfig,
+  config: ConnectionCommonConfig,
 ): CheckedConnectionBasics {
   const name = requireConnectionName(kind, config?.name);
   const limits = resolveMcpLimits({

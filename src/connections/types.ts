@@ -24,10 +24,30 @@ export interface McpToolFilter {
   readonly block?: readonly string[];
 }
 
-/** Configuration of an external MCP server used as a source of tools. */
-export interface McpClientConnectionConfig {
-  /** A non-empty name; it identifies the connection to the host, never to the model. */
+/** The options every kind of connection takes besides its target. */
+export interface ConnectionCommonConfig {
+  /** A non-empty name; it identifies the connection to the host (OpenAPI: it prefixes tool names). */
   readonly name: string;
+  /** Resolves the credential per operation (no context for discovery, the call's context per call). */
+  readonly token?: ConnectionTokenProvider;
+  /** Extra `host[:port]` values inside the fence. */
+  readonly allowHosts?: readonly string[];
+  /** Deadline of each operation in ms; default 30 000; a positive integer up to 2 147 483 647. */
+  readonly timeoutMs?: number;
+  /** Raw byte ceiling of each operation's responses (SSE framing included); default 1 MiB. */
+  readonly maxResponseBytes?: number;
+  /** Per-phase overrides; an omitted field inherits the shared value. */
+  readonly limits?: { readonly discovery?: OperationLimits; readonly call?: OperationLimits };
+  /** Transports the tools are exposed on; default MCP + AGENT. */
+  readonly transports?: readonly ToolTransport[];
+  /** Receives one record per state transition of this connection's machines. */
+  readonly observe?: TransitionObserver;
+  /** Handed to every machine actor of this connection (XState inspection API). */
+  readonly inspect?: InspectionObserver;
+}
+
+/** Configuration of an external MCP server used as a source of tools. */
+export interface McpClientConnectionConfig extends ConnectionCommonConfig {
   /**
    * The server's Streamable HTTP (or legacy SSE) URL, static headers sent on every request, and
    * the wire to speak. Without `type`, every client probes Streamable HTTP and falls back to legacy
@@ -41,54 +61,24 @@ export interface McpClientConnectionConfig {
   };
   /** Which discovered tools to mount. */
   readonly tools?: McpToolFilter;
-  /** Resolves the bearer token per operation. */
-  readonly token?: ConnectionTokenProvider;
-  /** Extra `host[:port]` values inside the fence besides the URL's own host. */
-  readonly allowHosts?: readonly string[];
-  /** Deadline of each operation in ms; default 30 000; a positive integer up to 2 147 483 647. */
-  readonly timeoutMs?: number;
-  /** Raw byte ceiling of each operation's responses (SSE framing included); default 1 MiB. */
-  readonly maxResponseBytes?: number;
-  /** Per-phase overrides; an omitted field inherits the shared value. */
-  readonly limits?: { readonly discovery?: OperationLimits; readonly call?: OperationLimits };
-  /** Transports the discovered tools are exposed on; default MCP + AGENT. */
-  readonly transports?: readonly ToolTransport[];
-  /** Receives one record per state transition of this connection's machines. */
-  readonly observe?: TransitionObserver;
-  /** Handed to every machine actor of this connection (XState inspection API). */
-  readonly inspect?: InspectionObserver;
 }
 
 /** A checked MCP connection definition, ready for {@link mountConnections}. */
 export type McpClientConnection = McpClientConnectionConfig & { readonly kind: 'mcp' };
 
 /** Configuration of an OpenAPI service used as a source of tools (one tool per operation). */
-export interface OpenApiConnectionConfig {
-  /** A non-empty name; it prefixes every tool name (`<name>__<operation>`). */
-  readonly name: string;
+export interface OpenApiConnectionConfig extends ConnectionCommonConfig {
   /**
    * The OpenAPI 3.0/3.1 document: an object, JSON text, or an http(s) URL to a JSON document
-   * (loaded at mount with no credential, fenced to its host plus `allowHosts`, redirects refused).
+   * (loaded at mount with no credential, fenced to its host plus `allowHosts`, redirects refused;
+   * `limits.discovery` governs that load, `limits.call` each request).
    */
   readonly spec: object | string;
-  /** The service's base URL; wins over the document's servers. Needed for an inline document with relative or no servers. */
+  /**
+   * The service's base URL; wins over the document's servers. Needed for an inline document
+   * with relative or no servers, and for a document server with variables.
+   */
   readonly baseUrl?: string;
-  /** Resolves the credential per call; placed as the operation's security says. */
-  readonly token?: ConnectionTokenProvider;
-  /** Extra `host[:port]` values inside the fence. */
-  readonly allowHosts?: readonly string[];
-  /** Deadline of each operation in ms; default 30 000; a positive integer up to 2 147 483 647. */
-  readonly timeoutMs?: number;
-  /** Raw byte ceiling of each response (the spec's included); default 1 MiB. */
-  readonly maxResponseBytes?: number;
-  /** Per-phase overrides (`discovery`: loading the spec; `call`: each request). */
-  readonly limits?: { readonly discovery?: OperationLimits; readonly call?: OperationLimits };
-  /** Transports the tools are exposed on; default MCP + AGENT. */
-  readonly transports?: readonly ToolTransport[];
-  /** Receives one record per state transition of this connection's machines. */
-  readonly observe?: TransitionObserver;
-  /** Handed to every machine actor of this connection (XState inspection API). */
-  readonly inspect?: InspectionObserver;
 }
 
 /** A checked OpenAPI connection definition, ready for {@link mountConnections}. */
