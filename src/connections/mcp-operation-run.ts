@@ -14,6 +14,7 @@ import { runMachine } from '../machines/run-machine.js';
 import { phaseOfOperation } from '../wire/index.js';
 import type { ResolvedMcpConnection } from './define-mcp-connection.js';
 import { limitsForOperation } from './limits.js';
+import { connectionRunOptions } from './run-options.js';
 import type { McpClientConnection } from './types.js';
 
 /** The successful output of one MCP operation. */
@@ -30,23 +31,6 @@ export interface McpOperationRun {
   readonly onProgress?: (report: McpProgressEvent) => void;
 }
 
-/** Composes observers so each one is called and contained on its own. */
-export function composeObservers(
-  ...observers: (TransitionObserver | undefined)[]
-): TransitionObserver | undefined {
-  const present = observers.filter((observer) => observer !== undefined);
-  if (present.length <= 1) return present[0];
-  return (record) => {
-    for (const observer of present) {
-      try {
-        observer(record);
-      } catch {
-        // An observer never changes the outcome of a call.
-      }
-    }
-  };
-}
-
 /** Runs one operation (`tools/list` or `tools/call`) against the connection's server. */
 export function runMcpOperation(
   connection: McpClientConnection,
@@ -54,7 +38,6 @@ export function runMcpOperation(
   run: McpOperationRun,
 ): Promise<McpOperationSuccess> {
   const phase = phaseOfOperation(run.request.method);
-  const observe = composeObservers(connection.observe, run.observe);
   return runMachine(
     resolved.machine,
     {
@@ -71,14 +54,16 @@ export function runMcpOperation(
         request: limitsForOperation(resolved.limits, run.request.method),
       },
     },
-    {
-      ...(run.signal === undefined ? {} : { signal: run.signal }),
-      ...(observe === undefined ? {} : { observe }),
-      ...(connection.inspect === undefined ? {} : { inspect: connection.inspect }),
-      ...(run.onProgress === undefined
-        ? {}
-        : { onEmitted: (event) => run.onProgress?.(event as McpProgressEvent) }),
-      labels: { connection: resolved.name, phase, operation: run.request.method },
-    },
+    connectionRunOptions(
+      connection,
+      { connection: resolved.name, phase, operation: run.request.method },
+      {
+        ...(run.signal === undefined ? {} : { signal: run.signal }),
+        ...(run.observe === undefined ? {} : { observe: run.observe }),
+        ...(run.onProgress === undefined
+          ? {}
+          : { onEmitted: (event) => run.onProgress?.(event as McpProgressEvent) }),
+      },
+    ),
   );
 }

@@ -34,7 +34,7 @@ import {
   resolveOpenApiConnection,
   resolveServiceBase,
 } from './define-openapi-connection.js';
-import { composeObservers } from './mcp-operation-run.js';
+import { connectionRunOptions } from './run-options.js';
 import { recordMountedToolCost } from './tool-cost.js';
 import type { OpenApiConnection, SkippedTool } from './types.js';
 
@@ -46,7 +46,6 @@ async function loadDocument(
 ): Promise<Record<string, unknown>> {
   const { source } = resolved;
   if (source.kind === 'inline') return source.document;
-  const composed = composeObservers(connection.observe, observe);
   const { document } = await runMachine(
     specLoadMachine,
     {
@@ -55,11 +54,11 @@ async function loadDocument(
       fence: source.fence,
       limits: resolved.limits.discovery,
     },
-    {
-      ...(composed === undefined ? {} : { observe: composed }),
-      ...(connection.inspect === undefined ? {} : { inspect: connection.inspect }),
-      labels: { connection: resolved.name, phase: 'discovery', operation: 'openapi/spec' },
-    },
+    connectionRunOptions(
+      connection,
+      { connection: resolved.name, phase: 'discovery', operation: 'openapi/spec' },
+      observe === undefined ? {} : { observe },
+    ),
   );
   assertOpenApiDocument(resolved.name, document);
   return document;
@@ -92,7 +91,7 @@ function buildTool(
   observe: TransitionObserver | undefined,
 ): AnyRuntimeToolDefinition {
   const { compiled } = plan;
-  const composed = composeObservers(connection.observe, observe);
+  const labels = { connection: resolved.name, phase: 'call', operation: 'openapi/call' } as const;
   return defineRuntimeTool({
     name: plan.name,
     description: plan.description,
@@ -116,12 +115,10 @@ function buildTool(
           principal: context,
           limits: resolved.limits.call,
         },
-        {
+        connectionRunOptions(connection, labels, {
           signal: context.signal,
-          ...(composed === undefined ? {} : { observe: composed }),
-          ...(connection.inspect === undefined ? {} : { inspect: connection.inspect }),
-          labels: { connection: resolved.name, phase: 'call', operation: 'openapi/call' },
-        },
+          ...(observe === undefined ? {} : { observe }),
+        }),
       );
       return outcome.value;
     },
