@@ -12,7 +12,6 @@ import {
   type RuntimeToolHandlerContext,
   TOOL_NAME_PATTERN,
   type ToolAnnotations,
-  toolInputJsonSchema,
 } from '../binding/index.js';
 import { parseWithSchema } from '../binding/zod-schema.js';
 import type { McpProgressEvent, McpToolList } from '../machines/mcp-operation.types.js';
@@ -110,7 +109,7 @@ function buildTool(
   observe: TransitionObserver | undefined,
 ): AnyRuntimeToolDefinition {
   const name = tool.name;
-  const definition = defineRuntimeTool({
+  return defineRuntimeTool({
     name,
     description: tool.description ?? `External MCP tool "${name}"`,
     identity: { serviceName: resolved.name, action: name, method: 'POST' },
@@ -145,9 +144,6 @@ function buildTool(
       mcp: presentUpstream,
     },
   });
-  // Fails here, not at mountAgent/mountMcp, when the converted schema has no JSON form.
-  toolInputJsonSchema(definition);
-  return definition;
 }
 
 /**
