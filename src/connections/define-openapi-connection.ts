@@ -11,6 +11,7 @@ import {
   ConnectionUrlError,
   createHostFence,
   type HostFence,
+  normalizeAllowHosts,
   parseConnectionUrl,
 } from '../wire/index.js';
 import { checkConnectionBasics, requireConnectionName } from './connection-config.js';
@@ -83,8 +84,8 @@ export function defineOpenApiConnection(config: OpenApiConnectionConfig): OpenAp
   }
   const baseUrl =
     config.baseUrl === undefined ? undefined : parseConnectionUrl(config.baseUrl, name);
-  // Refuses a malformed allowHosts entry now, naming it.
-  createHostFence(name, baseUrl ?? new URL('http://localhost'), allowHosts);
+  // Refuses a malformed entry now, naming it, though the fence is only built at mount.
+  normalizeAllowHosts(name, allowHosts);
   const { limits, transports } = checkConnectionBasics(KIND, config);
   const connection: OpenApiConnection = Object.freeze({ ...config, kind: 'openapi' as const });
   const token = config.token;

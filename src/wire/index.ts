@@ -90,6 +90,7 @@ export {
   createHostFence,
   type HostFence,
   isInsideFence,
+  normalizeAllowHosts,
   parseConnectionUrl,
   resolveEndpointUrl,
 } from './url-fence.js';

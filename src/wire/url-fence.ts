@@ -82,8 +82,20 @@ export function createHostFence(
   allowHosts: readonly string[] = [],
 ): HostFence {
   const hosts = new Set<string>([url.host.toLowerCase()]);
-  for (const entry of allowHosts) hosts.add(normalizeAllowedHost(entry, connectionName));
+  for (const host of normalizeAllowHosts(connectionName, allowHosts)) hosts.add(host);
   return Object.freeze({ hosts });
+}
+
+/**
+ * The `allowHosts` entries as fence hosts (lowercased `host[:port]`); an entry with a scheme,
+ * path, query or userinfo is refused with {@link ConnectionUrlError} naming the entry. For a
+ * definition that checks them before it knows which URL the fence will grow from.
+ */
+export function normalizeAllowHosts(
+  connectionName: string,
+  allowHosts: readonly string[],
+): readonly string[] {
+  return allowHosts.map((entry) => normalizeAllowedHost(entry, connectionName));
 }
 
 /** True for an http(s) URL without userinfo whose `host[:port]` is inside the fence. */
