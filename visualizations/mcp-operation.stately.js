@@ -180,10 +180,27 @@ export default createMachine({
           "invoke": {
             "id": "postInitialized",
             "src": "exchange",
-            "onDone": {
-              "target": "requesting",
-              "actions": "beginRequest"
-            },
+            "onDone": [
+              {
+                "guard": {
+                  "type": "relaysToCaller"
+                },
+                "target": "openingCallerStream",
+                "actions": [
+                  "openCallerStream",
+                  {
+                    "type": "beginHandshakeStep",
+                    "params": {
+                      "operation": "standalone-stream"
+                    }
+                  }
+                ]
+              },
+              {
+                "target": "requesting",
+                "actions": "beginRequest"
+              }
+            ],
             "onError": [
               {
                 "guard": {
@@ -195,10 +212,48 @@ export default createMachine({
                 }
               },
               {
+                "guard": {
+                  "type": "relaysToCaller"
+                },
+                "target": "openingCallerStream",
+                "actions": [
+                  "openCallerStream",
+                  {
+                    "type": "beginHandshakeStep",
+                    "params": {
+                      "operation": "standalone-stream"
+                    }
+                  }
+                ]
+              },
+              {
                 "target": "requesting",
                 "actions": "beginRequest"
               }
             ]
+          },
+          "after": {
+            "HANDSHAKE_DEADLINE": {
+              "target": "#mcpOperation.closing",
+              "actions": {
+                "type": "failTimeout"
+              }
+            }
+          }
+        },
+        "openingCallerStream": {
+          "meta": {
+            "operation": "standalone-stream"
+          },
+          "on": {
+            "CALLER_STREAM_OPEN": {
+              "target": "requesting",
+              "actions": "beginRequest"
+            },
+            "CALLER_STREAM_CLOSED": {
+              "target": "requesting",
+              "actions": "beginRequest"
+            }
           },
           "after": {
             "HANDSHAKE_DEADLINE": {
@@ -668,10 +723,12 @@ export default createMachine({
           "invoke": {
             "id": "postLegacyInitialized",
             "src": "exchange",
-            "onDone": {
-              "target": "requesting",
-              "actions": "beginRequest"
-            },
+            "onDone": [
+              {
+                "target": "requesting",
+                "actions": "beginRequest"
+              }
+            ],
             "onError": [
               {
                 "guard": {
@@ -831,6 +888,7 @@ export default createMachine({
       }
     },
     "closing": {
+      "entry": "closeCallerStream",
       "always": [
         {
           "guard": {

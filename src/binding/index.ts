@@ -20,6 +20,24 @@ export type {
   AgentNeedsApproval,
 } from './approval.js';
 export type {
+  ToolCaller,
+  ToolCallerAnswer,
+  ToolCallerCapabilities,
+  ToolCallerError,
+  ToolCallerHandler,
+  ToolCallerMethod,
+  ToolCallerRequest,
+  ToolLogMessage,
+} from './caller.js';
+export {
+  CALLER_INTERNAL_ERROR,
+  CALLER_METHOD_NOT_FOUND,
+  callerCapabilitiesOf,
+  callerServes,
+  isCallerListening,
+  isToolCallerMethod,
+} from './caller.js';
+export type {
   AfterToolCallInfo,
   BeforeToolCallInfo,
   HookErrorInfo,

@@ -9,6 +9,7 @@ import {
   assertApprovalPolicy,
   needsApprovalFor,
 } from './approval.js';
+import type { ToolCallerHandler } from './caller.js';
 import type { ToolCallHooks, ToolLifecycle } from './hooks.js';
 import { runTool } from './run-tool.js';
 import type { AnyRuntimeToolDefinition } from './runtime-tool.js';
@@ -73,6 +74,11 @@ export interface AgentMountOptions {
   context?: Readonly<Record<string, unknown>>;
   /** Which calls need the host's approval before they run; default `'none'`. */
   approval?: AgentApprovalPolicy;
+  /**
+   * Answers what a tool asks its caller (sampling, elicitation, roots) and receives its log
+   * messages, for every call. Without it, a tool's requests to its caller get `-32601`.
+   */
+  caller?: ToolCallerHandler;
 }
 
 /**
@@ -104,6 +110,7 @@ export function mountAgent(options: AgentMountOptions): AgentToolSet {
           hooks,
           lifecycle,
           transport: 'AGENT',
+          ...(options.caller === undefined ? {} : { caller: options.caller }),
         });
         if (result.ok) return result.data;
         throw agentToolErrorFromResult(result);

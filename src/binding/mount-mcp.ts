@@ -4,12 +4,15 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type {
-  CallToolResult,
-  ServerNotification,
-  ServerRequest,
+import {
+  type CallToolResult,
+  McpError,
+  ResultSchema,
+  type ServerNotification,
+  type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { callerCapabilitiesOf, type ToolCallerAnswer, type ToolCallerHandler } from './caller.js';
 import type { ToolCallHooks, ToolLifecycle } from './hooks.js';
 import { type McpCallPresentation, mcpErrorPresentationOf } from './presentation.js';
 import { runTool } from './run-tool.js';
@@ -65,6 +68,7 @@ export function mountMcp(
     };
     server.registerTool(definition.name, config, async (args, extra) => {
       const reportProgress = mcpProgressSender(extra);
+      const caller = mcpCallerOf(server, extra);
       const result = await runTool(definition, args, {
         source: 'mcp',
         signal: extra.signal,
@@ -73,6 +77,7 @@ export function mountMcp(
         hooks,
         lifecycle,
         transport: 'MCP',
+        caller,
         ...(reportProgress === undefined ? {} : { reportProgress }),
       });
       return toCallToolResult(result, outputJsonSchema !== undefined);
@@ -99,6 +104,53 @@ function mcpProgressSender(
         ...(message === undefined ? {} : { message }),
       },
     });
+}
+
+/** Longest delay `setTimeout` honours: the SDK's own 60 s default must not cut a human's answer. */
+const UNBOUNDED_BY_SDK_MS = 2 ** 31 - 1;
+
+/**
+ * The MCP client behind the call as the call's caller: what it declared in its `initialize`
+ * (sampling, elicitation, roots), requests sent on the call's own stream (related to its
+ * request) and bounded by the call's signal rather than the SDK's timeout, log messages likewise.
+ */
+function mcpCallerOf(
+  server: McpServer,
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+): ToolCallerHandler {
+  return {
+    capabilities: callerCapabilitiesOf(server.server.getClientCapabilities()),
+    async request(request, { signal }): Promise<ToolCallerAnswer> {
+      try {
+        const result = await extra.sendRequest(
+          { method: request.method, params: { ...request.params } } as ServerRequest,
+          ResultSchema.passthrough(),
+          { signal, timeout: UNBOUNDED_BY_SDK_MS },
+        );
+        return { result };
+      } catch (error) {
+        if (signal.aborted || !(error instanceof McpError)) throw error;
+        return { error: callerErrorOf(error) };
+      }
+    },
+    log: (message) =>
+      extra.sendNotification({
+        method: 'notifications/message',
+        params: { ...message } as Extract<
+          ServerNotification,
+          { method: 'notifications/message' }
+        >['params'],
+      }),
+  };
+}
+
+/** The caller's JSON-RPC error as it wrote it: the SDK prefixes `MCP error <code>: `. */
+function callerErrorOf(error: McpError): { code: number; message: string; data?: unknown } {
+  const prefix = `MCP error ${error.code}: `;
+  const message = error.message.startsWith(prefix)
+    ? error.message.slice(prefix.length)
+    : error.message;
+  return { code: error.code, message, ...(error.data === undefined ? {} : { data: error.data }) };
 }
 
 // The SDK validates before our callback (ahead of beforeToolCall, with its own error text), so we

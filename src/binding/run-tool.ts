@@ -4,6 +4,7 @@
  * validation -> presenter -> afterToolCall (onToolError first when something threw).
  */
 import { AppError } from './app-error.js';
+import { type ToolCallerHandler, toolCallerOf } from './caller.js';
 import { callHookContained, type ToolCallHooks, type ToolLifecycle } from './hooks.js';
 import { isPlainObject, presentOutput } from './presentation.js';
 import type {
@@ -46,6 +47,11 @@ export interface RunToolOptions {
    * absent, `ctx.reportProgress` is a no-op. A throw or rejection is contained.
    */
   reportProgress?: ToolProgressReporter;
+  /**
+   * The caller's side of the call: what it declared it can answer and how to reach it. Becomes
+   * `ctx.caller`; when absent, every request a tool sends its caller resolves `-32601`.
+   */
+  caller?: ToolCallerHandler;
 }
 
 const NO_PROGRESS: ToolProgressReporter = () => {};
@@ -93,6 +99,7 @@ export async function runTool(
     signal,
     source: options.source,
     reportProgress: containedProgressReporter(options.reportProgress),
+    caller: toolCallerOf(options.caller, signal),
   };
   if (options.toolCallId !== undefined) context.toolCallId = options.toolCallId;
 

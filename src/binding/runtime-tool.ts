@@ -4,6 +4,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import type { ToolCaller } from './caller.js';
 import { isZodObjectSchema, isZodSchema } from './zod-schema.js';
 
 /** A surface a tool can be exposed on. */
@@ -84,8 +85,8 @@ export type ToolProgressReporter = (
 
 /**
  * The context shared by hooks and the handler: host context fields spread in, then the
- * framework-owned `signal`, `source`, `reportProgress` and `toolCallId`, which win over host
- * fields of the same name.
+ * framework-owned `signal`, `source`, `reportProgress`, `caller` and `toolCallId`, which win over
+ * host fields of the same name.
  */
 export interface RuntimeToolCallContext {
   /** Aborts when the caller cancels the call; always present. */
@@ -96,6 +97,13 @@ export interface RuntimeToolCallContext {
    * sender is contained, and the returned promise (when any) always resolves.
    */
   reportProgress: ToolProgressReporter;
+  /**
+   * The call's caller, for what a tool may ask it while it runs (sampling, elicitation, roots) and
+   * the log messages it may send it; always present. On MCP it reaches the client that sent the
+   * call, for what that client declared; through `runTool` and `mountAgent`, the host's optional
+   * handler. A request the caller never declared resolves `-32601` at once.
+   */
+  caller: ToolCaller;
   /** The surface the call came from. */
   source: ToolSource;
   /** The caller's id for this call, when the transport has one. */

@@ -5,6 +5,7 @@
 import type { RuntimeToolHandlerContext } from '../binding/index.js';
 import { REQUEST_ID } from '../machines/mcp-operation.policy.js';
 import type {
+  McpCallerRelay,
   McpOperationOutput,
   McpProgressEvent,
   McpRequest,
@@ -29,6 +30,8 @@ export interface McpOperationRun {
   readonly observe?: TransitionObserver;
   /** Receives the upstream's progress for the request; asks for it when given. */
   readonly onProgress?: (report: McpProgressEvent) => void;
+  /** The call's caller, when it can receive anything: requests and log messages are relayed. */
+  readonly relay?: McpCallerRelay;
 }
 
 /** Runs one operation (`tools/list` or `tools/call`) against the connection's server. */
@@ -49,6 +52,7 @@ export function runMcpOperation(
       principal: run.context,
       request: run.request,
       ...(run.onProgress === undefined ? {} : { progressToken: REQUEST_ID }),
+      ...(run.relay === undefined ? {} : { relay: run.relay }),
       limits: {
         handshake: resolved.limits.discovery,
         request: limitsForOperation(resolved.limits, run.request.method),

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import {
   type AnyRuntimeToolDefinition,
   defineRuntimeTool,
+  isCallerListening,
   isProgressListened,
   type McpPresentation,
   type RuntimeToolHandlerContext,
@@ -132,6 +133,9 @@ function buildTool(
         // Ask the upstream for progress only when someone listens, or when progress extends
         // the call's deadline (`maxTotalTimeoutMs`).
         ...progressRelay(context, resolved.limits.call.maxTotalTimeoutMs !== undefined),
+        // The upstream's requests for the caller, and its log messages, reach the caller only
+        // when it can receive them; otherwise the call stays on the fast path.
+        ...(isCallerListening(context.caller) ? { relay: context.caller } : {}),
       });
       const result = outcome.result as CallToolResult;
       if (result.isError === true) throw upstreamToolError(name, result);

@@ -6,6 +6,7 @@
  * Dependencies (the token resolver, the HTTP sender) enter once, through {@link makeMcpOperationActors}.
  */
 import { fromCallback, fromPromise } from 'xstate';
+import type { ToolCallerCapabilities, ToolCallerMethod } from '../binding/caller.js';
 import {
   type AuthChallenge,
   ConnectionProtocolError,
@@ -30,15 +31,24 @@ import {
 } from '../wire/index.js';
 import { makeResolveCredentials, type TokenResolver } from './credentials.js';
 import {
-  answerServerRequest,
   buildRequestHeaders,
   decodeRpcResponse,
   type HeaderParts,
   isUnauthorizedStatus,
   type JsonRpcAnswer,
+  localAnswer,
+  logMessageOf,
   progressOf,
+  relayedAnswer,
+  type ServerRequestMessage,
+  serverRequestOf,
 } from './mcp-operation.policy.js';
-import type { McpOperationContext, McpOperationEvent, RpcExchange } from './mcp-operation.types.js';
+import type {
+  McpCallerRelay,
+  McpOperationContext,
+  McpOperationEvent,
+  RpcExchange,
+} from './mcp-operation.types.js';
 import { SecretValue } from './secret-value.js';
 
 /** What the actors depend on; both have defaults, so the bare machine runs without a token. */
@@ -58,11 +68,16 @@ export interface ByteReporter {
   ): void;
 }
 
-/** What every actor of a run shares: the operation's scope, the fence, the headers known so far. */
+/**
+ * What every actor of a run shares: the operation's scope, the fence, the headers known so far,
+ * and the caller the upstream's requests and log messages are relayed to (still wrapped).
+ */
 interface ActorBase {
   readonly scope: OperationScope;
   readonly fence: HostFence;
   readonly headers: HeaderParts;
+  readonly relay: SecretValue<McpCallerRelay> | undefined;
+  readonly callerCapabilities: ToolCallerCapabilities;
 }
 
 /** Input of the `exchange` actor: one HTTP request and how to read its answer. */
@@ -92,6 +107,15 @@ export interface LegacyStreamInput extends ActorBase {
   readonly maxErrorBytes: number;
 }
 
+/** Input of the `callerStream` actor: the standalone GET held open for the call's relayed requests. */
+export interface CallerStreamInput extends ActorBase {
+  readonly url: string;
+  /** Per-frame raw byte ceiling; per-operation budgets are enforced by the machine. */
+  readonly maxFrameBytes: number;
+  /** Bound on the acknowledgement drained after each answer posted back. */
+  readonly maxAnswerBytes: number;
+}
+
 /** Input of the `deleteSession` actor. */
 export interface DeleteSessionInput extends ActorBase {
   readonly url: string;
@@ -111,6 +135,8 @@ function actorBase(context: McpOperationContext): ActorBase {
       sessionId: context.sessionId,
       protocolVersion: context.protocolVersion,
     },
+    relay: context.relay,
+    callerCapabilities: context.callerCapabilities,
   };
 }
 
@@ -145,6 +171,19 @@ export function legacyStreamInput(context: McpOperationContext): LegacyStreamInp
       context.limits.request.maxResponseBytes,
     ),
     maxErrorBytes: context.limits.handshake.maxResponseBytes,
+  };
+}
+
+/**
+ * The input of the `callerStream` actor, spawned once the handshake is done. Its frames are bounded
+ * like the request's; its bytes count toward the operation in progress (`exceedsReadBudget`).
+ */
+export function callerStreamInput(context: McpOperationContext): CallerStreamInput {
+  return {
+    ...actorBase(context),
+    url: context.url,
+    maxFrameBytes: context.limits.request.maxResponseBytes,
+    maxAnswerBytes: context.limits.handshake.maxResponseBytes,
   };
 }
 
@@ -205,6 +244,48 @@ async function postAnswer(
   await drainBounded(response, budget);
 }
 
+/** Asks the caller a request it declared it can answer; the run's signal bounds the wait. */
+async function askCaller(
+  base: ActorBase,
+  request: ServerRequestMessage,
+  signal: AbortSignal,
+): Promise<JsonRpcAnswer> {
+  const relay = base.relay?.reveal();
+  if (relay === undefined) throw new TypeError('a caller capability was declared without a relay');
+  const method = request.method as ToolCallerMethod;
+  return relayedAnswer(
+    request.id,
+    await relay.request({ method, params: request.params }, { signal }),
+  );
+}
+
+/**
+ * Handles what the server sends besides our answer: a server request is answered (by us, or by
+ * the caller it was meant for) and the answer POSTed to `answerUrl`; a log message is passed on to
+ * the caller. Returns whether `message` was one of those.
+ */
+async function handleServerMessage(
+  base: ActorBase,
+  message: unknown,
+  answerUrl: string,
+  budget: ReadBudget,
+  send: WireSend | undefined,
+): Promise<boolean> {
+  const request = serverRequestOf(message);
+  if (request !== undefined) {
+    const answer =
+      localAnswer(request, base.callerCapabilities) ??
+      (await askCaller(base, request, budget.signal));
+    // The server waits for this before it answers us: post it back, then keep reading.
+    await postAnswer(base, answerUrl, answer, budget, send);
+    return true;
+  }
+  const log = logMessageOf(message);
+  if (log === undefined) return false;
+  await base.relay?.reveal().log(log);
+  return true;
+}
+
 /** Reads the awaited response from an SSE answer; an early end is an interruption for the chart. */
 async function readSseResponse(
   response: WireResponse,
@@ -233,12 +314,7 @@ async function readSseResponse(
         if (!budget.signal.aborted) input.reporter.send({ type: 'PROGRESS', ...progress });
         continue;
       }
-      const answer = answerServerRequest(parsed);
-      if (answer !== undefined) {
-        // The server waits for this before it answers us: post it back, then keep reading.
-        await postAnswer(input, input.url, answer, budget, send);
-        continue;
-      }
+      if (await handleServerMessage(input, parsed, input.url, budget, send)) continue;
       if (!isResponseTo(parsed, expectId)) continue; // notifications and other ids: not ours
       const decoded = decodeRpcResponse(parsed, expectId, scope);
       if (!decoded.ok) throw decoded.error;
@@ -366,29 +442,88 @@ async function readLegacyStream(
       sendBack({ type: 'SSE_ENDPOINT', url: endpoint.href });
     } else if (message.event === 'message' && message.data !== '') {
       const parsed = parseJsonText(message.data, input.scope);
-      const answer = answerServerRequest(parsed);
-      if (answer !== undefined && endpoint !== undefined) {
-        // Answered on the endpoint (fenced by the wire before any byte is sent); counted as read.
-        let drained = 0;
-        await postAnswer(
-          input,
-          endpoint.href,
-          answer,
-          {
-            ...budget,
-            onBytes: (total) => {
-              if (!signal.aborted) sendBack({ type: 'BYTES_READ', bytes: total - drained });
-              drained = total;
-            },
-          },
-          send,
-        );
-      } else {
-        sendBack({ type: 'SSE_MESSAGE', message: parsed });
-      }
+      const answerUrl = endpoint?.href;
+      // Answered on the endpoint (fenced by the wire before any byte is sent); counted as read.
+      let drained = 0;
+      const answerBudget: ReadBudget = {
+        ...budget,
+        onBytes: (total) => {
+          if (!signal.aborted) sendBack({ type: 'BYTES_READ', bytes: total - drained });
+          drained = total;
+        },
+      };
+      const handled =
+        answerUrl !== undefined &&
+        (await handleServerMessage(input, parsed, answerUrl, answerBudget, send));
+      if (!handled) sendBack({ type: 'SSE_MESSAGE', message: parsed });
     }
   }
   if (!signal.aborted) sendBack({ type: 'STREAM_ENDED' });
+}
+
+/**
+ * The standalone GET stream of a Streamable HTTP session, held while the call relays: tells the
+ * machine once it is open (or that none is held: refused, not SSE, ended, failed), then answers
+ * every server request on it and passes its log messages on. Its bytes are reported as read.
+ */
+async function readCallerStream(
+  input: CallerStreamInput,
+  signal: AbortSignal,
+  sendBack: (event: McpOperationEvent) => void,
+  send: WireSend | undefined,
+): Promise<void> {
+  const response = await fetchWithoutRedirects(
+    {
+      url: new URL(input.url),
+      method: 'GET',
+      headers: buildRequestHeaders({ ...input.headers, accept: SSE_ACCEPT }),
+      signal,
+    },
+    input.scope,
+    input.fence,
+    send,
+  );
+  // The specification lets a server refuse the stream (405); the call then relays on its own stream.
+  if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    cancelBody(response);
+    sendBack({ type: 'CALLER_STREAM_CLOSED' });
+    return;
+  }
+  sendBack({ type: 'CALLER_STREAM_OPEN' });
+  let reported = 0;
+  const countBytes = (total: number) => {
+    if (signal.aborted) return;
+    sendBack({ type: 'BYTES_READ', bytes: total - reported });
+    reported = total;
+  };
+  const messages = readSseMessages(response, {
+    ...input.scope,
+    signal,
+    maxBytes: Number.POSITIVE_INFINITY,
+    maxFrameBytes: input.maxFrameBytes,
+    onBytes: countBytes,
+  });
+  for await (const message of messages) {
+    if (message.data === '') continue;
+    const parsed = parseJsonText(message.data, input.scope);
+    let drained = 0;
+    await handleServerMessage(
+      input,
+      parsed,
+      input.url,
+      {
+        ...input.scope,
+        signal,
+        maxBytes: input.maxAnswerBytes,
+        onBytes: (total) => {
+          if (!signal.aborted) sendBack({ type: 'BYTES_READ', bytes: total - drained });
+          drained = total;
+        },
+      },
+      send,
+    );
+  }
+  if (!signal.aborted) sendBack({ type: 'CALLER_STREAM_CLOSED' });
 }
 
 /** Builds the named actors of `mcpOperation`; pass them to `mcpOperationMachine.provide`. */
@@ -410,6 +545,17 @@ export function makeMcpOperationActors(deps: McpOperationDependencies = {}) {
       const { signal } = controller;
       readLegacyStream(input, signal, sendBack, send).catch((error: unknown) => {
         if (!signal.aborted) sendBack({ type: 'STREAM_FAILED', error });
+      });
+      return () => controller.abort();
+    }),
+
+    /** The standalone GET stream held for a relaying call, reported to the machine. */
+    callerStream: fromCallback<McpOperationEvent, CallerStreamInput>(({ input, sendBack }) => {
+      const controller = new AbortController();
+      const { signal } = controller;
+      readCallerStream(input, signal, sendBack, send).catch(() => {
+        // A failed stream only stops relaying on it; the call goes on (and fails on its own).
+        if (!signal.aborted) sendBack({ type: 'CALLER_STREAM_CLOSED' });
       });
       return () => controller.abort();
     }),

@@ -4,6 +4,7 @@
  * event and its verdict does not depend on where it sits in a list. Pure: no I/O.
  */
 
+import type { ToolCallerCapabilities } from '../binding/caller.js';
 import {
   ConnectionResponseTooLargeError,
   type HostFence,
@@ -11,6 +12,7 @@ import {
   isResponseTo,
 } from '../wire/index.js';
 import {
+  declaresCallerCapabilities,
   isFallbackStatus,
   isUnauthorizedStatus,
   MAX_STREAM_RESUMPTIONS,
@@ -53,6 +55,16 @@ export interface ReadParams {
 
 /** Every guard of the chart, by the name the chart and the diagrams use. */
 export const mcpOperationGuards = {
+  /**
+   * The caller declared something it can answer (sampling, elicitation, roots): the call holds the
+   * session's standalone GET stream, where servers send requests not tied to ours. Only then, so
+   * a call that cannot relay stays at its three requests.
+   */
+  relaysToCaller: (
+    _: unknown,
+    { capabilities }: { readonly capabilities: ToolCallerCapabilities },
+  ): boolean => declaresCallerCapabilities(capabilities),
+
   /** The exchange was refused with 401: authorization is required, on every request. */
   isUnauthorized: (_: unknown, { exchange }: ExchangeParams): boolean =>
     exchange.kind === 'http-error' && isUnauthorizedStatus(exchange.status),

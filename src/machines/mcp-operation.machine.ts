@@ -10,7 +10,7 @@
  * from the event or the context. It is longer than our ~400-line rule on purpose: the chart and
  * the actions it names are one specification, and splitting them would send a reader to a fourth.
  */
-import { assign, emit, setup } from 'xstate';
+import { assign, emit, setup, spawnChild, stopChild } from 'xstate';
 import {
   type AuthChallenge,
   ConnectionAuthorizationRequiredError,
@@ -26,6 +26,7 @@ import {
 import { remainingMs } from './deadline.js';
 import {
   type ByteReporter,
+  callerStreamInput,
   deleteSessionInput,
   exchangeInput,
   legacyStreamInput,
@@ -62,7 +63,7 @@ import type {
 } from './mcp-operation.types.js';
 import { SecretValue } from './secret-value.js';
 
-type HandshakeStep = 'initialize' | 'notifications/initialized' | 'endpoint';
+type HandshakeStep = 'initialize' | 'notifications/initialized' | 'endpoint' | 'standalone-stream';
 type WithContext = { readonly context: McpOperationContext };
 type With<T> = { readonly event: T };
 type ExchangeDone = With<{ readonly output: RpcExchange }>;
@@ -320,11 +321,31 @@ const readBudget = {
   ],
 } as const;
 
+/** After the handshake on Streamable HTTP: hold the standalone stream first when the call relays. */
+const afterStreamableHandshake = [
+  {
+    guard: {
+      type: 'relaysToCaller',
+      params: ({ context }: WithContext) => ({ capabilities: context.callerCapabilities }),
+    },
+    target: 'openingCallerStream',
+    actions: beginStep('standalone-stream'),
+  },
+  { target: 'requesting', actions: 'beginRequest' },
+] as const;
+
+/** After the handshake on legacy SSE, whose one stream already carries every server request. */
+const afterLegacyHandshake = [{ target: 'requesting', actions: 'beginRequest' }] as const;
+
 /**
  * The best-effort `notifications/initialized` POST, on either wire: any HTTP answer or transport
- * error moves on to the request; a size failure, the deadline and cancellation do not.
+ * error moves on (to the request, or first to the standalone stream); a size failure, the
+ * deadline and cancellation do not.
  */
-function notifyingState(id: 'postInitialized' | 'postLegacyInitialized') {
+function notifyingState(
+  id: 'postInitialized' | 'postLegacyInitialized',
+  next: typeof afterStreamableHandshake | typeof afterLegacyHandshake,
+) {
   return {
     meta: { operation: 'notifications/initialized' },
     invoke: {
@@ -332,11 +353,8 @@ function notifyingState(id: 'postInitialized' | 'postLegacyInitialized') {
       src: 'exchange',
       input: ({ context, self }: WithContext & { readonly self: ByteReporter }) =>
         exchangeInput(context, self, { method: 'POST', message: initializedMessage() }),
-      onDone: { target: 'requesting', actions: 'beginRequest' },
-      onError: [
-        { guard: { type: 'isSizeFailure', params: errorOf }, ...failOnError },
-        { target: 'requesting', actions: 'beginRequest' },
-      ],
+      onDone: [...next],
+      onError: [{ guard: { type: 'isSizeFailure', params: errorOf }, ...failOnError }, ...next],
     },
     after: handshakeDeadline,
   } as const;
@@ -499,12 +517,20 @@ export const mcpOperationSetup = setup({
     abandonRequest: assign(({ context }, params: { cause: AbandonCause }) => ({
       abandoned: isCancellableOperation(context.operation) ? params.cause : undefined,
     })),
+    // The standalone GET stream of a relaying call; it lives until the outcome is decided.
+    openCallerStream: spawnChild('callerStream', {
+      id: 'callerStream',
+      input: ({ context }) => callerStreamInput(context),
+    }),
+    closeCallerStream: stopChild('callerStream'),
     // Leaving each state already aborted its requests and stopped its stream reader; teardown
-    // wipes the credential, session id and principal, so no later holder can use them.
+    // wipes the credential, session id, principal and caller relay, so no later holder can use
+    // them.
     teardown: ({ context }) => {
       context.token?.wipe();
       context.sessionId?.wipe();
       context.principal?.wipe();
+      context.relay?.wipe();
     },
   },
 });
@@ -516,6 +542,8 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
   context: ({ input }) => ({
     ...input,
     principal: input.principal === undefined ? undefined : new SecretValue(input.principal),
+    relay: input.relay === undefined ? undefined : new SecretValue(input.relay),
+    callerCapabilities: input.relay?.capabilities ?? {},
     maxListPages: input.maxListPages ?? MAX_TOOL_LIST_PAGES,
     transportType: input.transportType ?? 'auto',
     token: undefined,
@@ -593,7 +621,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
             input: ({ context, self }) =>
               exchangeInput(context, self, {
                 method: 'POST',
-                message: initializeMessage(),
+                message: initializeMessage(context.callerCapabilities),
                 expectId: INITIALIZE_ID,
               }),
             onDone: [
@@ -630,7 +658,18 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
           after: handshakeDeadline,
         },
         // Tell the server the handshake is done (best effort).
-        notifying: notifyingState('postInitialized'),
+        notifying: notifyingState('postInitialized', afterStreamableHandshake),
+        // The session's standalone GET stream, held for the call's life: open (or refused, which
+        // the specification allows) before the request, so no server request sent on it is lost.
+        openingCallerStream: {
+          meta: { operation: 'standalone-stream' },
+          entry: 'openCallerStream',
+          on: {
+            CALLER_STREAM_OPEN: { target: 'requesting', actions: 'beginRequest' },
+            CALLER_STREAM_CLOSED: { target: 'requesting', actions: 'beginRequest' },
+          },
+          after: handshakeDeadline,
+        },
         // POST the request; the answer is JSON or an SSE stream on the POST.
         requesting: {
           invoke: {
@@ -742,7 +781,11 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
         // POST initialize to the endpoint; its answer arrives on the stream.
         initializing: {
           meta: { operation: 'initialize' },
-          ...legacyPostState('postLegacyInitialize', initializeMessage, 'initializeCheck'),
+          ...legacyPostState(
+            'postLegacyInitialize',
+            (context) => initializeMessage(context.callerCapabilities),
+            'initializeCheck',
+          ),
           after: handshakeDeadline,
         },
         // Was the initialize answer a valid result?
@@ -763,7 +806,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
           ],
         },
         // Tell the server the handshake is done (best effort).
-        notifying: notifyingState('postLegacyInitialized'),
+        notifying: notifyingState('postLegacyInitialized', afterLegacyHandshake),
         // POST the request to the endpoint; its answer arrives on the stream.
         requesting: {
           ...legacyPostState(
@@ -801,8 +844,9 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
         },
       },
     },
-    // The outcome is decided: end a stateful session if the server opened one.
+    // The outcome is decided: close the standalone stream if one is held, then tell the server.
     closing: {
+      entry: 'closeCallerStream',
       always: [
         {
           guard: { type: 'hasAbandonedRequest', params: abandonedOf },

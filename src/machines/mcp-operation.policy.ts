@@ -2,6 +2,13 @@
  * Pure policy of the `mcpOperation` machine: the fallback rule, resumption bounds, deadlines, the
  * messages and headers it sends, and response decoding. Pure: no I/O, no clock (time is passed in).
  */
+
+import {
+  callerServes,
+  type ToolCallerAnswer,
+  type ToolCallerCapabilities,
+  type ToolLogMessage,
+} from '../binding/caller.js';
 import {
   buildJsonRpcNotification,
   buildJsonRpcRequest,
@@ -90,13 +97,27 @@ export function buildRequestHeaders(
 /** The name and version this client reports in `initialize`. */
 export const CLIENT_INFO = Object.freeze({ name: 'stitchkit-transport', version: '0.1.0' });
 
-/** The `initialize` request: the SDK's latest protocol version, no client capabilities. */
-export function initializeMessage(): JsonRpcRequest {
+/**
+ * The `initialize` request: the SDK's latest protocol version and the caller's capabilities (none
+ * when nobody can answer). `roots.listChanged` is never declared: a per-call client cannot relay
+ * the caller's later changes.
+ */
+export function initializeMessage(capabilities: ToolCallerCapabilities = {}): JsonRpcRequest {
+  const declared: Record<string, unknown> = { ...capabilities };
+  if (capabilities.roots !== undefined) {
+    const { listChanged: _ignored, ...roots } = capabilities.roots;
+    declared.roots = roots;
+  }
   return buildJsonRpcRequest(INITIALIZE_ID, 'initialize', {
     protocolVersion: LATEST_PROTOCOL_VERSION,
-    capabilities: {},
+    capabilities: declared,
     clientInfo: { ...CLIENT_INFO },
   });
+}
+
+/** Whether the call relays the upstream's requests to a caller that declared it can answer some. */
+export function declaresCallerCapabilities(capabilities: ToolCallerCapabilities): boolean {
+  return Object.keys(capabilities).length > 0;
 }
 
 /** The `notifications/initialized` notification. */
@@ -234,24 +255,62 @@ export const METHOD_NOT_FOUND = -32601;
 export interface JsonRpcAnswer {
   readonly jsonrpc: '2.0';
   readonly id: string | number;
-  readonly result?: Record<string, never>;
-  readonly error?: { readonly code: number; readonly message: string };
+  readonly result?: Readonly<Record<string, unknown>>;
+  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
 }
 
-/**
- * The answer to a request the server sent during the call, or `undefined` for anything that is
- * not a server request (responses, notifications). `ping` gets the empty result the
- * specification requires; every other method is refused with -32601, since this client declares
- * no capability (no sampling, elicitation or roots).
- */
-export function answerServerRequest(message: unknown): JsonRpcAnswer | undefined {
+/** A request the server sent the client during the call. */
+export interface ServerRequestMessage {
+  readonly id: string | number;
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/** The server request in `message`, or `undefined` for anything else (responses, notifications). */
+export function serverRequestOf(message: unknown): ServerRequestMessage | undefined {
   if (typeof message !== 'object' || message === null) return undefined;
-  const { id, method } = message as { id?: unknown; method?: unknown };
+  const { id, method, params } = message as { id?: unknown; method?: unknown; params?: unknown };
   if (typeof method !== 'string' || (typeof id !== 'string' && typeof id !== 'number')) {
     return undefined;
   }
-  if (method === 'ping') return { jsonrpc: '2.0', id, result: {} };
-  return { jsonrpc: '2.0', id, error: { code: METHOD_NOT_FOUND, message: 'Method not found' } };
+  const plain = typeof params === 'object' && params !== null && !Array.isArray(params);
+  return { id, method, params: plain ? (params as Record<string, unknown>) : {} };
+}
+
+/**
+ * The client's own answer to a server request, or `undefined` when the caller must answer it.
+ * `ping` gets the empty result the specification requires; a method the caller declared (through
+ * its capabilities) is the caller's; every other method is refused with -32601.
+ */
+export function localAnswer(
+  request: ServerRequestMessage,
+  capabilities: ToolCallerCapabilities,
+): JsonRpcAnswer | undefined {
+  if (request.method === 'ping') return { jsonrpc: '2.0', id: request.id, result: {} };
+  if (callerServes(capabilities, request.method)) return undefined;
+  return {
+    jsonrpc: '2.0',
+    id: request.id,
+    error: { code: METHOD_NOT_FOUND, message: 'Method not found' },
+  };
+}
+
+/** The caller's answer, as the JSON-RPC answer posted back under the server's request id. */
+export function relayedAnswer(id: string | number, answer: ToolCallerAnswer): JsonRpcAnswer {
+  return 'result' in answer
+    ? { jsonrpc: '2.0', id, result: answer.result }
+    : { jsonrpc: '2.0', id, error: answer.error };
+}
+
+/** The params of a `notifications/message` (a log message), or `undefined` for anything else. */
+export function logMessageOf(message: unknown): ToolLogMessage | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { method, params, id } = message as { method?: unknown; params?: unknown; id?: unknown };
+  if (method !== 'notifications/message' || id !== undefined) return undefined;
+  if (typeof params !== 'object' || params === null) return undefined;
+  const log = params as Record<string, unknown>;
+  if (typeof log.level !== 'string' || !('data' in log)) return undefined;
+  return log as unknown as ToolLogMessage;
 }
 
 /**

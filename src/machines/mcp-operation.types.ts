@@ -5,6 +5,7 @@
  * `makeMcpOperationActors(deps)`.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolCaller, ToolCallerCapabilities } from '../binding/caller.js';
 import type { AuthChallenge, ConnectionOperation, HostFence, McpToolList } from '../wire/index.js';
 import type { PhaseLimits } from './credentials.js';
 import type { CancelEvent, MachineResult } from './run-machine.js';
@@ -58,7 +59,20 @@ export interface McpOperationInput {
    * matching `notifications/progress` is then emitted as a `progress` event of the run.
    */
   readonly progressToken?: string | number;
+  /**
+   * The call's caller, when it can receive anything: its capabilities are declared upstream, the
+   * upstream's requests for them are relayed to it (on the call's stream and, when it declared
+   * any, on a standalone GET stream held for the call), and log messages are passed on.
+   */
+  readonly relay?: McpCallerRelay;
 }
+
+/**
+ * The call's caller, reached through the run: the binding's `ctx.caller`. Its capabilities are
+ * declared upstream in `initialize`, the upstream's requests for them are relayed to it, and the
+ * upstream's log messages are passed on.
+ */
+export type McpCallerRelay = ToolCaller;
 
 /** A progress report of the upstream, as the run emits it (`notifications/progress` params). */
 export interface McpProgressEvent {
@@ -75,9 +89,13 @@ export type DecodedResponse =
 
 /** Context of `mcpOperation`: the input with its defaults filled in, then the run's data. */
 export interface McpOperationContext
-  extends Required<Omit<McpOperationInput, 'principal' | 'progressToken'>> {
+  extends Required<Omit<McpOperationInput, 'principal' | 'progressToken' | 'relay'>> {
   /** The progress token of the request, when someone listens. */
   progressToken: string | number | undefined;
+  /** The caller relay, wrapped so snapshots never serialise it; wiped at teardown. */
+  relay: SecretValue<McpCallerRelay> | undefined;
+  /** The capabilities declared upstream in `initialize`: the caller's, or none. */
+  callerCapabilities: ToolCallerCapabilities;
   /** The principal, wrapped so snapshots never serialise it; wiped at teardown. */
   principal: SecretValue<unknown> | undefined;
   /** The bearer token once resolved. */
@@ -147,7 +165,11 @@ export type McpOperationEvent =
       readonly challenge?: AuthChallenge;
     }
   | { readonly type: 'STREAM_ENDED' }
-  | { readonly type: 'STREAM_FAILED'; readonly error: unknown };
+  | { readonly type: 'STREAM_FAILED'; readonly error: unknown }
+  /** The standalone GET stream that carries the upstream's requests for the caller is open. */
+  | { readonly type: 'CALLER_STREAM_OPEN' }
+  /** The standalone GET stream was refused (405 and the like), ended or failed: none is held. */
+  | { readonly type: 'CALLER_STREAM_CLOSED' };
 
 /**
  * How one Streamable HTTP exchange ended, as the machine's guards see it. `interrupted` is an SSE

@@ -4,6 +4,9 @@
  * undici client). Wire functions start no timers: a deadline is a machine state that aborts the
  * signal.
  */
+import { raceAbort } from '../binding/race-abort.js';
+
+export { raceAbort };
 
 /** A Node readable as undici returns it: async-iterable chunks and an immediate `destroy`. */
 export interface NodeBody extends AsyncIterable<Uint8Array> {
@@ -75,31 +78,6 @@ export function cancelBody(response: WireResponse): void {
 /** Rejects at once with `signal.reason` when the signal has already aborted. */
 export function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason;
-}
-
-/**
- * Races a promise against the signal: rejects with the exact `signal.reason` on abort. The loser
- * keeps a handler, so a late rejection never becomes an unhandled one.
- */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.then(undefined, () => undefined);
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** One chunk raced against the signal. */

@@ -12,6 +12,7 @@ export type ConnectionOperation =
   | 'tools/list'
   | 'tools/call'
   | 'endpoint'
+  | 'standalone-stream'
   | 'openapi/spec'
   | 'openapi/call';
 
@@ -35,6 +36,7 @@ const PHASE_BY_OPERATION: Readonly<Record<ConnectionOperation, ConnectionPhase>>
   'notifications/initialized': 'discovery',
   'tools/list': 'discovery',
   endpoint: 'discovery',
+  'standalone-stream': 'discovery',
   'openapi/spec': 'discovery',
   'tools/call': 'call',
   'openapi/call': 'call',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { NO_CALLER } from '../../src/binding/caller.js';
 import {
   AppError,
   defineRuntimeTool,
@@ -301,6 +302,7 @@ describe('runTool context and cancellation', () => {
         signal,
         toolCallId: 'call-1',
         reportProgress: expect.any(Function),
+        caller: NO_CALLER,
       },
     ]);
   });

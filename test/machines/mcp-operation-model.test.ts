@@ -23,6 +23,7 @@ import { buildModelGraph, type ModelOptions } from '../support/model-graph.js';
 import {
   mcpListModelOptions,
   mcpModelOptions,
+  mcpRelayModelOptions,
   mcpSseModelOptions,
   mcpStreamableOnlyModelOptions,
 } from '../support/model-mcp-operation.js';
@@ -75,6 +76,13 @@ const MODELS: readonly {
     name: 'tools/call, transport streamable-http',
     options: mcpStreamableOnlyModelOptions,
     size: { states: 28, edges: 150, finalEdges: 68, legacyPostEdges: 0 },
+    intoLegacy: [],
+    probes: false,
+  },
+  {
+    name: 'tools/call relaying to a caller that can sample, transport streamable-http',
+    options: mcpRelayModelOptions,
+    size: { states: 30, edges: 162, finalEdges: 71, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
@@ -196,6 +204,7 @@ describe.each(MODELS)('mcpOperation ($name) walked on the real actor', ({ option
         deleteSession: deferred as never,
         // Stream events are sent to the machine by the walk itself.
         legacyStream: fromCallback(() => () => {}) as never,
+        callerStream: fromCallback(() => () => {}) as never,
       },
     });
     const settle =
@@ -225,6 +234,52 @@ describe.each(MODELS)('mcpOperation ($name) walked on the real actor', ({ option
       walked: size.edges,
       total: size.edges,
     });
+  });
+});
+
+const TEARDOWN = ['cancellingRequest', 'endingSession'];
+
+/** The relaying model's edges that decide the outcome while the stream is held, and those that leave it open. */
+function streamStops(machine: AnyStateMachine) {
+  const graph = buildModelGraph(machine, mcpRelayModelOptions);
+  const deciding = graph.edges.filter(
+    (edge) =>
+      'callerStream' in edge.sourceSnapshot.children &&
+      !TEARDOWN.some((state) => edge.sourceSnapshot.matches(state)) &&
+      (edge.targetSnapshot.status === 'done' ||
+        TEARDOWN.some((state) => edge.targetSnapshot.matches(state))),
+  );
+  const withoutStop = deciding.filter((edge) => {
+    const [, actions] = transition(machine, edge.sourceSnapshot, edge.event);
+    return !actions.some(
+      (action) =>
+        action.type === 'xstate.stopChild' &&
+        (action.params as { id?: unknown } | undefined)?.id === 'callerStream',
+    );
+  });
+  return { deciding: deciding.length, withoutStop: withoutStop.map((edge) => edge.event.type) };
+}
+
+describe('mcpOperation relaying to its caller', () => {
+  it('holds the standalone stream only for a caller that declared something, and stops it on every edge that decides the outcome', () => {
+    const spawnsOf = (options: ModelOptions) =>
+      buildModelGraph(mcpOperationMachine, options).edges.filter((edge) => {
+        const [, actions] = transition(mcpOperationMachine, edge.sourceSnapshot, edge.event);
+        return actions.some(
+          (action) =>
+            action.type === 'xstate.spawnChild' &&
+            (action.params as { id?: unknown } | undefined)?.id === 'callerStream',
+        );
+      });
+    expect(spawnsOf(mcpStreamableOnlyModelOptions)).toHaveLength(0);
+    // notifying's done (accepted, 500) and both errors, with and without a session.
+    expect(
+      spawnsOf(mcpRelayModelOptions).map((edge) => JSON.stringify(edge.sourceSnapshot.value)),
+    ).toEqual(Array(6).fill(JSON.stringify({ streamable: 'notifying' })));
+
+    const { deciding, withoutStop } = streamStops(mcpOperationMachine);
+    expect(deciding).toBe(DECIDING_WHILE_STREAM_HELD);
+    expect(withoutStop).toEqual([]);
   });
 });
 
@@ -258,6 +313,18 @@ describe('the checks catch defects seeded into a copy of mcpOperation', () => {
     ]);
   });
 
+  it('sees the standalone stream left open once closing no longer stops it', () => {
+    const config = mcpOperationMachine.config;
+    const closing = (config.states as Record<string, Record<string, unknown>>).closing;
+    const leavesStreamOpen = mcpOperationSetup.createMachine({
+      ...config,
+      states: { ...config.states, closing: { ...closing, entry: [] } },
+    } as never) as unknown as AnyStateMachine;
+    // The edges straight into the final state still stop it (a final machine stops its children);
+    // those into the cancellation notice or the session DELETE would keep it open through them.
+    expect(streamStops(leavesStreamOpen).withoutStop).toHaveLength(DECIDING_INTO_TEARDOWN_STATES);
+  });
+
   it('sees posts to an endpoint outside the fence once the fence guard is bypassed', () => {
     const unfenced = mcpOperationMachine.provide({ guards: { isFencedEndpoint: () => true } });
     // The model's off-fence endpoint (another port) is let through into the legacy initialize.
@@ -265,6 +332,10 @@ describe('the checks catch defects seeded into a copy of mcpOperation', () => {
   });
 });
 
+/** Edges of the relaying model that decide the outcome while the standalone stream is held. */
+const DECIDING_WHILE_STREAM_HELD = 68;
+/** Of those, the edges into `cancellingRequest` or `endingSession` rather than the final state. */
+const DECIDING_INTO_TEARDOWN_STATES = 41;
 /** Edges into the final state of the call model (MODELS[0].size.finalEdges). */
 const CALL_MODEL_FINAL_EDGES = 103;
 /** Legacy POST states reached once the fence guard lets the model's off-fence endpoint through. */

@@ -5,6 +5,7 @@
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import { MAX_STREAM_RESUMPTIONS, resumeDelayMs } from '../../src/machines/mcp-operation.policy.js';
 import type {
+  McpCallerRelay,
   McpOperationContext,
   McpOperationInput,
   RpcExchange,
@@ -235,6 +236,8 @@ function eventCasesFor(
       { type: 'BYTES_READ', bytes: 10 },
       { type: 'BYTES_READ', bytes: 1_000_000 },
     ],
+    CALLER_STREAM_OPEN: [{ type: 'CALLER_STREAM_OPEN' }],
+    CALLER_STREAM_CLOSED: [{ type: 'CALLER_STREAM_CLOSED' }],
     CANCEL: [{ type: 'CANCEL', reason: 'caller stopped' }],
   };
 }
@@ -271,4 +274,17 @@ export const mcpSseModelOptions: ModelOptions = {
 export const mcpStreamableOnlyModelOptions: ModelOptions = {
   ...mcpModelOptions,
   input: { ...mcpModelInput, transportType: 'streamable-http', limits: extendingLimits },
+};
+
+/** A caller that declared sampling: the run holds the standalone stream before its request. */
+const samplingCaller: McpCallerRelay = {
+  capabilities: { sampling: {} },
+  request: async () => ({ result: {} }),
+  log: async () => {},
+};
+
+/** The call of a connection told to speak Streamable HTTP, relaying to a caller that can sample. */
+export const mcpRelayModelOptions: ModelOptions = {
+  ...mcpModelOptions,
+  input: { ...mcpModelInput, transportType: 'streamable-http', relay: samplingCaller },
 };
