@@ -239,6 +239,20 @@ describe.each(MODELS)('mcpOperation ($name) walked on the real actor', ({ option
 
 const TEARDOWN = ['cancellingRequest', 'endingSession'];
 
+/** Whether taking `edge` on `machine` executes the built-in action `type` for the `callerStream` child. */
+function touchesCallerStream(
+  machine: AnyStateMachine,
+  edge: { sourceSnapshot: unknown; event: AnyEventObject },
+  type: 'xstate.spawnChild' | 'xstate.stopChild',
+): boolean {
+  const [, actions] = transition(machine, edge.sourceSnapshot as never, edge.event as never);
+  return (actions as readonly { type: string; params?: unknown }[]).some(
+    (action) =>
+      action.type === type &&
+      (action.params as { id?: unknown } | undefined)?.id === 'callerStream',
+  );
+}
+
 /** The relaying model's edges that decide the outcome while the stream is held, and those that leave it open. */
 function streamStops(machine: AnyStateMachine) {
   const graph = buildModelGraph(machine, mcpRelayModelOptions);
@@ -249,28 +263,18 @@ function streamStops(machine: AnyStateMachine) {
       (edge.targetSnapshot.status === 'done' ||
         TEARDOWN.some((state) => edge.targetSnapshot.matches(state))),
   );
-  const withoutStop = deciding.filter((edge) => {
-    const [, actions] = transition(machine, edge.sourceSnapshot, edge.event);
-    return !actions.some(
-      (action) =>
-        action.type === 'xstate.stopChild' &&
-        (action.params as { id?: unknown } | undefined)?.id === 'callerStream',
-    );
-  });
+  const withoutStop = deciding.filter(
+    (edge) => !touchesCallerStream(machine, edge, 'xstate.stopChild'),
+  );
   return { deciding: deciding.length, withoutStop: withoutStop.map((edge) => edge.event.type) };
 }
 
 describe('mcpOperation relaying to its caller', () => {
   it('holds the standalone stream only for a caller that declared something, and stops it on every edge that decides the outcome', () => {
     const spawnsOf = (options: ModelOptions) =>
-      buildModelGraph(mcpOperationMachine, options).edges.filter((edge) => {
-        const [, actions] = transition(mcpOperationMachine, edge.sourceSnapshot, edge.event);
-        return actions.some(
-          (action) =>
-            action.type === 'xstate.spawnChild' &&
-            (action.params as { id?: unknown } | undefined)?.id === 'callerStream',
-        );
-      });
+      buildModelGraph(mcpOperationMachine, options).edges.filter((edge) =>
+        touchesCallerStream(mcpOperationMachine, edge, 'xstate.spawnChild'),
+      );
     expect(spawnsOf(mcpStreamableOnlyModelOptions)).toHaveLength(0);
     // notifying's done (accepted, 500) and both errors, with and without a session.
     expect(

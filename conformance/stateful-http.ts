@@ -1,0 +1,98 @@
+/**
+ * A stateful Streamable HTTP host for MCP SDK servers on 127.0.0.1: one server instance per
+ * session (what relaying needs: the session's server knows the client's capabilities and routes
+ * its answers), every HTTP request counted by method. Used by the conformance server, the
+ * gateway in front of it, and the tests that start either.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+/** One HTTP request the host received. */
+export interface HostedRequest {
+  /** `GET`, `POST` or `DELETE`. */
+  readonly method: string;
+  /** The JSON-RPC method of a POST, when it carries one (a response posted back has none). */
+  readonly rpcMethod: string | undefined;
+}
+
+/** A running host. */
+export interface StatefulHost {
+  /** The MCP endpoint, `http://127.0.0.1:PORT/mcp`. */
+  readonly url: string;
+  /** Every request received, in arrival order. */
+  readonly requests: readonly HostedRequest[];
+  /** Closes every session and the listener. */
+  close(): Promise<void>;
+}
+
+/** Starts a host on `port` (0: the OS picks); `create` builds each new session's server. */
+export async function startStatefulHost(
+  create: () => McpServer | Server,
+  port = 0,
+): Promise<StatefulHost> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const servers: (McpServer | Server)[] = [];
+  const requests: HostedRequest[] = [];
+  const http: HttpServer = createServer((req, res) => {
+    void (async () => {
+      const body = req.method === 'POST' ? await readJson(req) : undefined;
+      const rpcMethod = (body as { method?: unknown } | undefined)?.method;
+      requests.push({
+        method: req.method ?? 'GET',
+        rpcMethod: typeof rpcMethod === 'string' ? rpcMethod : undefined,
+      });
+      const sessionId = req.headers['mcp-session-id'];
+      let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+      if (transport === undefined) {
+        if (req.method !== 'POST' || sessionId !== undefined) {
+          res.writeHead(sessionId === undefined ? 400 : 404).end();
+          return;
+        }
+        const created = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => {
+            sessions.set(id, created);
+          },
+          onsessionclosed: (id) => {
+            sessions.delete(id);
+          },
+        });
+        const server = create();
+        servers.push(server);
+        await server.connect(created);
+        transport = created;
+      }
+      await transport.handleRequest(req, res, body);
+    })().catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
+  const { port: bound } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${bound}/mcp`,
+    requests,
+    async close() {
+      for (const server of servers) await server.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve, reject) =>
+        http.close((error) => (error ? reject(error) : resolve())),
+      );
+    },
+  };
+}
+
+/** The request body parsed as JSON, or `undefined` when it is not JSON. */
+async function readJson(req: AsyncIterable<Buffer | string>): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(Buffer.from(chunk));
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
