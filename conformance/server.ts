@@ -54,7 +54,11 @@ export const CONFORMANCE_TOOLS: readonly Tool[] = [
     description: 'Asks the client to sample its model',
     inputSchema: {
       type: 'object',
-      properties: { prompt: { type: 'string' }, ...VIA },
+      properties: {
+        prompt: { type: 'string' },
+        ...VIA,
+        force: { type: 'boolean', description: 'Ask even a client that did not declare sampling' },
+      },
       required: ['prompt'],
     },
   },
@@ -176,22 +180,28 @@ async function callTool(
     case 'test_error_handling':
       return failure('This tool intentionally returns an error for testing');
     case 'test_sampling': {
-      if (capabilities.sampling === undefined)
+      if (capabilities.sampling === undefined && args.force !== true) {
         return failure('The client does not support sampling');
-      const sampled = await ask<{ content: { type: string; text?: string } }>(
-        server,
-        extra,
-        args.via ?? 'standalone',
-        {
-          method: 'sampling/createMessage',
-          params: {
-            messages: [{ role: 'user', content: { type: 'text', text: String(args.prompt) } }],
-            maxTokens: 100,
+      }
+      try {
+        const sampled = await ask<{ content: { type: string; text?: string } }>(
+          server,
+          extra,
+          args.via ?? 'standalone',
+          {
+            method: 'sampling/createMessage',
+            params: {
+              messages: [{ role: 'user', content: { type: 'text', text: String(args.prompt) } }],
+              maxTokens: 100,
+            },
           },
-        },
-        CreateMessageResultSchema,
-      );
-      return text(`LLM response: ${sampled.content.text ?? JSON.stringify(sampled.content)}`);
+          CreateMessageResultSchema,
+        );
+        return text(`LLM response: ${sampled.content.text ?? JSON.stringify(sampled.content)}`);
+      } catch (error) {
+        // What the client answered, for a test to read: e.g. -32601 from one that cannot sample.
+        return failure(`Sampling refused: ${String((error as { code?: unknown }).code)}`);
+      }
     }
     case 'test_elicitation': {
       if (capabilities.elicitation === undefined) {
