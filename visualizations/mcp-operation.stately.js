@@ -186,15 +186,12 @@ export default createMachine({
                   "type": "relaysToCaller"
                 },
                 "target": "openingCallerStream",
-                "actions": [
-                  "openCallerStream",
-                  {
-                    "type": "beginHandshakeStep",
-                    "params": {
-                      "operation": "standalone-stream"
-                    }
+                "actions": {
+                  "type": "beginHandshakeStep",
+                  "params": {
+                    "operation": "standalone-stream"
                   }
-                ]
+                }
               },
               {
                 "target": "requesting",
@@ -216,15 +213,12 @@ export default createMachine({
                   "type": "relaysToCaller"
                 },
                 "target": "openingCallerStream",
-                "actions": [
-                  "openCallerStream",
-                  {
-                    "type": "beginHandshakeStep",
-                    "params": {
-                      "operation": "standalone-stream"
-                    }
+                "actions": {
+                  "type": "beginHandshakeStep",
+                  "params": {
+                    "operation": "standalone-stream"
                   }
-                ]
+                }
               },
               {
                 "target": "requesting",
@@ -245,6 +239,7 @@ export default createMachine({
           "meta": {
             "operation": "standalone-stream"
           },
+          "entry": "openCallerStream",
           "on": {
             "CALLER_STREAM_OPEN": {
               "target": "requesting",

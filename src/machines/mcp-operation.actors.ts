@@ -384,6 +384,22 @@ async function runExchange(
 }
 
 /**
+ * An `onBytes` for one read on a stream actor: reports each chunk's size (the growth of the
+ * read's running total) to the machine, until the actor's signal aborts.
+ */
+function bytesReadReporter(
+  signal: AbortSignal,
+  sendBack: (event: McpOperationEvent) => void,
+): (total: number) => void {
+  let reported = 0;
+  return (total) => {
+    if (signal.aborted) return;
+    sendBack({ type: 'BYTES_READ', bytes: total - reported });
+    reported = total;
+  };
+}
+
+/**
  * The legacy HTTP+SSE stream: opens the GET, then reports the endpoint, every JSON-RPC message and
  * every chunk's size to the machine, which owns all decisions. Its cleanup aborts the GET.
  */
@@ -421,18 +437,13 @@ async function readLegacyStream(
       violation: 'answered the legacy SSE GET without text/event-stream',
     });
   }
-  let reported = 0;
   // Event by event: the stream is long-lived and low-volume, and the reader stops between events
   // once the stream's signal aborts.
   const messages = readSseMessages(response, {
     ...budget,
     maxBytes: Number.POSITIVE_INFINITY,
     maxFrameBytes: input.maxFrameBytes,
-    onBytes: (total) => {
-      if (signal.aborted) return;
-      sendBack({ type: 'BYTES_READ', bytes: total - reported });
-      reported = total;
-    },
+    onBytes: bytesReadReporter(signal, sendBack),
   });
   let endpoint: URL | undefined;
   for await (const message of messages) {
@@ -444,17 +455,15 @@ async function readLegacyStream(
       const parsed = parseJsonText(message.data, input.scope);
       const answerUrl = endpoint?.href;
       // Answered on the endpoint (fenced by the wire before any byte is sent); counted as read.
-      let drained = 0;
-      const answerBudget: ReadBudget = {
-        ...budget,
-        onBytes: (total) => {
-          if (!signal.aborted) sendBack({ type: 'BYTES_READ', bytes: total - drained });
-          drained = total;
-        },
-      };
       const handled =
         answerUrl !== undefined &&
-        (await handleServerMessage(input, parsed, answerUrl, answerBudget, send));
+        (await handleServerMessage(
+          input,
+          parsed,
+          answerUrl,
+          { ...budget, onBytes: bytesReadReporter(signal, sendBack) },
+          send,
+        ));
       if (!handled) sendBack({ type: 'SSE_MESSAGE', message: parsed });
     }
   }
@@ -490,38 +499,19 @@ async function readCallerStream(
     return;
   }
   sendBack({ type: 'CALLER_STREAM_OPEN' });
-  let reported = 0;
-  const countBytes = (total: number) => {
-    if (signal.aborted) return;
-    sendBack({ type: 'BYTES_READ', bytes: total - reported });
-    reported = total;
-  };
   const messages = readSseMessages(response, {
     ...input.scope,
     signal,
     maxBytes: Number.POSITIVE_INFINITY,
     maxFrameBytes: input.maxFrameBytes,
-    onBytes: countBytes,
+    onBytes: bytesReadReporter(signal, sendBack),
   });
   for await (const message of messages) {
     if (message.data === '') continue;
     const parsed = parseJsonText(message.data, input.scope);
-    let drained = 0;
-    await handleServerMessage(
-      input,
-      parsed,
-      input.url,
-      {
-        ...input.scope,
-        signal,
-        maxBytes: input.maxAnswerBytes,
-        onBytes: (total) => {
-          if (!signal.aborted) sendBack({ type: 'BYTES_READ', bytes: total - drained });
-          drained = total;
-        },
-      },
-      send,
-    );
+    const onBytes = bytesReadReporter(signal, sendBack);
+    const budget = { ...input.scope, signal, maxBytes: input.maxAnswerBytes, onBytes };
+    await handleServerMessage(input, parsed, input.url, budget, send);
   }
   if (!signal.aborted) sendBack({ type: 'CALLER_STREAM_CLOSED' });
 }

@@ -53,8 +53,8 @@ describe('README examples', () => {
     rmSync(OUT, { recursive: true, force: true });
   });
 
-  it('has the six examples the README promises', () => {
-    expect(examples).toHaveLength(6);
+  it('has the seven examples the README promises', () => {
+    expect(examples).toHaveLength(7);
   });
 
   // A full program check (xstate and SDK types included) takes seconds on a slow machine.
@@ -83,6 +83,7 @@ describe('README examples', () => {
           'streamable.initializing -> streamable.notifying (xstate.done.actor.postInitialize)',
         ],
       ],
+      [{ ok: true, data: { type: 'text', text: 'short' } }],
       ['uploadPhoto', 'non-json-body'],
       [['pets__showPetById']],
       [{ ok: true, data: { status: 'ready' } }],
