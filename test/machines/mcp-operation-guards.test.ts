@@ -180,3 +180,14 @@ describe('isAnswered and hasSession', () => {
     expect(guards.hasSession(undefined, { sessionId })).toBe(expected);
   });
 });
+
+describe('relaysToCaller', () => {
+  it.each([
+    [{}, false],
+    [{ sampling: {} }, true],
+    [{ elicitation: { form: {} } }, true],
+    [{ roots: {} }, true],
+  ])('capabilities %j: %s', (capabilities, expected) => {
+    expect(guards.relaysToCaller(undefined, { capabilities })).toBe(expected);
+  });
+});
