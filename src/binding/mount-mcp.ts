@@ -41,8 +41,11 @@ export interface McpMountOptions {
  * Registers each definition exposed on `MCP` on `server`. tools/list shows the input's JSON
  * Schema, and the output's for a definition that declares `outputJsonSchema` (its successful
  * results must then carry `structuredContent`; one without is answered `INTERNAL_SERVER_ERROR`,
- * since the SDK server and its clients would refuse it); the handler's signal follows MCP cancellation, and `ctx.reportProgress` sends
- * `notifications/progress` only when the request carries a `progressToken`. Throws at mount on a
+ * since the SDK server and its clients would refuse it); the handler's signal follows MCP
+ * cancellation, `ctx.reportProgress` sends `notifications/progress` only when the request carries
+ * a `progressToken`, and `ctx.caller` is the client that sent the call: what it declared
+ * (sampling, elicitation, roots) is asked on the call's own stream, and log messages go out as
+ * notifications of the call (when `server` declares `logging`). Throws at mount on a
  * bad definition or a duplicate name (naming both sources); the SDK itself refuses a name already
  * registered.
  */
