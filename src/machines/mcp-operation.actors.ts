@@ -383,6 +383,22 @@ async function runExchange(
   return { kind: 'response', value: decoded.value, sessionId };
 }
 
+/** The GET that opens a long-lived SSE stream (legacy or standalone), fenced, with the run's headers. */
+function openSseGet(
+  base: ActorBase,
+  url: URL,
+  signal: AbortSignal,
+  send: WireSend | undefined,
+): Promise<WireResponse> {
+  const headers = buildRequestHeaders({ ...base.headers, accept: SSE_ACCEPT });
+  return fetchWithoutRedirects(
+    { url, method: 'GET', headers, signal },
+    base.scope,
+    base.fence,
+    send,
+  );
+}
+
 /**
  * An `onBytes` for one read on a stream actor: reports each chunk's size (the growth of the
  * read's running total) to the machine, until the actor's signal aborts.
@@ -411,17 +427,7 @@ async function readLegacyStream(
 ): Promise<void> {
   const budget: ReadBudget = { ...input.scope, maxBytes: input.maxErrorBytes, signal };
   const url = new URL(input.url);
-  const response = await fetchWithoutRedirects(
-    {
-      url,
-      method: 'GET',
-      headers: buildRequestHeaders({ ...input.headers, accept: SSE_ACCEPT }),
-      signal,
-    },
-    input.scope,
-    input.fence,
-    send,
-  );
+  const response = await openSseGet(input, url, signal, send);
   if (!response.ok) {
     let body = '';
     const challenge = challengeField(challengeOfResponse(response));
@@ -481,17 +487,7 @@ async function readCallerStream(
   sendBack: (event: McpOperationEvent) => void,
   send: WireSend | undefined,
 ): Promise<void> {
-  const response = await fetchWithoutRedirects(
-    {
-      url: new URL(input.url),
-      method: 'GET',
-      headers: buildRequestHeaders({ ...input.headers, accept: SSE_ACCEPT }),
-      signal,
-    },
-    input.scope,
-    input.fence,
-    send,
-  );
+  const response = await openSseGet(input, new URL(input.url), signal, send);
   // The specification lets a server refuse the stream (405); the call then relays on its own stream.
   if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
     cancelBody(response);
