@@ -4,9 +4,10 @@
  * happened; the machine's guards decide what it means. Every actor stops promptly when XState
  * aborts its signal (a deadline fired, the caller cancelled, or the state was left).
  * Dependencies (the token resolver, the HTTP sender) enter once, through {@link makeMcpOperationActors}.
+ * What the stream actors answer the server lives in `server-requests.ts`. The file runs past ~400
+ * lines because it holds all the I/O of the chart: five actors over two wires.
  */
 import { fromCallback, fromPromise } from 'xstate';
-import type { ToolCallerCapabilities, ToolCallerMethod } from '../binding/caller.js';
 import {
   type AuthChallenge,
   ConnectionProtocolError,
@@ -14,9 +15,7 @@ import {
   challengeOfResponse,
   drainBounded,
   fetchWithoutRedirects,
-  type HostFence,
   isResponseTo,
-  type OperationScope,
   operationScope,
   parseJsonText,
   type ReadBudget,
@@ -33,23 +32,14 @@ import { makeResolveCredentials, type TokenResolver } from './credentials.js';
 import {
   buildRequestHeaders,
   decodeRpcResponse,
-  type HeaderParts,
   isUnauthorizedStatus,
-  type JsonRpcAnswer,
-  localAnswer,
-  logMessageOf,
   progressOf,
-  relayedAnswer,
-  type ServerRequestMessage,
-  serverRequestOf,
+  SSE_ACCEPT,
+  STREAMABLE_ACCEPT,
 } from './mcp-operation.policy.js';
-import type {
-  McpCallerRelay,
-  McpOperationContext,
-  McpOperationEvent,
-  RpcExchange,
-} from './mcp-operation.types.js';
+import type { McpOperationContext, McpOperationEvent, RpcExchange } from './mcp-operation.types.js';
 import { SecretValue } from './secret-value.js';
+import { handleServerMessage, type ServerRequestScope } from './server-requests.js';
 
 /** What the actors depend on; both have defaults, so the bare machine runs without a token. */
 export interface McpOperationDependencies {
@@ -72,13 +62,7 @@ export interface ByteReporter {
  * What every actor of a run shares: the operation's scope, the fence, the headers known so far,
  * and the caller the upstream's requests and log messages are relayed to (still wrapped).
  */
-interface ActorBase {
-  readonly scope: OperationScope;
-  readonly fence: HostFence;
-  readonly headers: HeaderParts;
-  readonly relay: SecretValue<McpCallerRelay> | undefined;
-  readonly callerCapabilities: ToolCallerCapabilities;
-}
+type ActorBase = ServerRequestScope;
 
 /** Input of the `exchange` actor: one HTTP request and how to read its answer. */
 export interface ExchangeInput extends ActorBase {
@@ -120,9 +104,6 @@ export interface CallerStreamInput extends ActorBase {
 export interface DeleteSessionInput extends ActorBase {
   readonly url: string;
 }
-
-const STREAMABLE_ACCEPT = 'application/json, text/event-stream';
-const SSE_ACCEPT = 'text/event-stream';
 
 /** The scope, fence and headers of the operation in progress (secrets still wrapped). */
 function actorBase(context: McpOperationContext): ActorBase {
@@ -212,78 +193,6 @@ function readBudget(
       if (!signal.aborted) input.reporter.send({ type: 'BYTES_READ', bytes });
     },
   };
-}
-
-/**
- * POSTs the client's answer to a server request, with the run's headers, and drains the server's
- * acknowledgement within `budget` (its bytes count toward the operation's ceiling).
- */
-async function postAnswer(
-  base: ActorBase,
-  url: string,
-  answer: JsonRpcAnswer,
-  budget: ReadBudget,
-  send: WireSend | undefined,
-): Promise<void> {
-  const response = await fetchWithoutRedirects(
-    {
-      url: new URL(url),
-      method: 'POST',
-      headers: buildRequestHeaders({
-        ...base.headers,
-        accept: STREAMABLE_ACCEPT,
-        contentType: 'application/json',
-      }),
-      signal: budget.signal,
-      body: JSON.stringify(answer),
-    },
-    base.scope,
-    base.fence,
-    send,
-  );
-  await drainBounded(response, budget);
-}
-
-/** Asks the caller a request it declared it can answer; the run's signal bounds the wait. */
-async function askCaller(
-  base: ActorBase,
-  request: ServerRequestMessage,
-  signal: AbortSignal,
-): Promise<JsonRpcAnswer> {
-  const relay = base.relay?.reveal();
-  if (relay === undefined) throw new TypeError('a caller capability was declared without a relay');
-  const method = request.method as ToolCallerMethod;
-  return relayedAnswer(
-    request.id,
-    await relay.request({ method, params: request.params }, { signal }),
-  );
-}
-
-/**
- * Handles what the server sends besides our answer: a server request is answered (by us, or by
- * the caller it was meant for) and the answer POSTed to `answerUrl`; a log message is passed on to
- * the caller. Returns whether `message` was one of those.
- */
-async function handleServerMessage(
-  base: ActorBase,
-  message: unknown,
-  answerUrl: string,
-  budget: ReadBudget,
-  send: WireSend | undefined,
-): Promise<boolean> {
-  const request = serverRequestOf(message);
-  if (request !== undefined) {
-    const answer =
-      localAnswer(request, base.callerCapabilities) ??
-      (await askCaller(base, request, budget.signal));
-    // The server waits for this before it answers us: post it back, then keep reading.
-    await postAnswer(base, answerUrl, answer, budget, send);
-    return true;
-  }
-  const log = logMessageOf(message);
-  if (log === undefined) return false;
-  await base.relay?.reveal().log(log);
-  return true;
 }
 
 /** Reads the awaited response from an SSE answer; an early end is an interruption for the chart. */

@@ -66,6 +66,11 @@ export function resumeDelayMs(retryMs: number | undefined): number {
   return Math.min(Math.floor(retryMs), MAX_RESUME_DELAY_MS);
 }
 
+/** What a POST accepts: a JSON answer or an SSE stream (Streamable HTTP). */
+export const STREAMABLE_ACCEPT = 'application/json, text/event-stream';
+/** What a GET that opens a stream accepts. */
+export const SSE_ACCEPT = 'text/event-stream';
+
 /** The secret-bearing header parts known so far; revealed only by {@link buildRequestHeaders}. */
 export interface HeaderParts {
   readonly staticHeaders: Readonly<Record<string, SecretValue>>;
