@@ -79,23 +79,30 @@ export interface HeaderParts {
   readonly protocolVersion: string | undefined;
 }
 
-/** The connection's request headers for one exchange; the only place secrets are revealed. */
+/** How one exchange frames its body and its answer. */
+export interface HeaderFraming {
+  readonly accept: string;
+  readonly contentType?: string;
+  readonly lastEventId?: string;
+}
+
+/**
+ * The connection's request headers for one exchange; the only place secrets are revealed. The
+ * parts and the framing come apart, so no caller builds a merged object per request.
+ */
 export function buildRequestHeaders(
-  parts: HeaderParts & {
-    readonly accept: string;
-    readonly contentType?: string;
-    readonly lastEventId?: string;
-  },
+  parts: HeaderParts,
+  framing: HeaderFraming,
 ): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(parts.staticHeaders)) headers[name] = value.reveal();
   // Protocol headers are written after the static ones so configuration cannot break framing.
-  headers.accept = parts.accept;
-  if (parts.contentType !== undefined) headers['content-type'] = parts.contentType;
+  headers.accept = framing.accept;
+  if (framing.contentType !== undefined) headers['content-type'] = framing.contentType;
   if (parts.token !== undefined) headers.authorization = `Bearer ${parts.token.reveal()}`;
   if (parts.sessionId !== undefined) headers['mcp-session-id'] = parts.sessionId.reveal();
   if (parts.protocolVersion !== undefined) headers['mcp-protocol-version'] = parts.protocolVersion;
-  if (parts.lastEventId !== undefined) headers['last-event-id'] = parts.lastEventId;
+  if (framing.lastEventId !== undefined) headers['last-event-id'] = framing.lastEventId;
   return headers;
 }
 

@@ -55,8 +55,7 @@ async function postAnswer(
     {
       url: new URL(url),
       method: 'POST',
-      headers: buildRequestHeaders({
-        ...base.headers,
+      headers: buildRequestHeaders(base.headers, {
         accept: STREAMABLE_ACCEPT,
         contentType: 'application/json',
       }),

@@ -53,19 +53,23 @@ describe('resumeDelayMs', () => {
 
 describe('buildRequestHeaders', () => {
   it('puts protocol headers over static ones and the bearer over a static Authorization', () => {
-    const headers = buildRequestHeaders({
-      staticHeaders: secretHeaders({
-        'X-Api-Key': 'k',
-        Accept: 'text/html',
-        Authorization: 'Basic static',
-      }),
-      token: new SecretValue('t0k'),
-      sessionId: new SecretValue('s-1'),
-      protocolVersion: '2025-11-25',
-      accept: 'application/json, text/event-stream',
-      contentType: 'application/json',
-      lastEventId: 'e-7',
-    });
+    const headers = buildRequestHeaders(
+      {
+        staticHeaders: secretHeaders({
+          'X-Api-Key': 'k',
+          Accept: 'text/html',
+          Authorization: 'Basic static',
+        }),
+        token: new SecretValue('t0k'),
+        sessionId: new SecretValue('s-1'),
+        protocolVersion: '2025-11-25',
+      },
+      {
+        accept: 'application/json, text/event-stream',
+        contentType: 'application/json',
+        lastEventId: 'e-7',
+      },
+    );
     expect(headers).toEqual({
       'x-api-key': 'k',
       accept: 'application/json, text/event-stream',
@@ -79,13 +83,15 @@ describe('buildRequestHeaders', () => {
 
   it('sends no Authorization, session or version header before they exist', () => {
     expect(
-      buildRequestHeaders({
-        staticHeaders: secretHeaders(undefined),
-        token: undefined,
-        sessionId: undefined,
-        protocolVersion: undefined,
-        accept: 'text/event-stream',
-      }),
+      buildRequestHeaders(
+        {
+          staticHeaders: secretHeaders(undefined),
+          token: undefined,
+          sessionId: undefined,
+          protocolVersion: undefined,
+        },
+        { accept: 'text/event-stream' },
+      ),
     ).toEqual({ accept: 'text/event-stream' });
   });
 });
