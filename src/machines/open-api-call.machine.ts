@@ -118,14 +118,22 @@ export const openApiCallSetup = setup({
 export const openApiCallMachine = openApiCallSetup.createMachine({
   id: 'openApiCall',
   initial: 'credentials',
-  context: ({ input }) => ({
-    ...input,
-    principal: input.principal === undefined ? undefined : new SecretValue(input.principal),
-    token: undefined,
-    deadlineAt: Date.now() + input.limits.timeoutMs,
-    readBytes: 0,
-    outcome: undefined,
-  }),
+  // A literal copied once by a spread, as in `mcpOperation`: every later `assign` copy then takes
+  // V8's clone fast path.
+  context: ({ input }) => {
+    const context: OpenApiCallContext = {
+      connectionName: input.connectionName,
+      request: input.request,
+      fence: input.fence,
+      limits: input.limits,
+      principal: input.principal === undefined ? undefined : new SecretValue(input.principal),
+      token: undefined,
+      deadlineAt: Date.now() + input.limits.timeoutMs,
+      readBytes: 0,
+      outcome: undefined,
+    };
+    return { ...context };
+  },
   // The caller's abort, from any state: the outcome is its exact reason.
   on: {
     CANCEL: {
