@@ -172,8 +172,9 @@ export function toolCallerOf(
 ): ToolCaller {
   if (handler === undefined) return NO_CALLER;
   const capabilities = callerCapabilitiesOf(handler.capabilities);
-  const send = handler.request;
-  const deliver = handler.log;
+  // Bound, so a host's handler may be a class instance whose methods use `this`.
+  const send = handler.request?.bind(handler);
+  const deliver = handler.log?.bind(handler);
   if (deliver === undefined && (send === undefined || Object.keys(capabilities).length === 0)) {
     return NO_CALLER;
   }

@@ -165,4 +165,25 @@ describe('ctx.caller', () => {
       { level: 'error', logger: 'db', data: 'second' },
     ]);
   });
+
+  it('calls a handler that is a class instance as a method, with its own this', async () => {
+    class HostCaller implements ToolCallerHandler {
+      readonly capabilities = { roots: {} };
+      readonly roots = [{ uri: 'file:///srv', name: 'srv' }];
+      readonly logged: unknown[] = [];
+      request() {
+        return { result: { roots: this.roots } };
+      }
+      log(message: { data: unknown }) {
+        this.logged.push(message.data);
+      }
+    }
+    const host = new HostCaller();
+    const seen = await withCaller(host, async (caller) => {
+      await caller.log({ level: 'info', data: 'listing' });
+      return caller.request({ method: 'roots/list', params: {} });
+    });
+    expect(seen.data).toEqual({ result: { roots: [{ uri: 'file:///srv', name: 'srv' }] } });
+    expect(host.logged).toEqual(['listing']);
+  });
 });
