@@ -182,24 +182,44 @@ export function deleteSessionInput(context: McpOperationContext): DeleteSessionI
   return { base: actorBase(context), url: context.url };
 }
 
-/** A read budget that reports progress to the machine and remembers the bytes read so far. */
-function readBudget(
-  input: ExchangeInput,
+/**
+ * The byte counter of one read: `onBytes` reports each chunk's size (the growth of the read's
+ * running total, which starts at `alreadyRead`) to the machine; `bytesRead` is the total so far.
+ * A stopped actor reports nothing: stale progress could reopen a closed decision.
+ */
+function bytesReadCounter(
   signal: AbortSignal,
-): ReadBudget & { readonly bytesRead: () => number } {
-  let reported = input.alreadyRead;
+  report: ByteReporter['send'],
+  alreadyRead = 0,
+): { readonly onBytes: (total: number) => void; readonly bytesRead: () => number } {
+  let reported = alreadyRead;
   return {
     bytesRead: () => reported,
-    maxBytes: input.maxBytes,
-    alreadyRead: input.alreadyRead,
-    signal,
     onBytes: (total) => {
       if (total <= reported) return;
       const bytes = total - reported;
       reported = total;
-      // A stopped actor must not move its parent: stale progress could reopen a closed decision.
-      if (!signal.aborted) input.reporter.send({ type: 'BYTES_READ', bytes });
+      if (!signal.aborted) report({ type: 'BYTES_READ', bytes });
     },
+  };
+}
+
+/** The read budget of one exchange: its ceiling, what it already read, and its byte counter. */
+function readBudget(
+  input: ExchangeInput,
+  signal: AbortSignal,
+): ReadBudget & { readonly bytesRead: () => number } {
+  const counter = bytesReadCounter(
+    signal,
+    (event) => input.reporter.send(event),
+    input.alreadyRead,
+  );
+  return {
+    bytesRead: counter.bytesRead,
+    onBytes: counter.onBytes,
+    maxBytes: input.maxBytes,
+    alreadyRead: input.alreadyRead,
+    signal,
     // Last, as in `exchangeInput`: the scope's keys are not among the ones above.
     ...input.base.scope,
   };
@@ -318,22 +338,6 @@ function openSseGet(
 }
 
 /**
- * An `onBytes` for one read on a stream actor: reports each chunk's size (the growth of the
- * read's running total) to the machine, until the actor's signal aborts.
- */
-function bytesReadReporter(
-  signal: AbortSignal,
-  sendBack: (event: McpOperationEvent) => void,
-): (total: number) => void {
-  let reported = 0;
-  return (total) => {
-    if (signal.aborted) return;
-    sendBack({ type: 'BYTES_READ', bytes: total - reported });
-    reported = total;
-  };
-}
-
-/**
  * The legacy HTTP+SSE stream: opens the GET, then reports the endpoint, every JSON-RPC message and
  * every chunk's size to the machine, which owns all decisions. Its cleanup aborts the GET.
  */
@@ -367,7 +371,7 @@ async function readLegacyStream(
     ...budget,
     maxBytes: Number.POSITIVE_INFINITY,
     maxFrameBytes: input.maxFrameBytes,
-    onBytes: bytesReadReporter(signal, sendBack),
+    onBytes: bytesReadCounter(signal, sendBack).onBytes,
   });
   let endpoint: URL | undefined;
   for await (const message of messages) {
@@ -385,7 +389,7 @@ async function readLegacyStream(
           input.base,
           parsed,
           answerUrl,
-          { ...budget, onBytes: bytesReadReporter(signal, sendBack) },
+          { ...budget, onBytes: bytesReadCounter(signal, sendBack).onBytes },
           send,
         ));
       if (!handled) sendBack({ type: 'SSE_MESSAGE', message: parsed });
@@ -418,12 +422,12 @@ async function readCallerStream(
     signal,
     maxBytes: Number.POSITIVE_INFINITY,
     maxFrameBytes: input.maxFrameBytes,
-    onBytes: bytesReadReporter(signal, sendBack),
+    onBytes: bytesReadCounter(signal, sendBack).onBytes,
   });
   for await (const message of messages) {
     if (message.data === '') continue;
     const parsed = parseJsonText(message.data, input.base.scope);
-    const onBytes = bytesReadReporter(signal, sendBack);
+    const onBytes = bytesReadCounter(signal, sendBack).onBytes;
     const budget = { ...input.base.scope, signal, maxBytes: input.maxAnswerBytes, onBytes };
     await handleServerMessage(input.base, parsed, input.url, budget, send);
   }
