@@ -12,7 +12,7 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { callerCapabilitiesOf, type ToolCallerAnswer, type ToolCallerHandler } from './caller.js';
+import type { ToolCallerAnswer, ToolCallerHandler } from './caller.js';
 import type { ToolCallHooks, ToolLifecycle } from './hooks.js';
 import { type McpCallPresentation, mcpErrorPresentationOf } from './presentation.js';
 import { runTool } from './run-tool.js';
@@ -122,7 +122,8 @@ function mcpCallerOf(
   extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
 ): ToolCallerHandler {
   return {
-    capabilities: callerCapabilitiesOf(server.server.getClientCapabilities()),
+    // As the client declared them; the runner keeps only sampling, elicitation and roots.
+    capabilities: server.server.getClientCapabilities() ?? {},
     async request(request, { signal }): Promise<ToolCallerAnswer> {
       try {
         const result = await extra.sendRequest(
