@@ -1,7 +1,7 @@
 import { createMachine } from 'xstate';
 export default createMachine({
   "id": "mcpOperation",
-  "initial": "credentials",
+  "initial": "starting",
   "on": {
     "CANCEL": {
       "target": ".closing",
@@ -19,6 +19,38 @@ export default createMachine({
     }
   },
   "states": {
+    "starting": {
+      "meta": {
+        "operation": "initialize"
+      },
+      "always": [
+        {
+          "guard": {
+            "type": "resolvesToken"
+          },
+          "target": "credentials"
+        },
+        {
+          "guard": {
+            "type": "isSseOnly"
+          },
+          "target": "legacy",
+          "actions": [
+            "switchToLegacy",
+            {
+              "type": "beginHandshakeStep",
+              "params": {
+                "operation": "endpoint"
+              }
+            }
+          ]
+        },
+        {
+          "target": "streamable",
+          "actions": []
+        }
+      ]
+    },
     "credentials": {
       "meta": {
         "operation": "initialize"
@@ -47,9 +79,11 @@ export default createMachine({
           },
           {
             "target": "streamable",
-            "actions": {
-              "type": "assignToken"
-            }
+            "actions": [
+              {
+                "type": "assignToken"
+              }
+            ]
           }
         ],
         "onError": {

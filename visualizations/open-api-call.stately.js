@@ -1,7 +1,7 @@
 import { createMachine } from 'xstate';
 export default createMachine({
   "id": "openApiCall",
-  "initial": "credentials",
+  "initial": "starting",
   "on": {
     "CANCEL": {
       "target": ".closed",
@@ -11,6 +11,22 @@ export default createMachine({
     }
   },
   "states": {
+    "starting": {
+      "meta": {
+        "operation": "openapi/call"
+      },
+      "always": [
+        {
+          "guard": {
+            "type": "resolvesToken"
+          },
+          "target": "credentials"
+        },
+        {
+          "target": "requesting"
+        }
+      ]
+    },
     "credentials": {
       "meta": {
         "operation": "openapi/call"

@@ -24,6 +24,8 @@ export interface ResolvedMcpConnection {
   readonly headers: Readonly<Record<string, SecretValue>>;
   /** The wire every client speaks: `auto` probes Streamable HTTP first. */
   readonly transportType: McpTransportChoice;
+  /** Whether the connection has a token provider; without one, runs skip `credentials`. */
+  readonly resolvesToken: boolean;
   readonly limits: ResolvedMcpLimits;
   readonly transports: readonly ToolTransport[];
   readonly allow: ReadonlySet<string> | undefined;
@@ -101,6 +103,7 @@ export function defineMcpClientConnection(config: McpClientConnectionConfig): Mc
       fence,
       headers,
       transportType,
+      resolvesToken: config.token !== undefined,
       limits,
       transports,
       allow,

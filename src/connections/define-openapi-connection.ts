@@ -31,6 +31,8 @@ export interface ResolvedOpenApiConnection {
   readonly allowHosts: readonly string[];
   readonly limits: ResolvedMcpLimits;
   readonly transports: readonly ToolTransport[];
+  /** Whether the connection has a token provider; without one, calls skip `credentials`. */
+  readonly resolvesToken: boolean;
   /** `openApiCall` with this connection's token provider, provided once. */
   readonly machine: typeof openApiCallMachine;
 }
@@ -100,7 +102,16 @@ export function defineOpenApiConnection(config: OpenApiConnectionConfig): OpenAp
   });
   resolved.set(
     connection,
-    Object.freeze({ name, source, baseUrl, allowHosts, limits, transports, machine }),
+    Object.freeze({
+      name,
+      source,
+      baseUrl,
+      allowHosts,
+      limits,
+      transports,
+      resolvesToken: token !== undefined,
+      machine,
+    }),
   );
   return connection;
 }

@@ -49,6 +49,7 @@ export function runMcpOperation(
       fence: resolved.fence,
       headers: resolved.headers,
       transportType: resolved.transportType,
+      resolvesToken: resolved.resolvesToken,
       principal: run.context,
       request: run.request,
       ...(run.onProgress === undefined ? {} : { progressToken: REQUEST_ID }),

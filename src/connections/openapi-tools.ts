@@ -113,6 +113,7 @@ function buildTool(
           request,
           fence: service.fence,
           principal: context,
+          resolvesToken: resolved.resolvesToken,
           limits: resolved.limits.call,
         },
         connectionRunOptions(connection, labels, {

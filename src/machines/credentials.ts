@@ -44,6 +44,15 @@ export function makeResolveCredentials(resolveToken: TokenResolver = () => undef
   });
 }
 
+/**
+ * The guard every connection machine asks first: the run has a token to resolve (its connection
+ * has a token provider). Without one, the run skips `credentials` and its actor.
+ */
+export const credentialGuards = {
+  resolvesToken: (_: unknown, { resolvesToken }: { readonly resolvesToken: boolean }): boolean =>
+    resolvesToken,
+};
+
 /** A 401 always means "authorization required", on every request of every connection. */
 export function isUnauthorizedStatus(status: number): boolean {
   return status === 401;

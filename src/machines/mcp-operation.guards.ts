@@ -11,6 +11,7 @@ import {
   isInsideFence,
   isResponseTo,
 } from '../wire/index.js';
+import { credentialGuards } from './credentials.js';
 import {
   declaresCallerCapabilities,
   isFallbackStatus,
@@ -55,6 +56,8 @@ export interface ReadParams {
 
 /** Every guard of the chart, by the name the chart and the diagrams use. */
 export const mcpOperationGuards = {
+  ...credentialGuards,
+
   /**
    * The caller declared something it can answer (sampling, elicitation, roots): the call holds the
    * session's standalone GET stream, where servers send requests not tied to ours. Only then, so

@@ -321,6 +321,16 @@ const readBudget = {
   ],
 } as const;
 
+/** Once the credential is known: a connection told to speak legacy SSE goes straight to its stream. */
+const toTheWire = [
+  {
+    guard: { type: 'isSseOnly', params: transportTypeOf },
+    target: 'legacy',
+    actions: ['switchToLegacy', beginStep('endpoint')],
+  },
+  { target: 'streamable', actions: [] },
+] as const;
+
 /** After the handshake on Streamable HTTP: hold the standalone stream first when the call relays. */
 const afterStreamableHandshake = [
   {
@@ -538,7 +548,7 @@ export const mcpOperationSetup = setup({
 /** The `mcpOperation` machine. Provide its actors with `makeMcpOperationActors(deps)`. */
 export const mcpOperationMachine = mcpOperationSetup.createMachine({
   id: 'mcpOperation',
-  initial: 'credentials',
+  initial: 'starting',
   context: ({ input }) => {
     const context: McpOperationContext = {
       connectionName: input.connectionName,
@@ -552,6 +562,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       callerCapabilities: input.relay?.capabilities ?? {},
       maxListPages: input.maxListPages ?? MAX_TOOL_LIST_PAGES,
       transportType: input.transportType ?? 'auto',
+      resolvesToken: input.resolvesToken ?? true,
       token: undefined,
       transport: 'streamable-http',
       endpoint: undefined,
@@ -592,29 +603,32 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
     },
   },
   states: {
-    // Resolve this run's bearer token; the handshake deadline already runs. A connection told to
-    // speak legacy SSE goes straight to its stream.
+    // A connection with a token provider resolves its credential first; one without has nothing
+    // to resolve and starts its wire at once.
+    starting: {
+      meta: { operation: 'initialize' },
+      always: [
+        {
+          guard: {
+            type: 'resolvesToken',
+            params: ({ context }) => ({ resolvesToken: context.resolvesToken }),
+          },
+          target: 'credentials',
+        },
+        ...toTheWire,
+      ],
+    },
+    // Resolve this run's bearer token; the handshake deadline already runs.
     credentials: {
       meta: { operation: 'initialize' },
       invoke: {
         id: 'resolveCredentials',
         src: 'resolveCredentials',
         input: ({ context }) => ({ principal: context.principal }),
-        onDone: [
-          {
-            guard: { type: 'isSseOnly', params: transportTypeOf },
-            target: 'legacy',
-            actions: [
-              { type: 'assignToken', params: tokenOf },
-              'switchToLegacy',
-              beginStep('endpoint'),
-            ],
-          },
-          {
-            target: 'streamable',
-            actions: { type: 'assignToken', params: tokenOf },
-          },
-        ],
+        onDone: toTheWire.map((edge) => ({
+          ...edge,
+          actions: [{ type: 'assignToken' as const, params: tokenOf }, ...edge.actions],
+        })),
         onError: failOnError,
       },
       after: handshakeDeadline,

@@ -46,6 +46,11 @@ export interface McpOperationInput {
   readonly headers: Readonly<Record<string, SecretValue>>;
   /** Who the run acts for (a tool call's handler context); opaque: only the token resolver reads it. */
   readonly principal?: unknown;
+  /**
+   * Whether the connection has a token provider to call for this run; default `true`. Without one
+   * there is nothing to resolve: the run skips `credentials` and its actor.
+   */
+  readonly resolvesToken?: boolean;
   /** The wire to speak; default `auto` (probe Streamable HTTP, fall back on 400/404/405). */
   readonly transportType?: McpTransportChoice;
   /** The request to perform after the handshake. */

@@ -1,14 +1,17 @@
 /**
  * The named guards of `openApiCall`: total predicates over the exchange the chart maps from the
- * `sendRequest` actor's output. The 401 rule is the one every connection machine shares. Pure.
+ * `sendRequest` actor's output, and the credential guard and 401 rule every connection machine
+ * shares. Pure.
  */
-import { isUnauthorizedStatus } from './credentials.js';
+import { credentialGuards, isUnauthorizedStatus } from './credentials.js';
 import type { OpenApiExchange } from './open-api-call.types.js';
 
 type ExchangeParams = { readonly exchange: OpenApiExchange };
 
 /** Every guard of the chart, by the name the chart and the diagrams use. */
 export const openApiCallGuards = {
+  ...credentialGuards,
+
   /** The service answered 401: the host must reauthorize. */
   isUnauthorized: (_: unknown, { exchange }: ExchangeParams): boolean =>
     exchange.kind === 'http-error' && isUnauthorizedStatus(exchange.status),

@@ -117,7 +117,7 @@ export const openApiCallSetup = setup({
 /** The `openApiCall` machine. Provide its actors with `makeOpenApiCallActors(deps)`. */
 export const openApiCallMachine = openApiCallSetup.createMachine({
   id: 'openApiCall',
-  initial: 'credentials',
+  initial: 'starting',
   // A literal copied once by a spread, as in `mcpOperation`: every later `assign` copy then takes
   // V8's clone fast path.
   context: ({ input }) => {
@@ -127,6 +127,7 @@ export const openApiCallMachine = openApiCallSetup.createMachine({
       fence: input.fence,
       limits: input.limits,
       principal: input.principal === undefined ? undefined : new SecretValue(input.principal),
+      resolvesToken: input.resolvesToken ?? true,
       token: undefined,
       deadlineAt: Date.now() + input.limits.timeoutMs,
       readBytes: 0,
@@ -142,6 +143,21 @@ export const openApiCallMachine = openApiCallSetup.createMachine({
     },
   },
   states: {
+    // A connection with a token provider resolves the call's token first; one without sends at
+    // once.
+    starting: {
+      meta: { operation: 'openapi/call' },
+      always: [
+        {
+          guard: {
+            type: 'resolvesToken',
+            params: ({ context }) => ({ resolvesToken: context.resolvesToken }),
+          },
+          target: 'credentials',
+        },
+        { target: 'requesting' },
+      ],
+    },
     // Resolve this call's token for its principal; the call's deadline already runs.
     credentials: {
       meta: { operation: 'openapi/call' },

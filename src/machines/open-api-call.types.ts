@@ -47,6 +47,12 @@ export interface OpenApiCallInput {
   readonly fence: HostFence;
   /** The call's handler context, for the token provider; opaque to the machine. */
   readonly principal?: unknown;
+  /**
+   * Whether the connection has a token provider to call for this run; default `true`. Without one
+   * there is nothing to resolve: the run skips `credentials` and its actor. (A provider is still
+   * called for an anonymous operation, so a provider that refuses a principal refuses every call.)
+   */
+  readonly resolvesToken?: boolean;
   /** The call's deadline (headers and body) and raw byte ceiling. */
   readonly limits: PhaseLimits;
 }
@@ -93,7 +99,8 @@ export type OpenApiCallOutput = MachineResult<{
 }>;
 
 /** Context of `openApiCall`; data only. */
-export interface OpenApiCallContext extends Omit<OpenApiCallInput, 'principal'> {
+export interface OpenApiCallContext extends Omit<OpenApiCallInput, 'principal' | 'resolvesToken'> {
+  readonly resolvesToken: boolean;
   readonly principal: SecretValue<unknown> | undefined;
   readonly token: SecretValue | undefined;
   /** Absolute deadline of the whole call, credentials included. */

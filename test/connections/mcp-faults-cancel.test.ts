@@ -65,8 +65,7 @@ const SCENARIOS: Record<string, Scenario> = {
     call: streamable({ initialize: reply.hang() }),
     state: 'streamable.initializing',
     transitions: [
-      ' -> credentials (xstate.init)',
-      'credentials -> streamable.initializing (xstate.done.actor.resolveCredentials)',
+      ' -> streamable.initializing (xstate.init)',
       'streamable.initializing -> closed (CANCEL)',
     ],
     wire: ['POST /mcp initialize'],
@@ -77,8 +76,7 @@ const SCENARIOS: Record<string, Scenario> = {
     call: streamable({ 'notifications/initialized': reply.hang() }),
     state: 'streamable.notifying',
     transitions: [
-      ' -> credentials (xstate.init)',
-      'credentials -> streamable.initializing (xstate.done.actor.resolveCredentials)',
+      ' -> streamable.initializing (xstate.init)',
       'streamable.initializing -> streamable.notifying (xstate.done.actor.postInitialize)',
       'streamable.notifying -> closed (CANCEL)',
     ],
@@ -90,8 +88,7 @@ const SCENARIOS: Record<string, Scenario> = {
     call: streamable({ 'tools/call': reply.hang({ afterHeaders: true }) }),
     state: 'streamable.requesting.waiting',
     transitions: [
-      ' -> credentials (xstate.init)',
-      'credentials -> streamable.initializing (xstate.done.actor.resolveCredentials)',
+      ' -> streamable.initializing (xstate.init)',
       'streamable.initializing -> streamable.notifying (xstate.done.actor.postInitialize)',
       'streamable.notifying -> streamable.requesting.waiting (xstate.done.actor.postInitialized)',
       'streamable.requesting.waiting -> cancellingRequest (CANCEL)',
@@ -109,8 +106,7 @@ const SCENARIOS: Record<string, Scenario> = {
     }),
     state: 'streamable.awaitingResume',
     transitions: [
-      ' -> credentials (xstate.init)',
-      'credentials -> streamable.initializing (xstate.done.actor.resolveCredentials)',
+      ' -> streamable.initializing (xstate.init)',
       'streamable.initializing -> streamable.notifying (xstate.done.actor.postInitialize)',
       'streamable.notifying -> streamable.requesting.waiting (xstate.done.actor.postInitialized)',
       'streamable.requesting.waiting -> streamable.awaitingResume (xstate.done.actor.postRequest)',
@@ -126,8 +122,7 @@ const SCENARIOS: Record<string, Scenario> = {
     call: () => legacyMcpHandler({ neverSendEndpoint: true }),
     state: 'legacy.connecting',
     transitions: [
-      ' -> credentials (xstate.init)',
-      'credentials -> streamable.initializing (xstate.done.actor.resolveCredentials)',
+      ' -> streamable.initializing (xstate.init)',
       'streamable.initializing -> legacy.connecting (xstate.done.actor.postInitialize)',
       'legacy.connecting -> closed (CANCEL)',
     ],
@@ -139,8 +134,7 @@ const SCENARIOS: Record<string, Scenario> = {
     call: () => legacyMcpHandler({ rpc: { 'tools/call': () => ({ frames: [] }) } }),
     state: 'legacy.requesting.waiting',
     transitions: [
-      ' -> credentials (xstate.init)',
-      'credentials -> streamable.initializing (xstate.done.actor.resolveCredentials)',
+      ' -> streamable.initializing (xstate.init)',
       'streamable.initializing -> legacy.connecting (xstate.done.actor.postInitialize)',
       'legacy.connecting -> legacy.initializing (SSE_ENDPOINT)',
       'legacy.initializing -> legacy.notifying (SSE_MESSAGE)',

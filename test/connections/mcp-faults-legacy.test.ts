@@ -265,21 +265,17 @@ describe('the legacy stream', () => {
 });
 
 describe('the transition records of a fallback run', () => {
-  it('read credentials, the Streamable initialize, then each legacy step, in order', async () => {
+  it('records the Streamable initialize, then each legacy step, in order', async () => {
     const server = await start(legacyMcpHandler());
     const records: TransitionRecord[] = [];
     await mountConnections([connect(server)], { observe: (record) => records.push(record) });
-    // Transient states (legacy.endpointCheck, legacy.initializeCheck, closing) leave no record.
+    // Transient states (starting, legacy.endpointCheck, legacy.initializeCheck, closing) leave no
+    // record.
     expect(
       records.map(({ from, to, event, operation }) => ({ from, to, event, operation })),
     ).toEqual([
-      { from: '', to: 'credentials', event: 'xstate.init', operation: 'initialize' },
-      {
-        from: 'credentials',
-        to: 'streamable.initializing',
-        event: 'xstate.done.actor.resolveCredentials',
-        operation: 'initialize',
-      },
+      // No token provider: nothing to resolve, so the run starts with its first POST.
+      { from: '', to: 'streamable.initializing', event: 'xstate.init', operation: 'initialize' },
       {
         from: 'streamable.initializing',
         to: 'legacy.connecting',

@@ -65,9 +65,9 @@ describe.each([
   });
 });
 
+// A connection without a token provider has nothing to resolve: it starts with its first POST.
 const STREAMABLE_CALL = [
-  ['', 'credentials', 'xstate.init', 'initialize'],
-  ['credentials', 'streamable.initializing', 'xstate.done.actor.resolveCredentials', 'initialize'],
+  ['', 'streamable.initializing', 'xstate.init', 'initialize'],
   [
     'streamable.initializing',
     'streamable.notifying',
@@ -131,6 +131,39 @@ describe.each([
     expect(records.map(({ from, to, event, operation }) => [from, to, event, operation])).toEqual([
       ...STREAMABLE_CALL,
       ...ending,
+    ]);
+  });
+});
+
+describe('a call through a connection with a token provider', () => {
+  it('resolves the token first (one more record), then takes the same happy path', async () => {
+    const records: TransitionRecord[] = [];
+    const principals: unknown[] = [];
+    const tools = await mountConnections([
+      connection('/stateless-json', {
+        token: (context) => {
+          principals.push(context?.source);
+          return 'secret';
+        },
+        observe: (record) => {
+          if (record.phase === 'call') records.push(record);
+        },
+      }),
+    ]);
+    const result = await runTool(toolNamed(tools, 'echo'), { message: 'hi' }, { source: 'agent' });
+    expect(result.ok).toBe(true);
+    // Discovery resolved it with no principal; the call with its handler context.
+    expect(principals).toEqual([undefined, 'agent']);
+    expect(records.map(({ from, to, event, operation }) => [from, to, event, operation])).toEqual([
+      ['', 'credentials', 'xstate.init', 'initialize'],
+      [
+        'credentials',
+        'streamable.initializing',
+        'xstate.done.actor.resolveCredentials',
+        'initialize',
+      ],
+      ...STREAMABLE_CALL.slice(1),
+      ['streamable.requesting.waiting', 'closed', 'xstate.done.actor.postRequest', 'tools/call'],
     ]);
   });
 });

@@ -162,7 +162,18 @@ describe('OpenAPI security placement', () => {
 
   it('sends nothing for {} and resolves the token with the call context, once per call', async () => {
     providerContexts.length = 0;
+    records.length = 0;
     const { only } = await call('anonymous');
+    // A connection with a token provider resolves it first, even for an anonymous operation.
+    expect(
+      records
+        .filter((record) => record.machine === 'openApiCall')
+        .map(({ from, to }) => [from, to]),
+    ).toEqual([
+      ['', 'credentials'],
+      ['credentials', 'requesting'],
+      ['requesting', 'closed'],
+    ]);
     expect(only.headers.authorization).toBeUndefined();
     expect(only.headers.cookie).toBeUndefined();
     expect(only.search).toBe('');

@@ -60,6 +60,12 @@ describe('exchange guards', () => {
   );
 });
 
+describe('resolvesToken', () => {
+  it.each([true, false])('is %s exactly when the connection has a token provider', (has) => {
+    expect(guards.resolvesToken(undefined, { resolvesToken: has })).toBe(has);
+  });
+});
+
 describe('isSseOnly', () => {
   it.each([
     ['auto', false],

@@ -26,6 +26,7 @@ import {
   mcpRelayModelOptions,
   mcpSseModelOptions,
   mcpStreamableOnlyModelOptions,
+  mcpTokenlessModelOptions,
 } from '../support/model-mcp-operation.js';
 import { walkEveryEdge } from '../support/model-walk.js';
 
@@ -53,6 +54,15 @@ const MODELS: readonly {
     name: 'tools/call',
     options: mcpModelOptions,
     size: { states: 32, edges: 199, finalEdges: 103, legacyPostEdges: 8 },
+    intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
+    probes: true,
+  },
+  {
+    name: 'tools/call, no token provider',
+    options: mcpTokenlessModelOptions,
+    // The call model without `credentials`: one state and its four edges (done, error, deadline,
+    // CANCEL) fewer, three of them into the final state.
+    size: { states: 31, edges: 195, finalEdges: 100, legacyPostEdges: 8 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
@@ -268,6 +278,31 @@ function streamStops(machine: AnyStateMachine) {
   );
   return { deciding: deciding.length, withoutStop: withoutStop.map((edge) => edge.event.type) };
 }
+
+describe('mcpOperation of a connection without a token provider', () => {
+  it('starts with its first POST and never spawns resolveCredentials', () => {
+    const initialOf = (options: ModelOptions) => {
+      const graph = buildModelGraph(mcpOperationMachine, options);
+      const snapshot = graph.states.get(graph.initial);
+      return {
+        value: snapshot?.value,
+        resolving: snapshot?.children.resolveCredentials !== undefined,
+        credentialEdges: graph.edges.filter((edge) => edge.sourceSnapshot.matches('credentials'))
+          .length,
+      };
+    };
+    expect(initialOf(mcpTokenlessModelOptions)).toEqual({
+      value: { streamable: 'initializing' },
+      resolving: false,
+      credentialEdges: 0,
+    });
+    expect(initialOf(mcpModelOptions)).toEqual({
+      value: 'credentials',
+      resolving: true,
+      credentialEdges: 4,
+    });
+  });
+});
 
 describe('mcpOperation relaying to its caller', () => {
   it('holds the standalone stream only for a caller that declared something, and stops it on every edge that decides the outcome', () => {

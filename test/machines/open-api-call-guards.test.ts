@@ -19,14 +19,14 @@ const EXCHANGES: readonly [string, OpenApiExchange][] = [
 ];
 
 /** Each guard's verdict on each exchange of {@link EXCHANGES}, in order. */
-const VERDICTS: Record<keyof typeof guards, readonly boolean[]> = {
+const VERDICTS: Record<Exclude<keyof typeof guards, 'resolvesToken'>, readonly boolean[]> = {
   isUnauthorized: [false, false, false, false, true, false, false],
   // Any non-2xx, 401 included: the chart asks isUnauthorized first, so a 401 never gets here.
   isHttpError: [false, false, false, true, true, true, true],
   isMalformed: [false, false, true, false, false, false, false],
 };
 
-describe.each(Object.keys(VERDICTS) as (keyof typeof guards)[])('%s', (name) => {
+describe.each(Object.keys(VERDICTS) as (keyof typeof VERDICTS)[])('%s', (name) => {
   it.each(EXCHANGES.map(([label, exchange], index) => [label, exchange, VERDICTS[name][index]]))(
     '%s -> %s',
     (_label, exchange, expected) => {
@@ -46,8 +46,19 @@ describe('isUnauthorized over every status', () => {
   });
 });
 
+describe('resolvesToken', () => {
+  it.each([true, false])('is %s exactly when the connection has a token provider', (has) => {
+    expect(guards.resolvesToken(undefined, { resolvesToken: has })).toBe(has);
+  });
+});
+
 describe('the guard list', () => {
   it('names exactly the guards the chart uses', () => {
-    expect(Object.keys(guards).sort()).toEqual(['isHttpError', 'isMalformed', 'isUnauthorized']);
+    expect(Object.keys(guards).sort()).toEqual([
+      'isHttpError',
+      'isMalformed',
+      'isUnauthorized',
+      'resolvesToken',
+    ]);
   });
 });

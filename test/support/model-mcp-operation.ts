@@ -258,6 +258,12 @@ export const mcpListModelOptions: ModelOptions = {
   eventCases: eventCasesFor('tools/list'),
 };
 
+/** The call of a connection without a token provider: nothing to resolve, no `credentials`. */
+export const mcpTokenlessModelOptions: ModelOptions = {
+  ...mcpModelOptions,
+  input: { ...mcpModelInput, resolvesToken: false },
+};
+
 /** Request limits whose progress restarts the window, capped at 4 s from the request's start. */
 const extendingLimits = {
   ...mcpModelInput.limits,
