@@ -1,10 +1,12 @@
 /**
  * Benchmark 4: what the `mcpOperation` state machine itself costs per call. Every actor is
  * stubbed to resolve at once, so a run is only XState: actor creation, the transitions of a
- * whole call (credentials, initialize, initialized, tools/call, closing [+ ending the session]),
- * the deadline timers each waiting state arms and cancels, and the final output.
+ * whole call of a connection without a token provider (initialize, initialized, tools/call,
+ * closing [+ ending the session]), the deadline timers each waiting state arms and cancels, and
+ * the final output. A third row is XState's floor for any chart of such a call: three states in a
+ * row, each invoking one promise actor under one deadline, and nothing else.
  */
-import { fromPromise } from 'xstate';
+import { fromPromise, setup } from 'xstate';
 import { mcpOperationMachine, runMachine, SecretValue } from '../src/machines/index.js';
 import type { McpOperationInput } from '../src/machines/mcp-operation.types.js';
 import { createHostFence } from '../src/wire/index.js';
@@ -48,12 +50,39 @@ function stubbedMachine(stateful: boolean) {
   });
 }
 
+/**
+ * The smallest chart of a per-call client that awaits three POSTs, each under a deadline: three
+ * states invoking a promise actor that resolves at once, then a final state with an ok output.
+ */
+function floorMachine() {
+  const step = (next: string) => ({
+    invoke: { src: 'post' as const, onDone: next },
+    after: { DEADLINE: 'failed' },
+  });
+  return setup({
+    actors: { post: fromPromise(async () => undefined) },
+    delays: { DEADLINE: 30_000 },
+  }).createMachine({
+    id: 'floor',
+    initial: 'initializing',
+    states: {
+      initializing: step('notifying'),
+      notifying: step('requesting'),
+      requesting: step('closed'),
+      failed: { type: 'final' },
+      closed: { type: 'final' },
+    },
+    output: () => ({ ok: true as const }),
+  });
+}
+
 function machineInput(): McpOperationInput {
   const url = 'http://127.0.0.1:9/mcp';
   return {
     connectionName: 'bench',
     url,
     fence: createHostFence('bench', new URL(url)),
+    resolvesToken: false,
     headers: {},
     request: { method: 'tools/call', params: { name: 'echo', arguments: { message: 'hello' } } },
     limits: {
@@ -68,6 +97,10 @@ export async function runMachineOverhead(options: MachineOptions): Promise<Machi
   const variants = [
     { name: 'mcpOperation, stateless path (no session)', machine: stubbedMachine(false) },
     { name: 'mcpOperation, stateful path (+ endingSession)', machine: stubbedMachine(true) },
+    {
+      name: 'XState floor: 3 states, 3 invoked promise actors, 3 deadlines',
+      machine: floorMachine() as unknown as ReturnType<typeof stubbedMachine>,
+    },
   ];
   for (const variant of variants) {
     for (let run = 0; run < options.warmupRuns; run++) {

@@ -106,7 +106,7 @@ function printPerCall(results: readonly AlternativeResult[], throughput: boolean
     'CPU ours/alt',
   ];
   if (throughput) header.push('calls/s', 'calls/s (p95 round)', 'calls/s ours/alt');
-  header.push('HTTP requests per call');
+  header.push('server CPU us/call', 'HTTP requests per call');
   printTable(
     header,
     results.map((result) => {
@@ -125,7 +125,7 @@ function printPerCall(results: readonly AlternativeResult[], throughput: boolean
           ratio(ours.throughputMedian, result.throughputMedian),
         );
       }
-      row.push(formatRequests(result.requestsPerCall));
+      row.push(fmt(result.serverCpuMicrosPerCall, 0), formatRequests(result.requestsPerCall));
       return row;
     }),
   );

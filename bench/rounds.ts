@@ -31,6 +31,8 @@ export interface AlternativeResult {
   readonly throughputP95: number;
   /** HTTP requests the server child counted per call, by method, over every measured call. */
   readonly requestsPerCall: Readonly<Record<string, number>>;
+  /** Median over rounds of the server child's CPU per call, in µs: what the client made it do. */
+  readonly serverCpuMicrosPerCall: number;
 }
 
 // Before a round: lets the previous alternative's stray I/O (a stream being torn down) finish.
@@ -54,6 +56,7 @@ export async function measureInterleaved(
     latencies: [] as number[],
     roundMs: [] as number[],
     cpuPerCall: [] as number[],
+    serverCpuPerCall: [] as number[],
     requests: {} as Record<string, number>,
   }));
   const timedCall = async (alternative: CallAlternative, latencies: number[]) => {
@@ -80,7 +83,9 @@ export async function measureInterleaved(
       sample.roundMs.push(performance.now() - start);
       await settle(SETTLE_AFTER_MS);
       sample.cpuPerCall.push(cpuMicros(process.cpuUsage(cpuStart)) / plan.callsPerRound);
-      for (const [method, count] of Object.entries((await server.counts()).byMethod)) {
+      const counts = await server.counts();
+      sample.serverCpuPerCall.push(counts.cpuMicros / plan.callsPerRound);
+      for (const [method, count] of Object.entries(counts.byMethod)) {
         sample.requests[method] = (sample.requests[method] ?? 0) + count;
       }
     }
@@ -101,6 +106,7 @@ export async function measureInterleaved(
       throughputMedian: plan.callsPerRound / (median(sample.roundMs) / 1000),
       throughputP95: plan.callsPerRound / (p95(sample.roundMs) / 1000),
       requestsPerCall,
+      serverCpuMicrosPerCall: median(sample.serverCpuPerCall),
     };
   });
 }

@@ -9,10 +9,15 @@ import { parseArgs } from 'node:util';
 import { killAllClients } from './child-run.js';
 import { FULL, QUICK, scaled } from './counts.js';
 import { runCpuProfile } from './cpu-profile.js';
-import { runMachineOverhead } from './machine-overhead.js';
+import { type MachineResult, runMachineOverhead } from './machine-overhead.js';
 import { runMemory } from './memory.js';
 import { runOpenApiMount } from './openapi-mount.js';
-import { runLegacyPerCall, runStreamablePerCall, runThroughput } from './per-call.js';
+import {
+  type PerCallResult,
+  runLegacyPerCall,
+  runStreamablePerCall,
+  runThroughput,
+} from './per-call.js';
 import { writeResults } from './results-file.js';
 import { SERVERS, type ServerId } from './server-list.js';
 import { killAllServers, type ServerProcess, startServers } from './server-process.js';
@@ -133,19 +138,23 @@ async function runMcpSections(): Promise<TargetRow[]> {
       runMachineOverhead(counts.machine),
     );
     log('\nMachine cost as a share of one real call (ours, client CPU per sequential call):');
+    const shareRow = (label: string, run: MachineResult | undefined, result: PerCallResult) => {
+      const oursMicros = result.results[0]?.cpuMicrosPerCall ?? Number.NaN;
+      const machineMicros = run?.microsecondsMedian ?? Number.NaN;
+      return [
+        label,
+        fmt(machineMicros, 1),
+        fmt(oursMicros, 1),
+        `${fmt((machineMicros / oursMicros) * 100, 1)}%`,
+      ];
+    };
     printTable(
-      ['server', 'machine us/run', 'ours CPU us/call', 'share'],
-      [stateless, stateful].map((result, index) => {
-        const run = machine[index] ?? machine[0];
-        const oursMicros = result.results[0]?.cpuMicrosPerCall ?? Number.NaN;
-        const machineMicros = run?.microsecondsMedian ?? Number.NaN;
-        return [
-          server(result.server).spec.path,
-          fmt(machineMicros, 1),
-          fmt(oursMicros, 1),
-          `${fmt((machineMicros / oursMicros) * 100, 1)}%`,
-        ];
-      }),
+      ['machine run, against ours on', 'machine us/run', 'ours CPU us/call', 'share'],
+      [
+        shareRow(`mcpOperation, ${server(stateless.server).spec.path}`, machine[0], stateless),
+        shareRow(`mcpOperation, ${server(stateful.server).spec.path}`, machine[1], stateful),
+        shareRow(`XState floor, ${server(stateless.server).spec.path}`, machine[2], stateless),
+      ],
     );
 
     return computeTargets({ stateless, legacy, throughput, sse, profile, memory });

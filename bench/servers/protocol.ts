@@ -3,10 +3,14 @@
  * change to one side fails the type check of the other.
  */
 
-/** HTTP requests received, keyed by method (`POST`) and by route (`POST /sse`). */
+/**
+ * HTTP requests received, keyed by method (`POST`) and by route (`POST /sse`), and the server
+ * process's CPU time (user + system, µs) since the last reset.
+ */
 export interface ServerCounts {
   readonly byMethod: Readonly<Record<string, number>>;
   readonly byRoute: Readonly<Record<string, number>>;
+  readonly cpuMicros: number;
 }
 
 /** Runner to server child. */

@@ -39,6 +39,7 @@ function send(message: ChildMessage): void {
 export async function serveInChild(options: ServeOptions): Promise<void> {
   let byMethod: Record<string, number> = {};
   let byRoute: Record<string, number> = {};
+  let cpuSince = process.cpuUsage();
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     const method = req.method ?? 'GET';
@@ -76,9 +77,12 @@ export async function serveInChild(options: ServeOptions): Promise<void> {
     else if (message.type === 'reset') {
       byMethod = {};
       byRoute = {};
+      cpuSince = process.cpuUsage();
       send({ type: 'reset', id: message.id });
     } else {
-      send({ type: 'counts', id: message.id, counts: { byMethod, byRoute } });
+      const cpu = process.cpuUsage(cpuSince);
+      const cpuMicros = cpu.user + cpu.system;
+      send({ type: 'counts', id: message.id, counts: { byMethod, byRoute, cpuMicros } });
     }
   });
   process.on('disconnect', () => void stop());
