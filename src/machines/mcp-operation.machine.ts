@@ -1,8 +1,9 @@
 /**
- * `mcpOperation`: one MCP client for one operation (ADR 0180). Credentials, then the handshake
- * (Streamable HTTP `initialize`, falling back to legacy HTTP+SSE only on 400/404/405 of that first
- * POST), the best-effort `notifications/initialized`, the request (`tools/list`, page by page, or
- * `tools/call`, resumable once interrupted), and a teardown every path passes through.
+ * `mcpOperation`: one MCP client for one operation (ADR 0180). Credentials (when the connection
+ * has a token provider), then the handshake (Streamable HTTP `initialize`, falling back to legacy
+ * HTTP+SSE only on 400/404/405 of that first POST), the best-effort `notifications/initialized`,
+ * the request (`tools/list`, page by page, or `tools/call`, resumable once interrupted), and a
+ * teardown every path passes through.
  *
  * This file holds the setup (actions and delays) and the chart; the guards are in
  * `mcp-operation.guards.ts`, the actors and their inputs in `mcp-operation.actors.ts`, so a state
@@ -321,7 +322,11 @@ const readBudget = {
   ],
 } as const;
 
-/** Once the credential is known: a connection told to speak legacy SSE goes straight to its stream. */
+/**
+ * Where a run goes once its credential is known: from `starting` when there is nothing to resolve,
+ * and from `credentials`, whose edges first assign the token. A connection told to speak legacy
+ * SSE goes straight to its stream.
+ */
 const toTheWire = [
   {
     guard: { type: 'isSseOnly', params: transportTypeOf },
