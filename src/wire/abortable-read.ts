@@ -75,6 +75,105 @@ export function cancelBody(response: WireResponse): void {
   }
 }
 
+/**
+ * A Node readable that emits its chunks as events, as undici's body does: read by listening, which
+ * costs a fraction of async iteration (no iterator, no promise per chunk, no abort race per chunk).
+ */
+interface EventedBody extends NodeBody {
+  on(event: string, listener: (...args: never[]) => void): unknown;
+  off(event: string, listener: (...args: never[]) => void): unknown;
+  readonly readableEnded?: boolean;
+  readonly destroyed?: boolean;
+  readonly errored?: unknown;
+}
+
+function isEventedBody(body: WireBody): body is EventedBody {
+  const candidate = body as Partial<EventedBody>;
+  return typeof candidate.on === 'function' && typeof candidate.off === 'function';
+}
+
+/**
+ * Hands every chunk of `body` to `onChunk` until the body ends, and resolves then. A throw from
+ * `onChunk` stops the read and rejects with it; an abort rejects at once with `signal.reason`; a
+ * failing body rejects with its error (with `signal.reason` once aborted). The body is released on
+ * every path but its end: a Node body is destroyed unless it was read to its end.
+ */
+export function forEachChunk(
+  body: WireBody,
+  signal: AbortSignal,
+  onChunk: (chunk: Uint8Array) => void,
+): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  if (isEventedBody(body)) return listenForChunks(body, signal, onChunk);
+  return iterateChunks(body, signal, onChunk);
+}
+
+async function iterateChunks(
+  body: WireBody,
+  signal: AbortSignal,
+  onChunk: (chunk: Uint8Array) => void,
+): Promise<void> {
+  const chunks = openChunks(body);
+  try {
+    for (;;) {
+      const { done, value } = await readChunk(chunks, signal);
+      if (done) return;
+      onChunk(value);
+    }
+  } finally {
+    chunks.release();
+  }
+}
+
+function listenForChunks(
+  body: EventedBody,
+  signal: AbortSignal,
+  onChunk: (chunk: Uint8Array) => void,
+): Promise<void> {
+  // A body that failed or was cut before anyone listened emits nothing more.
+  if (body.readableEnded === true) return Promise.resolve();
+  if (body.destroyed === true) {
+    return Promise.reject(body.errored ?? new Error('the response body was closed before its end'));
+  }
+  return new Promise<void>((resolve, reject) => {
+    let settled = false;
+    const finish = (error?: unknown): void => {
+      if (settled) return;
+      settled = true;
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+      body.off('close', onClose);
+      signal.removeEventListener('abort', onAbort);
+      if (error === undefined) {
+        resolve();
+        return;
+      }
+      openChunks(body).release();
+      reject(error);
+    };
+    const onData = (chunk: Uint8Array): void => {
+      if (settled) return;
+      try {
+        onChunk(chunk);
+      } catch (error) {
+        finish(error);
+      }
+    };
+    const onEnd = (): void => finish();
+    const onError = (error: unknown): void => finish(signal.aborted ? signal.reason : error);
+    // 'close' after 'end' finds the read settled; before it, the body was cut without an error.
+    const onClose = (): void =>
+      finish(signal.aborted ? signal.reason : new Error('the response body closed before its end'));
+    const onAbort = (): void => finish(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    body.on('end', onEnd);
+    body.on('error', onError);
+    body.on('close', onClose);
+    body.on('data', onData);
+  });
+}
+
 /** Rejects at once with `signal.reason` when the signal has already aborted. */
 export function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason;

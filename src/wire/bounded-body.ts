@@ -2,7 +2,7 @@
  * Bounded body reads. Every upstream byte is counted raw (Content-Length is not a trust
  * boundary), the ceiling is enforced while streaming, and the reader is always released.
  */
-import { openChunks, readChunk, throwIfAborted, type WireResponse } from './abortable-read.js';
+import { forEachChunk, throwIfAborted, type WireResponse } from './abortable-read.js';
 import { ConnectionResponseTooLargeError, MAX_ERROR_BODY_CHARS } from './errors.js';
 import type { OperationScope } from './operation.js';
 
@@ -33,21 +33,14 @@ async function consumeBounded(
   throwIfAborted(signal);
   const body = response.body;
   if (body === null) return;
-  const chunks = openChunks(body);
   let total = budget.alreadyRead ?? 0;
-  try {
-    for (;;) {
-      const { done, value } = await readChunk(chunks, signal);
-      if (done) return;
-      total += value.byteLength;
-      budget.onBytes?.(total);
-      if (total > budget.maxBytes)
-        throw new ConnectionResponseTooLargeError({ ...budget, observedReadBytes: total });
-      onChunk(value);
-    }
-  } finally {
-    chunks.release();
-  }
+  await forEachChunk(body, signal, (chunk) => {
+    total += chunk.byteLength;
+    budget.onBytes?.(total);
+    if (total > budget.maxBytes)
+      throw new ConnectionResponseTooLargeError({ ...budget, observedReadBytes: total });
+    onChunk(chunk);
+  });
 }
 
 /** Reads the whole body as bytes within the budget. */
