@@ -23,6 +23,24 @@ export interface MachineResult {
   readonly name: string;
   readonly microsecondsMedian: number;
   readonly runsPerSecond: number;
+  /** CPU per run when every actor sleeps 1 ms before answering, as on the network (timers off). */
+  readonly afterIdleMicrosMedian: number;
+}
+
+/**
+ * The wait each stubbed actor makes in the after-idle measure before it answers: as on the network,
+ * the thread sleeps between the steps of a run (1 ms is shorter than any loopback round trip).
+ */
+const IDLE_MS = 1;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Client CPU (µs, user + system) of `count` awaited calls of `run`. */
+async function cpuOf(run: () => Promise<unknown>, count: number): Promise<number> {
+  const start = process.cpuUsage();
+  for (let index = 0; index < count; index++) await run();
+  const used = process.cpuUsage(start);
+  return used.user + used.system;
 }
 
 const CALL_RESULT = {
@@ -30,11 +48,14 @@ const CALL_RESULT = {
   structuredContent: { echoed: 'hello' },
 };
 
-function stubbedMachine(stateful: boolean) {
+/** Each stubbed actor answers at once, or after `idleMs` of sleep. */
+function stubbedMachine(stateful: boolean, idleMs: number) {
+  const idle = () => (idleMs > 0 ? sleep(idleMs) : undefined);
   return mcpOperationMachine.provide({
     actors: {
       resolveCredentials: fromPromise(async () => undefined),
       exchange: fromPromise(async ({ input }: { input: { expectId?: number } }) => {
+        await idle();
         if (input.expectId === undefined) return { kind: 'accepted' as const, status: 202 };
         if (input.expectId === 1) {
           return {
@@ -45,7 +66,9 @@ function stubbedMachine(stateful: boolean) {
         }
         return { kind: 'response' as const, value: CALL_RESULT, sessionId: undefined };
       }),
-      deleteSession: fromPromise(async () => undefined),
+      deleteSession: fromPromise(async () => {
+        await idle();
+      }),
     } as never,
   });
 }
@@ -54,13 +77,17 @@ function stubbedMachine(stateful: boolean) {
  * The smallest chart of a per-call client that awaits three POSTs, each under a deadline: three
  * states invoking a promise actor that resolves at once, then a final state with an ok output.
  */
-function floorMachine() {
+function floorMachine(idleMs: number) {
   const step = (next: string) => ({
     invoke: { src: 'post' as const, onDone: next },
     after: { DEADLINE: 'failed' },
   });
   return setup({
-    actors: { post: fromPromise(async () => undefined) },
+    actors: {
+      post: fromPromise(async () => {
+        if (idleMs > 0) await sleep(idleMs);
+      }),
+    },
     delays: { DEADLINE: 30_000 },
   }).createMachine({
     id: 'floor',
@@ -94,28 +121,48 @@ function machineInput(): McpOperationInput {
 
 /** Runs benchmark 4 and prints its table. */
 export async function runMachineOverhead(options: MachineOptions): Promise<MachineResult[]> {
+  // `steps`: the actors a run awaits, so the after-idle measure can take its timers' CPU off.
   const variants = [
-    { name: 'mcpOperation, stateless path (no session)', machine: stubbedMachine(false) },
-    { name: 'mcpOperation, stateful path (+ endingSession)', machine: stubbedMachine(true) },
+    {
+      name: 'mcpOperation, stateless path (no session)',
+      machine: (idleMs: number) => stubbedMachine(false, idleMs),
+      steps: 3,
+    },
+    {
+      name: 'mcpOperation, stateful path (+ endingSession)',
+      machine: (idleMs: number) => stubbedMachine(true, idleMs),
+      steps: 4,
+    },
     {
       name: 'XState floor: 3 states, 3 invoked promise actors, 3 deadlines',
-      machine: floorMachine() as unknown as ReturnType<typeof stubbedMachine>,
+      machine: (idleMs: number) =>
+        floorMachine(idleMs) as unknown as ReturnType<typeof stubbedMachine>,
+      steps: 3,
     },
-  ];
+  ].map((variant) => ({ ...variant, hot: variant.machine(0), idle: variant.machine(IDLE_MS) }));
   for (const variant of variants) {
     for (let run = 0; run < options.warmupRuns; run++) {
-      const output = await runMachine(variant.machine, machineInput());
+      const output = await runMachine(variant.hot, machineInput());
       if (!output.ok) throw new Error('the stubbed run failed');
     }
   }
   const seconds = variants.map(() => [] as number[]);
+  const afterIdle = variants.map(() => [] as number[]);
+  // Fewer runs after idle: each waits a few 1 ms timers, and the figure settles within a hundred.
+  const idleRuns = Math.max(1, Math.round(options.runsPerRound / 10));
   for (let round = 0; round < options.rounds; round++) {
     for (const [index, variant] of variants.entries()) {
       const start = performance.now();
       for (let run = 0; run < options.runsPerRound; run++) {
-        await runMachine(variant.machine, machineInput());
+        await runMachine(variant.hot, machineInput());
       }
       (seconds[index] as number[]).push((performance.now() - start) / 1000);
+    }
+    // The timers' own CPU, measured in the same round, is taken off each variant's.
+    const perSleep = (await cpuOf(() => sleep(IDLE_MS), idleRuns)) / idleRuns;
+    for (const [index, variant] of variants.entries()) {
+      const used = await cpuOf(() => runMachine(variant.idle, machineInput()), idleRuns);
+      (afterIdle[index] as number[]).push(used / idleRuns - variant.steps * perSleep);
     }
   }
   const results = variants.map((variant, index) => {
@@ -125,18 +172,26 @@ export async function runMachineOverhead(options: MachineOptions): Promise<Machi
       microsecondsMedian: (median(samples) / options.runsPerRound) * 1e6,
       microsecondsP95: (p95(samples) / options.runsPerRound) * 1e6,
       runsPerSecond: options.runsPerRound / median(samples),
+      afterIdleMicrosMedian: median(afterIdle[index] as number[]),
     };
   });
   log(
-    `\nMachine overhead: all actors stubbed, ${options.rounds} rounds x ${options.runsPerRound} runs`,
+    `\nMachine overhead: all actors stubbed, ${options.rounds} rounds x ${options.runsPerRound} runs back to back, then ${idleRuns} runs whose actors each sleep ${IDLE_MS} ms before answering`,
   );
   printTable(
-    ['machine run', 'us/run median', 'us/run (p95 round)', 'runs/s'],
+    [
+      'machine run',
+      'us/run median',
+      'us/run (p95 round)',
+      'runs/s',
+      'CPU us/run, actors after idle',
+    ],
     results.map((result) => [
       result.name,
       fmt(result.microsecondsMedian, 1),
       fmt(result.microsecondsP95, 1),
       fmt(result.runsPerSecond, 0),
+      fmt(result.afterIdleMicrosMedian, 1),
     ]),
   );
   return results;

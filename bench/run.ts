@@ -141,15 +141,25 @@ async function runMcpSections(): Promise<TargetRow[]> {
     const shareRow = (label: string, run: MachineResult | undefined, result: PerCallResult) => {
       const oursMicros = result.results[0]?.cpuMicrosPerCall ?? Number.NaN;
       const machineMicros = run?.microsecondsMedian ?? Number.NaN;
+      const idleMicros = run?.afterIdleMicrosMedian ?? Number.NaN;
       return [
         label,
         fmt(machineMicros, 1),
+        fmt(idleMicros, 1),
         fmt(oursMicros, 1),
         `${fmt((machineMicros / oursMicros) * 100, 1)}%`,
+        `${fmt((idleMicros / oursMicros) * 100, 1)}%`,
       ];
     };
     printTable(
-      ['machine run, against ours on', 'machine us/run', 'ours CPU us/call', 'share'],
+      [
+        'machine run, against ours on',
+        'machine us/run',
+        'after idle',
+        'ours CPU us/call',
+        'share',
+        'share (after idle)',
+      ],
       [
         shareRow(`mcpOperation, ${server(stateless.server).spec.path}`, machine[0], stateless),
         shareRow(`mcpOperation, ${server(stateful.server).spec.path}`, machine[1], stateful),
