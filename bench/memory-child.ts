@@ -1,21 +1,23 @@
 /**
  * Child process of the memory benchmark (started with `node --expose-gc --import tsx`): runs
- * sequential calls of one alternative against a server child, then prints one JSON line with the
+ * calls of one alternative against a server child, `inFlight` at a time (default 1: sequential),
+ * then prints one JSON line with the
  * heap after forced GCs (before, halfway, after) and the active resources left after closing,
  * beyond those the process had before its first call.
- * Usage: node --expose-gc --import tsx bench/memory-child.ts <url> <ours|sdk> <calls> <stateful> [warmup]
+ * Usage: node --expose-gc --import tsx bench/memory-child.ts <url> <ours|sdk> <calls> <stateful> [warmup] [inFlight]
  */
 import { type CallAlternative, oursAlternative, sdkPerCallAlternative } from './clients.js';
-import { settle } from './stats.js';
+import { runConcurrently, settle } from './stats.js';
 
-const [url, which, callsText, statefulText, warmupText] = process.argv.slice(2);
+const [url, which, callsText, statefulText, warmupText, inFlightText] = process.argv.slice(2);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (url === undefined || gc === undefined) {
   throw new Error(
-    'usage: node --expose-gc --import tsx bench/memory-child.ts <url> <ours|sdk> <calls> <stateful> [warmup]',
+    'usage: node --expose-gc --import tsx bench/memory-child.ts <url> <ours|sdk> <calls> <stateful> [warmup] [inFlight]',
   );
 }
 const calls = Number(callsText ?? '10000');
+const inFlight = Number(inFlightText ?? '1');
 const stateful = statefulText === 'true';
 // Idle keep-alive sockets of fetch's shared pool close when the server's keep-alive timeout
 // (5 s, see servers/serve.ts) passes; anything still there after this is really left behind.
@@ -54,10 +56,10 @@ for (let index = 0; index < warmup; index++) await alternative.call();
 const baseline = await heapAfterGc();
 const checkpoints: number[] = [];
 const start = performance.now();
-for (let index = 1; index <= calls; index++) {
-  await alternative.call();
-  if (index === Math.floor(calls / 2)) checkpoints.push(await heapAfterGc());
-}
+const firstHalf = Math.floor(calls / 2);
+await runConcurrently(firstHalf, inFlight, () => alternative.call());
+checkpoints.push(await heapAfterGc());
+await runConcurrently(calls - firstHalf, inFlight, () => alternative.call());
 const elapsedMs = performance.now() - start;
 const final = await heapAfterGc();
 await alternative.close();
@@ -73,6 +75,7 @@ console.log(
   JSON.stringify({
     name: alternative.name,
     calls,
+    inFlight,
     baseline,
     half: checkpoints[0],
     final,
