@@ -35,12 +35,32 @@ const IDLE_MS = 1;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Client CPU (µs, user + system) of `count` awaited calls of `run`. */
-async function cpuOf(run: () => Promise<unknown>, count: number): Promise<number> {
-  const start = process.cpuUsage();
-  for (let index = 0; index < count; index++) await run();
-  const used = process.cpuUsage(start);
-  return used.user + used.system;
+const cpuNow = () => {
+  const usage = process.cpuUsage();
+  return usage.user + usage.system;
+};
+
+/**
+ * Client CPU (µs) per run of `run`, less that of `steps` bare sleeps of {@link IDLE_MS}: the two
+ * alternate run by run, so load changes on the machine hit both alike.
+ */
+async function cpuBeyondSleeps(
+  run: () => Promise<unknown>,
+  steps: number,
+  count: number,
+): Promise<number> {
+  let sleeps = 0;
+  let runs = 0;
+  for (let index = 0; index < count; index++) {
+    const start = cpuNow();
+    for (let step = 0; step < steps; step++) await sleep(IDLE_MS);
+    const between = cpuNow();
+    await run();
+    const end = cpuNow();
+    sleeps += between - start;
+    runs += end - between;
+  }
+  return (runs - sleeps) / count;
 }
 
 const CALL_RESULT = {
@@ -121,7 +141,7 @@ function machineInput(): McpOperationInput {
 
 /** Runs benchmark 4 and prints its table. */
 export async function runMachineOverhead(options: MachineOptions): Promise<MachineResult[]> {
-  // `steps`: the actors a run awaits, so the after-idle measure can take its timers' CPU off.
+  // `steps`: the actors a run awaits, so the after-idle measure can take as many sleeps' CPU off.
   const variants = [
     {
       name: 'mcpOperation, stateless path (no session)',
@@ -158,11 +178,9 @@ export async function runMachineOverhead(options: MachineOptions): Promise<Machi
       }
       (seconds[index] as number[]).push((performance.now() - start) / 1000);
     }
-    // The timers' own CPU, measured in the same round, is taken off each variant's.
-    const perSleep = (await cpuOf(() => sleep(IDLE_MS), idleRuns)) / idleRuns;
     for (const [index, variant] of variants.entries()) {
-      const used = await cpuOf(() => runMachine(variant.idle, machineInput()), idleRuns);
-      (afterIdle[index] as number[]).push(used / idleRuns - variant.steps * perSleep);
+      const run = () => runMachine(variant.idle, machineInput());
+      (afterIdle[index] as number[]).push(await cpuBeyondSleeps(run, variant.steps, idleRuns));
     }
   }
   const results = variants.map((variant, index) => {
