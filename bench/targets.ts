@@ -49,11 +49,15 @@ function ratioRow(
     return { target, goal: goalText, measured: 'n/a', status: 'not measured' };
   }
   const value = ours / other;
-  const met = goal.atMost !== undefined ? value <= goal.atMost : value >= (goal.atLeast ?? 0);
+  const bound = goal.atMost ?? goal.atLeast ?? 0;
+  const met = goal.atMost !== undefined ? value <= goal.atMost : value >= bound;
+  // A value that rounds to the goal itself is shown with one more decimal, so `missed` never
+  // stands next to a number that reads as the goal.
+  const decimals = value.toFixed(2) === bound.toFixed(2) ? 3 : 2;
   return {
     target,
     goal: goalText,
-    measured: `${value.toFixed(2)}x`,
+    measured: `${value.toFixed(decimals)}x`,
     status: met ? 'met' : 'missed',
   };
 }
