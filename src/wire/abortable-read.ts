@@ -45,18 +45,18 @@ export function openChunks(body: WireBody): ChunkSource {
     return { next: () => reader.read(), release: () => releaseReader(reader) };
   }
   const iterator = body[Symbol.asyncIterator]();
-  return {
-    next: () => iterator.next(),
-    release: () => {
-      // A body read to its end has given its socket back to the pool; only a partial one is cut.
-      if ((body as { readableEnded?: boolean }).readableEnded === true) return;
-      try {
-        body.destroy();
-      } catch {
-        // A stream that already failed has nothing left to release.
-      }
-    },
-  };
+  return { next: () => iterator.next(), release: () => releaseNodeBody(body) };
+}
+
+/** Releases a Node body without waiting: only one not read to its end is destroyed. */
+function releaseNodeBody(body: NodeBody): void {
+  // A body read to its end has given its socket back to the pool; only a partial one is cut.
+  if ((body as { readableEnded?: boolean }).readableEnded === true) return;
+  try {
+    body.destroy();
+  } catch {
+    // A stream that already failed has nothing left to release.
+  }
 }
 
 /** Never throws, never leaves an unhandled rejection; safe on a used or locked body. */
@@ -64,7 +64,7 @@ export function cancelBody(response: WireResponse): void {
   const body = response.body;
   if (body === null) return;
   if (!isWebStream(body)) {
-    openChunks(body).release();
+    releaseNodeBody(body);
     return;
   }
   if (body.locked) return;
@@ -149,7 +149,7 @@ function listenForChunks(
         resolve();
         return;
       }
-      openChunks(body).release();
+      releaseNodeBody(body);
       reject(error);
     };
     const onData = (chunk: Uint8Array): void => {
