@@ -10,7 +10,7 @@ import { fromPromise, setup } from 'xstate';
 import { mcpOperationMachine, runMachine, SecretValue } from '../src/machines/index.js';
 import type { McpOperationInput } from '../src/machines/mcp-operation.types.js';
 import { createHostFence } from '../src/wire/index.js';
-import { fmt, median, p95, printTable } from './stats.js';
+import { cpuMicros, fmt, median, p95, printTable, settle } from './stats.js';
 import { log } from './transcript.js';
 
 export interface MachineOptions {
@@ -33,12 +33,7 @@ export interface MachineResult {
  */
 const IDLE_MS = 1;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-const cpuNow = () => {
-  const usage = process.cpuUsage();
-  return usage.user + usage.system;
-};
+const cpuNow = () => cpuMicros(process.cpuUsage());
 
 /**
  * Client CPU (µs) per run of `run`, less that of `steps` bare sleeps of {@link IDLE_MS}: the two
@@ -53,7 +48,7 @@ async function cpuBeyondSleeps(
   let runs = 0;
   for (let index = 0; index < count; index++) {
     const start = cpuNow();
-    for (let step = 0; step < steps; step++) await sleep(IDLE_MS);
+    for (let step = 0; step < steps; step++) await settle(IDLE_MS);
     const between = cpuNow();
     await run();
     const end = cpuNow();
@@ -70,7 +65,7 @@ const CALL_RESULT = {
 
 /** Each stubbed actor answers at once, or after `idleMs` of sleep. */
 function stubbedMachine(stateful: boolean, idleMs: number) {
-  const idle = () => (idleMs > 0 ? sleep(idleMs) : undefined);
+  const idle = () => (idleMs > 0 ? settle(idleMs) : undefined);
   return mcpOperationMachine.provide({
     actors: {
       resolveCredentials: fromPromise(async () => undefined),
@@ -105,7 +100,7 @@ function floorMachine(idleMs: number) {
   return setup({
     actors: {
       post: fromPromise(async () => {
-        if (idleMs > 0) await sleep(idleMs);
+        if (idleMs > 0) await settle(idleMs);
       }),
     },
     delays: { DEADLINE: 30_000 },

@@ -6,7 +6,7 @@
  */
 import type { AlternativeId, CallAlternative } from './clients.js';
 import type { ServerProcess } from './server-process.js';
-import { median, p95, runConcurrently, settle } from './stats.js';
+import { cpuMicros, median, p95, runConcurrently, settle } from './stats.js';
 
 /** How many calls, in how many rounds, with how many in flight. */
 export interface RoundPlan {
@@ -40,8 +40,6 @@ const SETTLE_BEFORE_MS = 20;
 // After a round: requests a client fires without awaiting (the SDK's standalone GET) arrive a
 // little later; they are counted, and their CPU is charged to the round that caused them.
 const SETTLE_AFTER_MS = 50;
-
-const cpuMicros = (usage: NodeJS.CpuUsage) => usage.user + usage.system;
 
 /** Runs warm-up then interleaved rounds of every alternative against `server`. */
 export async function measureInterleaved(

@@ -24,6 +24,9 @@ export function fmt(value: number, decimals = 2): string {
   });
 }
 
+/** A process's CPU time in µs: user + system, as `process.cpuUsage()` reports them. */
+export const cpuMicros = (usage: NodeJS.CpuUsage): number => usage.user + usage.system;
+
 /** `ours / other` as `1.23x`. */
 export function ratio(ours: number, other: number): string {
   if (!Number.isFinite(ours) || !Number.isFinite(other) || other === 0) return 'n/a';

@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { cpuMicros } from '../stats.js';
 import { type ChildMessage, isParentMessage } from './protocol.js';
 
 /** Handles one request; `path` is the URL's pathname. */
@@ -80,9 +81,8 @@ export async function serveInChild(options: ServeOptions): Promise<void> {
       cpuSince = process.cpuUsage();
       send({ type: 'reset', id: message.id });
     } else {
-      const cpu = process.cpuUsage(cpuSince);
-      const cpuMicros = cpu.user + cpu.system;
-      send({ type: 'counts', id: message.id, counts: { byMethod, byRoute, cpuMicros } });
+      const counts = { byMethod, byRoute, cpuMicros: cpuMicros(process.cpuUsage(cpuSince)) };
+      send({ type: 'counts', id: message.id, counts });
     }
   });
   process.on('disconnect', () => void stop());
