@@ -53,6 +53,20 @@ export const credentialGuards = {
     resolvesToken,
 };
 
+/**
+ * The `starting` edge into `credentials` of every connection machine: taken when the run's
+ * context says its connection has a token provider.
+ */
+export const toCredentials = {
+  guard: {
+    type: 'resolvesToken',
+    params: ({ context }: { readonly context: { readonly resolvesToken: boolean } }) => ({
+      resolvesToken: context.resolvesToken,
+    }),
+  },
+  target: 'credentials',
+} as const;
+
 /** A 401 always means "authorization required", on every request of every connection. */
 export function isUnauthorizedStatus(status: number): boolean {
   return status === 401;

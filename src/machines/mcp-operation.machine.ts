@@ -24,6 +24,7 @@ import {
   type OperationScope,
   operationScope,
 } from '../wire/index.js';
+import { toCredentials } from './credentials.js';
 import { remainingMs } from './deadline.js';
 import {
   type ByteReporter,
@@ -612,16 +613,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
     // to resolve and starts its wire at once.
     starting: {
       meta: { operation: 'initialize' },
-      always: [
-        {
-          guard: {
-            type: 'resolvesToken',
-            params: ({ context }) => ({ resolvesToken: context.resolvesToken }),
-          },
-          target: 'credentials',
-        },
-        ...toTheWire,
-      ],
+      always: [toCredentials, ...toTheWire],
     },
     // Resolve this run's bearer token; the handshake deadline already runs.
     credentials: {

@@ -14,6 +14,7 @@ import {
   type OperationScope,
   operationScope,
 } from '../wire/index.js';
+import { toCredentials } from './credentials.js';
 import { remainingMs } from './deadline.js';
 import { makeOpenApiCallActors, sendRequestInput } from './open-api-call.actors.js';
 import { openApiCallGuards } from './open-api-call.guards.js';
@@ -147,16 +148,7 @@ export const openApiCallMachine = openApiCallSetup.createMachine({
     // once.
     starting: {
       meta: { operation: 'openapi/call' },
-      always: [
-        {
-          guard: {
-            type: 'resolvesToken',
-            params: ({ context }) => ({ resolvesToken: context.resolvesToken }),
-          },
-          target: 'credentials',
-        },
-        { target: 'requesting' },
-      ],
+      always: [toCredentials, { target: 'requesting' }],
     },
     // Resolve this call's token for its principal; the call's deadline already runs.
     credentials: {
