@@ -12,7 +12,7 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ToolCallerAnswer, ToolCallerHandler } from './caller.js';
+import type { ToolCallerAnswer, ToolCallerError, ToolCallerHandler } from './caller.js';
 import type { ToolCallHooks, ToolLifecycle } from './hooks.js';
 import { type McpCallPresentation, mcpErrorPresentationOf } from './presentation.js';
 import { runTool } from './run-tool.js';
@@ -149,7 +149,7 @@ function mcpCallerOf(
 }
 
 /** The caller's JSON-RPC error as it wrote it: the SDK prefixes `MCP error <code>: `. */
-function callerErrorOf(error: McpError): { code: number; message: string; data?: unknown } {
+function callerErrorOf(error: McpError): ToolCallerError {
   const prefix = `MCP error ${error.code}: `;
   const message = error.message.startsWith(prefix)
     ? error.message.slice(prefix.length)

@@ -11,6 +11,8 @@ export { raceAbort };
 /** A Node readable as undici returns it: async-iterable chunks and an immediate `destroy`. */
 export interface NodeBody extends AsyncIterable<Uint8Array> {
   destroy(error?: Error): unknown;
+  /** True once the body was read to its end (its socket is back in the pool). */
+  readonly readableEnded?: boolean;
 }
 
 /** A response body as the readers take it. */
@@ -51,7 +53,7 @@ export function openChunks(body: WireBody): ChunkSource {
 /** Releases a Node body without waiting: only one not read to its end is destroyed. */
 function releaseNodeBody(body: NodeBody): void {
   // A body read to its end has given its socket back to the pool; only a partial one is cut.
-  if ((body as { readableEnded?: boolean }).readableEnded === true) return;
+  if (body.readableEnded === true) return;
   try {
     body.destroy();
   } catch {
@@ -82,7 +84,6 @@ export function cancelBody(response: WireResponse): void {
 interface EventedBody extends NodeBody {
   on(event: string, listener: (...args: never[]) => void): unknown;
   off(event: string, listener: (...args: never[]) => void): unknown;
-  readonly readableEnded?: boolean;
   readonly destroyed?: boolean;
   readonly errored?: unknown;
 }
