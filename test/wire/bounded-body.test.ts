@@ -115,6 +115,15 @@ describe.each(CLIENTS)('bodies from %s', (_client, get) => {
     });
   });
 
+  it('decodes a leading BOM and invalid bytes as Response.text() does, even split across chunks', async () => {
+    // BOM, "é" cut between chunks, a lone continuation byte, a truncated 3-byte sequence at the end.
+    const raw = new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0xc3, 0xa9, 0x80, 0x62, 0xe2, 0x82]);
+    const expected = await new Response(raw).text();
+    expect(expected).toBe('aé\uFFFDb\uFFFD');
+    const { response } = await get((_req, res) => writeInChunks(res, raw, 5));
+    expect(await readBoundedText(response, budget(raw.byteLength))).toBe(expected);
+  });
+
   describe('readBoundedBytes', () => {
     it('returns the raw bytes', async () => {
       const { response } = await get((_req, res) => writeInChunks(res, BYTES, 7));
