@@ -100,6 +100,24 @@ export function isResponseTo(message: unknown, id: number): boolean {
 }
 
 /**
+ * True when `message` is a result answering `expectedId` that the SDK's
+ * `JSONRPCResultResponseSchema` takes as it stands: exactly `jsonrpc: "2.0"`, that `id` and a
+ * `result` object without `_meta`. Parsing such a message with the schema only copies it, so it
+ * is taken without the copy; anything else (`_meta` to validate, an extra key, another id, an
+ * error) goes through the schema.
+ */
+function isPlainResultTo(message: Record<string, unknown>, expectedId: number): boolean {
+  const { result } = message;
+  return (
+    message.jsonrpc === '2.0' &&
+    message.id === expectedId &&
+    isRecord(result) &&
+    result._meta === undefined &&
+    Object.keys(message).length === 3
+  );
+}
+
+/**
  * The `result` object of the response to `expectedId`. A JSON-RPC error becomes a
  * {@link ConnectionProtocolError} carrying `rpcCode`; an error without an id (e.g. a parse error)
  * is taken as the answer, since this exchange has one request in flight.
@@ -121,6 +139,7 @@ export function unwrapJsonRpcResponse(
       violation: 'sent an MCP response with an id mismatch',
     });
   if (!isRecord(message)) throw notResponse();
+  if (isPlainResultTo(message, expectedId)) return message.result as Record<string, unknown>;
   if ('error' in message) {
     // JSON-RPC 2.0 answers an unparseable request with `id: null`; the SDK schema spells it absent.
     const { id: rawId, ...rest } = message;

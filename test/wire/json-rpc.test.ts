@@ -1,3 +1,4 @@
+import { JSONRPCResultResponseSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { ConnectionProtocolError } from '../../src/wire/errors.js';
 import {
@@ -105,6 +106,34 @@ describe('unwrapJsonRpcResponse', () => {
     expect(error).toBeInstanceOf(ConnectionProtocolError);
     expect((error as Error).message).toMatch(pattern);
     expect((error as ConnectionProtocolError).rpcCode).toBeUndefined();
+  });
+
+  // The plain-result shortcut must answer exactly what the SDK's schema answers.
+  it.each([
+    ['a plain result', { jsonrpc: '2.0', id: 5, result: { tools: [], nextCursor: 'n' } }],
+    ['an empty result', { jsonrpc: '2.0', id: 5, result: {} }],
+    ['a result with valid _meta', { jsonrpc: '2.0', id: 5, result: { _meta: { k: 1 } } }],
+    ['a result with invalid _meta', { jsonrpc: '2.0', id: 5, result: { _meta: 3 } }],
+    ['an array result', { jsonrpc: '2.0', id: 5, result: [] }],
+    ['a null result', { jsonrpc: '2.0', id: 5, result: null }],
+    ['an extra key', { jsonrpc: '2.0', id: 5, result: {}, extra: true }],
+    ['another version', { jsonrpc: '1.0', id: 5, result: {} }],
+    ['a string id', { jsonrpc: '2.0', id: '5', result: {} }],
+    ['no jsonrpc', { id: 5, result: {} }],
+  ])('answers %s as the SDK schema does', (_label, message) => {
+    const schema = JSONRPCResultResponseSchema.safeParse(message);
+    const outcome = (() => {
+      try {
+        return { result: unwrapJsonRpcResponse(message, 5, scope) };
+      } catch (error) {
+        return { error };
+      }
+    })();
+    if (schema.success && schema.data.id === 5) {
+      expect(outcome).toEqual({ result: schema.data.result });
+    } else {
+      expect(outcome.error).toBeInstanceOf(ConnectionProtocolError);
+    }
   });
 
   it.each([
