@@ -30,10 +30,21 @@ export type WireSend = (request: WireRequest) => Promise<WireResponse>;
 
 type HeaderValue = string | string[] | undefined;
 
-/** A response head as undici gives it, behind the `get` the readers use. */
+/** undici's header record behind the `get` the readers use (a list is joined with `, `). */
+class UndiciHeaders {
+  constructor(private readonly raw: Record<string, HeaderValue>) {}
+
+  get(name: string): string | null {
+    const value = this.raw[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+}
+
+/** A response head as undici gives it. */
 class UndiciResponse implements WireResponse {
   readonly ok: boolean;
-  readonly headers: { get(name: string): string | null };
+  readonly headers: UndiciHeaders;
 
   constructor(
     readonly status: number,
@@ -41,13 +52,7 @@ class UndiciResponse implements WireResponse {
     readonly body: NodeBody,
   ) {
     this.ok = status >= 200 && status < 300;
-    this.headers = {
-      get: (name) => {
-        const value = rawHeaders[name.toLowerCase()];
-        if (value === undefined) return null;
-        return Array.isArray(value) ? value.join(', ') : value;
-      },
-    };
+    this.headers = new UndiciHeaders(rawHeaders);
   }
 }
 
