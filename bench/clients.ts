@@ -19,6 +19,7 @@ import {
 export type AlternativeId =
   | 'ours'
   | 'ours-sse-type'
+  | 'ours-openapi'
   | 'sdk-per-call'
   | 'sdk-shared'
   | 'raw-fetch'

@@ -1,6 +1,7 @@
 /**
  * Per-call latency, client CPU and requests per call of one `echo` call, every alternative against
  * the same server child in one run, rounds interleaved; and throughput with many calls in flight.
+ * The same table for an OpenAPI operation (section 9).
  */
 import {
   type CallAlternative,
@@ -15,6 +16,11 @@ import {
   oursSseTypeAlternative,
   sdkSsePerCallAlternative,
 } from './legacy-clients.js';
+import {
+  oursOpenApiAlternative,
+  rawFetchOpenApiAlternative,
+  rawUndiciOpenApiAlternative,
+} from './openapi-clients.js';
 import {
   type AlternativeResult,
   formatRequests,
@@ -76,6 +82,19 @@ export async function runLegacyPerCall(
     await oursProbeAlternative(server.url),
     await oursSseTypeAlternative(server),
     sdkSsePerCallAlternative(server.url),
+  ];
+  return measureAndPrint(server, alternatives, plan);
+}
+
+/** Ours (an OpenAPI operation as a tool) and the raw fetch and undici floors of its one POST. */
+export async function runOpenApiPerCall(
+  server: ServerProcess,
+  plan: RoundPlan,
+): Promise<PerCallResult> {
+  const alternatives = [
+    await oursOpenApiAlternative(server.url),
+    rawFetchOpenApiAlternative(server.url),
+    await rawUndiciOpenApiAlternative(server.url),
   ];
   return measureAndPrint(server, alternatives, plan);
 }

@@ -22,7 +22,7 @@ export interface ResultsContent {
 
 const ONLY_TITLES: Readonly<Record<string, string>> = {
   mcp: 'MCP client sections (1 to 7)',
-  openapi: 'OpenAPI mount (section 8)',
+  openapi: 'OpenAPI mount and per call (sections 8 and 9)',
 };
 
 /** The run's lines, its headings at `level` (`##` for a whole file, `###` inside a section). */

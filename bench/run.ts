@@ -1,7 +1,7 @@
 /**
  * Runs every benchmark against server child processes and prints the tables and the targets.
  * `npm run bench` (full counts), `npm run bench -- --quick` (a smoke run with tiny counts),
- * `--only mcp` (sections 1 to 7) or `--only openapi` (section 8, no server started),
+ * `--only mcp` (sections 1 to 7) or `--only openapi` (sections 8 and 9, the OpenAPI service only),
  * `--results <file>` to also write the run as Markdown (see bench/README.md).
  */
 import { loadavg } from 'node:os';
@@ -15,11 +15,12 @@ import { runOpenApiMount } from './openapi-mount.js';
 import {
   type PerCallResult,
   runLegacyPerCall,
+  runOpenApiPerCall,
   runStreamablePerCall,
   runThroughput,
 } from './per-call.js';
 import { writeResults } from './results-file.js';
-import { SERVERS, type ServerId } from './server-list.js';
+import { MCP_SERVER_IDS, SERVERS, type ServerId } from './server-list.js';
 import { killAllServers, type ServerProcess, startServers } from './server-process.js';
 import { runSseParse } from './sse-parse.js';
 import { fmt, machineInfo, printTable } from './stats.js';
@@ -36,7 +37,7 @@ const { values: flags } = parseArgs({
 });
 const only = flags.only;
 if (only !== undefined && only !== 'mcp' && only !== 'openapi') {
-  throw new Error('--only takes mcp (sections 1 to 7) or openapi (section 8)');
+  throw new Error('--only takes mcp (sections 1 to 7) or openapi (sections 8 and 9)');
 }
 const scale = flags.scale === undefined ? undefined : Number(flags.scale);
 if (scale !== undefined && !(scale > 0)) throw new Error('--scale needs a positive number');
@@ -83,9 +84,11 @@ async function section<T>(title: string, run: () => Promise<T>): Promise<T> {
   return result;
 }
 
-/** Sections 1 to 7 against the server children (stopped at the end); returns their targets. */
+/** Sections 1 to 7 against the MCP server children (stopped at the end); returns their targets. */
 async function runMcpSections(): Promise<TargetRow[]> {
-  const runnable = SERVERS.filter((spec) => spec.script !== undefined);
+  const runnable = SERVERS.filter(
+    (spec) => spec.script !== undefined && MCP_SERVER_IDS.includes(spec.id),
+  );
   const servers = await startServers(runnable);
   const server = (id: ServerId): ServerProcess => {
     const found = servers.find((entry) => entry.spec.id === id);
@@ -96,7 +99,7 @@ async function runMcpSections(): Promise<TargetRow[]> {
     log('\nServers (one child process each):');
     printTable(
       ['server', 'pid', 'url'],
-      SERVERS.map((spec) => {
+      SERVERS.filter((spec) => MCP_SERVER_IDS.includes(spec.id)).map((spec) => {
         const running = servers.find((entry) => entry.spec.id === spec.id);
         return [
           spec.title,
@@ -179,6 +182,18 @@ if (only !== 'mcp') {
     runOpenApiMount(counts.openapi, { quick: flags.quick }),
   );
   targets.push(...openApiTargets(openapi));
+  await section('9. Per-call latency and client CPU (an OpenAPI operation)', async () => {
+    const spec = SERVERS.find((entry) => entry.id === 'openapi');
+    if (spec === undefined) throw new Error('the openapi server is not listed');
+    const [service] = await startServers([spec]);
+    if (service === undefined) throw new Error('the openapi server did not start');
+    try {
+      log(`\nServer: ${spec.title}, pid ${service.pid}, ${service.url}`);
+      return await runOpenApiPerCall(service, counts.sequential);
+    } finally {
+      await service.close();
+    }
+  });
 }
 log('\n== Targets (ratios are ours / alternative) ==');
 printTargets(targets);

@@ -1,12 +1,12 @@
 /**
  * The servers the benchmark starts, each in its own child process. An entry without a script is
- * a placeholder for a server a later issue adds; the runner lists it as not started. There is no
- * OpenAPI entry: the OpenAPI mount benchmark (section 8) needs no server, its documents are
- * given to the mount as parsed objects; an OpenAPI per-call benchmark would add one here.
+ * a placeholder for a server not written yet; the runner lists it as not started. The OpenAPI
+ * mount benchmark (section 8) needs no server (its documents are given to the mount as parsed
+ * objects); the OpenAPI per-call benchmark (section 9) calls the `openapi` service.
  */
 
 /** Which server; the key every benchmark uses to ask for one. */
-export type ServerId = 'stateless' | 'stateful' | 'legacy-sse';
+export type ServerId = 'stateless' | 'stateful' | 'legacy-sse' | 'openapi';
 
 /** One server of the benchmark. */
 export interface ServerSpec {
@@ -39,4 +39,13 @@ export const SERVERS: readonly ServerSpec[] = [
     script: 'servers/legacy-sse.ts',
     path: '/sse',
   },
+  {
+    id: 'openapi',
+    title: 'OpenAPI service, node:http JSON API (POST /api/echo)',
+    script: 'servers/openapi-service.ts',
+    path: '/api',
+  },
 ];
+
+/** The servers of the MCP sections (1 to 7). */
+export const MCP_SERVER_IDS: readonly ServerId[] = ['stateless', 'stateful', 'legacy-sse'];
