@@ -1,5 +1,6 @@
 /**
- * JSON-RPC envelopes for MCP, validated with the MCP SDK's own schemas. Pure: no I/O.
+ * JSON-RPC envelopes for MCP, validated with the MCP SDK's own schemas (a plain result envelope,
+ * which the schema would only copy, is taken as it stands). Pure: no I/O.
  * Every failure is a {@link ConnectionProtocolError} whose message never quotes upstream bodies.
  */
 import {
