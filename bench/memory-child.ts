@@ -1,19 +1,27 @@
 /**
- * Child process of the memory benchmark (started with `node --expose-gc --import tsx`): runs
- * calls of one alternative against a server child, `inFlight` at a time (default 1: sequential),
- * then prints one JSON line with the
- * heap after forced GCs (before, halfway, after) and the active resources left after closing,
- * beyond those the process had before its first call.
- * Usage: node --expose-gc --import tsx bench/memory-child.ts <url> <ours|sdk> <calls> <stateful> [warmup] [inFlight]
+ * Child process of the memory benchmark (started with `node --expose-gc --import tsx`): after its
+ * warm-up, measures the bytes one call allocates (sequential calls; see {@link allocatedPerCall}),
+ * then runs `calls` calls of one alternative against a server child, `inFlight` at a time (default
+ * 1: sequential), and prints one JSON line with the allocation, the heap after forced GCs (before,
+ * halfway, after) and the active resources left after closing, beyond those the process had
+ * before its first call. With `calls` 0 it measures the allocation only.
+ * Usage: node --expose-gc --import tsx bench/memory-child.ts <url> <ours|sdk|raw-fetch|raw-undici> <calls> <stateful> [warmup] [inFlight]
  */
-import { type CallAlternative, oursAlternative, sdkPerCallAlternative } from './clients.js';
-import { runConcurrently, settle } from './stats.js';
+import { getHeapSpaceStatistics } from 'node:v8';
+import {
+  type CallAlternative,
+  oursAlternative,
+  rawFetchAlternative,
+  rawUndiciAlternative,
+  sdkPerCallAlternative,
+} from './clients.js';
+import { median, runConcurrently, settle } from './stats.js';
 
 const [url, which, callsText, statefulText, warmupText, inFlightText] = process.argv.slice(2);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (url === undefined || gc === undefined) {
   throw new Error(
-    'usage: node --expose-gc --import tsx bench/memory-child.ts <url> <ours|sdk> <calls> <stateful> [warmup] [inFlight]',
+    'usage: node --expose-gc --import tsx bench/memory-child.ts <url> <ours|sdk|raw-fetch|raw-undici> <calls> <stateful> [warmup] [inFlight]',
   );
 }
 const calls = Number(callsText ?? '10000');
@@ -48,11 +56,52 @@ function resourcesBeyond(baseline: Map<string, number>): string[] {
   return left;
 }
 
+/** Sequential calls whose allocation is sampled. */
+const ALLOCATION_CALLS = 200;
+
+/** Every heap space's used bytes: it only grows between two collections. */
+function heapSpaceUsed(): number {
+  let used = 0;
+  for (const space of getHeapSpaceStatistics()) used += space.space_used_size;
+  return used;
+}
+
+/**
+ * The median of what one sequential call adds to the heap's used bytes, over the calls during
+ * which no collection ran (a collection shrinks the figure, so those calls are left out): the
+ * bytes one call allocates, garbage included. Returns it and how many calls were kept.
+ */
+async function allocatedPerCall(target: CallAlternative): Promise<[number, number]> {
+  const grown: number[] = [];
+  for (let index = 0; index < ALLOCATION_CALLS; index++) {
+    const before = heapSpaceUsed();
+    await target.call();
+    const after = heapSpaceUsed();
+    if (after > before) grown.push(after - before);
+  }
+  return [median(grown), grown.length];
+}
+
+async function alternativeFor(name: string | undefined): Promise<CallAlternative> {
+  switch (name) {
+    case 'ours':
+      return oursAlternative(url as string);
+    case 'sdk':
+      return sdkPerCallAlternative(url as string, stateful);
+    case 'raw-fetch':
+      return rawFetchAlternative(url as string, stateful);
+    case 'raw-undici':
+      return rawUndiciAlternative(url as string, stateful);
+    default:
+      throw new Error(`unknown alternative ${name}`);
+  }
+}
+
 const baselineResources = countByType(process.getActiveResourcesInfo());
-const alternative: CallAlternative =
-  which === 'ours' ? await oursAlternative(url) : sdkPerCallAlternative(url, stateful);
+const alternative = await alternativeFor(which);
 const warmup = Number(warmupText ?? '500');
 for (let index = 0; index < warmup; index++) await alternative.call();
+const [allocatedBytesPerCall, allocationCalls] = await allocatedPerCall(alternative);
 const baseline = await heapAfterGc();
 const checkpoints: number[] = [];
 const start = performance.now();
@@ -74,6 +123,9 @@ while (leftAfterIdle.length > 0 && performance.now() - idleStart < IDLE_WAIT_MS)
 console.log(
   JSON.stringify({
     name: alternative.name,
+    allocatedBytesPerCall,
+    allocationCalls,
+    allocationSampled: ALLOCATION_CALLS,
     calls,
     inFlight,
     baseline,

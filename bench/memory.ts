@@ -1,19 +1,27 @@
 /**
- * Memory: retained heap per call and resources left behind. Each alternative runs in its own
- * child process started with `--expose-gc`, against a server child, so only the client's heap is
- * measured. The heap is measured after forced GCs before the calls, halfway and at the end; after
- * closing, the child lists the active resources (`process.getActiveResourcesInfo()`) beyond those
- * it had before its first call. Both children run at once: heap numbers do not depend on speed.
- * Ours runs the target's count; the SDK's reference child a quarter of it.
+ * Memory: bytes allocated per call, retained heap per call and resources left behind. Each
+ * alternative runs in its own child process started with `--expose-gc`, against a server child,
+ * so only the client's heap is measured. Every child first samples what one sequential call
+ * allocates. The heap is then measured after forced GCs before the calls, halfway and at the
+ * end; after closing, the child lists the active resources (`process.getActiveResourcesInfo()`)
+ * beyond those it had before its first call. The children run at once: heap numbers do not depend
+ * on speed. Ours runs the target's count; the SDK's reference child a quarter of it; the two raw
+ * floors only have their allocation sampled.
  */
 import { runClientChild } from './child-run.js';
 import type { ServerProcess } from './server-process.js';
-import { fmt, printTable } from './stats.js';
+import { fmt, printTable, ratio } from './stats.js';
 import { log } from './transcript.js';
 
 /** One child's report (its JSON line). */
 export interface MemoryReport {
   readonly name: string;
+  /** Median heap growth over sequential calls during which no collection ran, in bytes. */
+  readonly allocatedBytesPerCall: number;
+  /** How many of the sampled calls ran without a collection. */
+  readonly allocationCalls: number;
+  /** How many sequential calls were sampled. */
+  readonly allocationSampled: number;
   readonly calls: number;
   readonly inFlight: number;
   readonly baseline: number;
@@ -45,11 +53,16 @@ export async function runMemory(
   const timeoutMs = 60_000 + calls * 50;
   // The target is ours over `calls`; the SDK's child is a reference and runs a quarter as many
   // (its bytes per call compare), which keeps the whole benchmark under five minutes.
-  const callsOf = { ours: calls, sdk: Math.max(1, Math.round(calls / 4)) };
+  const callsOf = {
+    ours: calls,
+    sdk: Math.max(1, Math.round(calls / 4)),
+    'raw-fetch': 0,
+    'raw-undici': 0,
+  };
   // Heap growth does not depend on speed, nor on how many calls overlap: a few in flight halve the
   // section's time, and a leak per call still shows as growth per call.
   const reports = await Promise.all(
-    (['ours', 'sdk'] as const).map(async (which) => {
+    (['ours', 'sdk', 'raw-fetch', 'raw-undici'] as const).map(async (which) => {
       const line = await runClientChild({
         nodeFlags: ['--expose-gc'],
         script: 'memory-child.ts',
@@ -67,11 +80,24 @@ export async function runMemory(
     }),
   );
   log(
+    `\nAllocated per call on ${server.spec.path}: median heap growth over sequential calls after the warm-up, calls during which a collection ran left out`,
+  );
+  printTable(
+    ['alternative', 'KiB allocated per call', 'ours/alt', 'calls kept'],
+    reports.map((report) => [
+      report.name,
+      fmt(report.allocatedBytesPerCall / 1024, 1),
+      ratio(reports[0]?.allocatedBytesPerCall ?? Number.NaN, report.allocatedBytesPerCall),
+      `${report.allocationCalls} of ${report.allocationSampled}`,
+    ]),
+  );
+  const grown = reports.filter((report) => report.calls > 0);
+  log(
     `\nMemory: calls on ${server.spec.path}, ${IN_FLIGHT} in flight, heap after forced GC (client child, --expose-gc)`,
   );
   printTable(
     ['alternative', 'calls', 'heap before', 'halfway', 'after', 'growth', 'bytes/call'],
-    reports.map((report) => [
+    grown.map((report) => [
       report.name,
       report.calls.toLocaleString('en-US'),
       kib(report.baseline),
