@@ -82,6 +82,12 @@ export interface ExchangeInput {
   /** The operation's byte ceiling and what it has already read. */
   readonly maxBytes: number;
   readonly alreadyRead: number;
+  /**
+   * True on Streamable HTTP, where the state counts the answer's `unreportedBytes` when it is left:
+   * a body that has ended by the time its bytes would be reported sends no `BYTES_READ`. False for
+   * a legacy POST, whose state is left on a stream message, not on its answer.
+   */
+  readonly countsAnswer: boolean;
 }
 
 /** Input of the `legacyStream` actor: the GET that carries the legacy HTTP+SSE session. */
@@ -143,6 +149,7 @@ export function exchangeInput(
     reporter: self,
     maxBytes: context.maxBytes,
     alreadyRead: context.readBytes,
+    countsAnswer: context.transport === 'streamable-http',
     ...(context.progressToken === undefined ? {} : { progressToken: context.progressToken }),
     ...shape,
   };
@@ -182,24 +189,64 @@ export function deleteSessionInput(context: McpOperationContext): DeleteSessionI
   return { base: actorBase(context), url: context.url };
 }
 
+/** A byte counter: the read's running total in, `BYTES_READ` reports of its growth out. */
+interface BytesReadCounter {
+  /** Takes the read's running total (it starts at `alreadyRead`). */
+  readonly onBytes: (total: number) => void;
+  /** The running total so far. */
+  readonly bytesRead: () => number;
+  /** What was counted and not reported; the counter reports nothing after it is asked. */
+  readonly closeUnreported: () => number;
+}
+
+/** A response body, as the wire's readers take it. */
+type AnswerBody = NonNullable<WireResponse['body']>;
+
+/** True for a Node body read to its end; a WHATWG body never says so. */
+function hasEnded(body: AnswerBody): boolean {
+  return (body as { readonly readableEnded?: boolean }).readableEnded === true;
+}
+
 /**
- * The byte counter of one read: `onBytes` reports each chunk's size (the growth of the read's
- * running total, which starts at `alreadyRead`) to the machine; `bytesRead` is the total so far.
+ * The byte counter of one read. Without `answer` it reports each chunk's growth at once. With
+ * `answer` (the body of a Streamable exchange, whose state counts the answer's `unreportedBytes`
+ * when it is left) it reports in a microtask, so the chunks of one turn of the event loop make one
+ * report, and not at all when `answer` has ended by then: a whole answer reaches the machine with
+ * its bytes, and since a microtask runs before any timer, no deadline can see them uncounted.
  * A stopped actor reports nothing: stale progress could reopen a closed decision.
  */
 function bytesReadCounter(
   signal: AbortSignal,
   report: ByteReporter['send'],
   alreadyRead = 0,
-): { readonly onBytes: (total: number) => void; readonly bytesRead: () => number } {
+  answer?: AnswerBody,
+): BytesReadCounter {
+  let total = alreadyRead;
   let reported = alreadyRead;
+  let pending = false;
+  let closed = false;
+  const flush = (): void => {
+    pending = false;
+    if (closed || signal.aborted || total <= reported) return;
+    if (answer !== undefined && hasEnded(answer)) return;
+    const bytes = total - reported;
+    reported = total;
+    report({ type: 'BYTES_READ', bytes });
+  };
   return {
-    bytesRead: () => reported,
-    onBytes: (total) => {
-      if (total <= reported) return;
-      const bytes = total - reported;
-      reported = total;
-      if (!signal.aborted) report({ type: 'BYTES_READ', bytes });
+    bytesRead: () => total,
+    closeUnreported: () => {
+      closed = true;
+      return total - reported;
+    },
+    onBytes: (next) => {
+      if (next <= total) return;
+      total = next;
+      if (answer === undefined) flush();
+      else if (!pending) {
+        pending = true;
+        queueMicrotask(flush);
+      }
     },
   };
 }
@@ -208,14 +255,17 @@ function bytesReadCounter(
 function readBudget(
   input: ExchangeInput,
   signal: AbortSignal,
-): ReadBudget & { readonly bytesRead: () => number } {
+  response: WireResponse,
+): ReadBudget & Pick<BytesReadCounter, 'bytesRead' | 'closeUnreported'> {
   const counter = bytesReadCounter(
     signal,
     (event) => input.reporter.send(event),
     input.alreadyRead,
+    input.countsAnswer && response.body !== null ? response.body : undefined,
   );
   return {
     bytesRead: counter.bytesRead,
+    closeUnreported: counter.closeUnreported,
     onBytes: counter.onBytes,
     maxBytes: input.maxBytes,
     alreadyRead: input.alreadyRead,
@@ -268,6 +318,7 @@ function challengeField(challenge: AuthChallenge | undefined): { challenge?: Aut
   return challenge === undefined ? {} : { challenge };
 }
 
+/** One exchange: the request, then its answer with the bytes it read and did not report. */
 async function runExchange(
   input: ExchangeInput,
   signal: AbortSignal,
@@ -286,7 +337,19 @@ async function runExchange(
     ...(input.message === undefined ? {} : { body: JSON.stringify(input.message) }),
   };
   const response = await fetchWithoutRedirects(request, input.base.scope, input.base.fence, send);
-  const budget = readBudget(input, signal);
+  const budget = readBudget(input, signal, response);
+  const answer = await readAnswer(response, input, budget, send);
+  // The key first: in Node 20's V8 a key written after a spread takes a slow path.
+  return { unreportedBytes: budget.closeUnreported(), ...answer };
+}
+
+/** What the answer to one exchange says, read within its budget. */
+async function readAnswer(
+  response: WireResponse,
+  input: ExchangeInput,
+  budget: ReturnType<typeof readBudget>,
+  send: WireSend | undefined,
+): Promise<RpcExchange> {
   if (!response.ok) {
     // The machine's guards decide what a status means; here it only decides what to read: a 401
     // body carries nothing the client uses, so it is cancelled rather than read. Its challenge

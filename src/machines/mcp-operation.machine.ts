@@ -52,6 +52,7 @@ import {
   requestWindowEnd,
   resumeDelayMs,
   SESSION_END_TIMEOUT_MS,
+  unreportedBytesOf,
 } from './mcp-operation.policy.js';
 import type {
   AbandonCause,
@@ -77,6 +78,16 @@ function scopeOf(
   observedReadBytes = context.readBytes,
 ): OperationScope {
   return { ...operationScope(context.connectionName, context.operation), observedReadBytes };
+}
+
+/**
+ * What the operation has read, once the event in hand is taken: a Streamable exchange's answer
+ * carries the bytes of a body that had ended before they were reported (its `unreportedBytes`),
+ * so an edge that goes on reading or quotes the count adds them; an edge that begins the next
+ * step resets the count, and one that ends the run needs none.
+ */
+function readSoFar(context: McpOperationContext, event: unknown): number {
+  return context.readBytes + unreportedBytesOf(event);
 }
 
 function failed(error: unknown): { outcome: McpOperationOutput } {
@@ -456,7 +467,8 @@ export const mcpOperationSetup = setup({
       ),
     })),
     // The next page keeps the byte budget and the deadline of the whole listing.
-    collectPage: assign(({ context }, params: Answer) => ({
+    collectPage: assign(({ context, event }, params: Answer) => ({
+      readBytes: readSoFar(context, event),
       collected: mergeToolPages(context.collected, params.value as McpToolList),
       cursor: nextCursorOf(params.value),
       page: context.page + 1,
@@ -472,9 +484,10 @@ export const mcpOperationSetup = setup({
     })),
     switchToLegacy: assign({ transport: 'sse' as const }),
     assignEndpoint: assign((_, params: { url: string }) => ({ endpoint: params.url })),
-    assignInterruption: assign(({ context }, params: RpcExchange) =>
+    assignInterruption: assign(({ context, event }, params: RpcExchange) =>
       params.kind === 'interrupted'
         ? {
+            readBytes: readSoFar(context, event),
             lastEventId: params.lastEventId,
             retryMs: params.retryMs,
             resumeAttempts: context.resumeAttempts + 1,
@@ -492,14 +505,23 @@ export const mcpOperationSetup = setup({
         protocolVersion: context.protocolVersion ?? LATEST_PROTOCOL_VERSION,
       },
     })),
-    failUnauthorized: assign(({ context }, params: { challenge: AuthChallenge | undefined }) =>
-      failed(new ConnectionAuthorizationRequiredError({ ...scopeOf(context), ...params })),
+    failUnauthorized: assign(
+      ({ context, event }, params: { challenge: AuthChallenge | undefined }) =>
+        failed(
+          new ConnectionAuthorizationRequiredError({
+            ...scopeOf(context, readSoFar(context, event)),
+            ...params,
+          }),
+        ),
     ),
     failHttpStatus: assign(
       (
-        { context },
+        { context, event },
         params: { status: number; body: string; challenge: AuthChallenge | undefined },
-      ) => failed(new ConnectionRequestError({ ...scopeOf(context), ...params })),
+      ) =>
+        failed(
+          new ConnectionRequestError({ ...scopeOf(context, readSoFar(context, event)), ...params }),
+        ),
     ),
     failWithError: assign((_, params: { error: unknown }) => failed(params.error)),
     failTimeout: assign(({ context }, params: { timeoutMs: number }) =>
@@ -513,8 +535,13 @@ export const mcpOperationSetup = setup({
         }),
       ),
     ),
-    failProtocol: assign(({ context }, params: { violation: string }) =>
-      failed(new ConnectionProtocolError({ ...scopeOf(context), violation: params.violation })),
+    failProtocol: assign(({ context, event }, params: { violation: string }) =>
+      failed(
+        new ConnectionProtocolError({
+          ...scopeOf(context, readSoFar(context, event)),
+          violation: params.violation,
+        }),
+      ),
     ),
     failEndpointOutsideFence: assign(({ context }) =>
       failed(

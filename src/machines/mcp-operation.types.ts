@@ -179,8 +179,9 @@ export type McpOperationEvent =
 /**
  * How one Streamable HTTP exchange ended, as the machine's guards see it. `interrupted` is an SSE
  * response that ended before the answer; it can be resumed only when it had an event id.
+ * `unreportedBytes` is what the answer read and no `BYTES_READ` reported (absent: none).
  */
-export type RpcExchange =
+export type RpcExchange = { readonly unreportedBytes?: number } & (
   | {
       readonly kind: 'http-error';
       readonly status: number;
@@ -198,7 +199,8 @@ export type RpcExchange =
       readonly kind: 'interrupted';
       readonly lastEventId: string | undefined;
       readonly retryMs: number | undefined;
-    };
+    }
+);
 
 /** The machine's output: the request's result, or the typed failure (or the caller's reason). */
 export type McpOperationOutput = MachineResult<{

@@ -16,17 +16,20 @@ const { start } = useFaultServers();
 
 const tool = (name: string) => ({ name, inputSchema: { type: 'object', properties: {} } });
 
-/** Serves `tools/list` pages: page N carries tool `tN` and a cursor to N+1 until `pages`. */
-function pagedList(pages: number) {
-  return (request: SeenRequest) => {
-    const cursor = (request.rpc?.params as { cursor?: string } | undefined)?.cursor;
-    const page = cursor === undefined ? 1 : Number(cursor.replace('page-', ''));
-    const result = {
-      tools: [tool(`t${page}`)],
-      ...(page < pages ? { nextCursor: `page-${page + 1}` } : {}),
-    };
-    return reply.json(200, { jsonrpc: '2.0', id: request.rpc?.id, result });
+/** The answer to a `tools/list` request: page N carries tool `tN` and a cursor to N+1 until `pages`. */
+function pageMessage(request: SeenRequest, pages: number) {
+  const cursor = (request.rpc?.params as { cursor?: string } | undefined)?.cursor;
+  const page = cursor === undefined ? 1 : Number(cursor.replace('page-', ''));
+  const result = {
+    tools: [tool(`t${page}`)],
+    ...(page < pages ? { nextCursor: `page-${page + 1}` } : {}),
   };
+  return { jsonrpc: '2.0', id: request.rpc?.id, result };
+}
+
+/** Serves `tools/list` pages ({@link pageMessage}). */
+function pagedList(pages: number) {
+  return (request: SeenRequest) => reply.json(200, pageMessage(request, pages));
 }
 
 function listCursors(server: FaultServer): (string | undefined)[] {
@@ -62,6 +65,12 @@ describe('paginated discovery', () => {
     expect(error).toBeInstanceOf(ConnectionProtocolError);
     expect(error).toMatchObject({ operation: 'tools/list', phase: 'discovery' });
     expect(listCursors(server)).toHaveLength(MAX_TOOL_LIST_PAGES);
+    // The refusal quotes every byte of the listing, the last page's included.
+    const listed = server.requests.filter((request) => request.rpc?.method === 'tools/list');
+    const bytes = listed.map((request) =>
+      Buffer.byteLength(JSON.stringify(pageMessage(request, 1_000))),
+    );
+    expect(error).toMatchObject({ observedReadBytes: bytes.reduce((sum, n) => sum + n, 0) });
   });
 
   it('charges every page to the one discovery byte budget', async () => {
