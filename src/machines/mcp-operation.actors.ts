@@ -83,9 +83,10 @@ export interface ExchangeInput {
   readonly maxBytes: number;
   readonly alreadyRead: number;
   /**
-   * True on Streamable HTTP, where the state counts the answer's `unreportedBytes` when it is left:
-   * a body that has ended by the time its bytes would be reported sends no `BYTES_READ`. False for
-   * a legacy POST, whose state is left on a stream message, not on its answer.
+   * True on Streamable HTTP, whose edges that read the count take the answer's `unreportedBytes`
+   * (decision 0016): a body that has ended by the time its bytes would be reported sends no
+   * `BYTES_READ`. False for a legacy POST, whose state is left on a stream message, not on its
+   * answer.
    */
   readonly countsAnswer: boolean;
 }
@@ -209,10 +210,10 @@ function hasEnded(body: AnswerBody): boolean {
 
 /**
  * The byte counter of one read. Without `answer` it reports each chunk's growth at once. With
- * `answer` (the body of a Streamable exchange, whose state counts the answer's `unreportedBytes`
- * when it is left) it reports in a microtask, so the chunks of one turn of the event loop make one
- * report, and not at all when `answer` has ended by then: a whole answer reaches the machine with
- * its bytes, and since a microtask runs before any timer, no deadline can see them uncounted.
+ * `answer` (the body of a Streamable exchange, whose answer carries its `unreportedBytes`) it
+ * reports in a microtask, so the chunks of one turn of the event loop make one report, and not at
+ * all when `answer` has ended by then: a whole answer reaches the machine with its bytes, and
+ * since a microtask runs before any timer, no deadline can see them uncounted.
  * A stopped actor reports nothing: stale progress could reopen a closed decision.
  */
 function bytesReadCounter(
