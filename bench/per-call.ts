@@ -123,6 +123,8 @@ function printPerCall(results: readonly AlternativeResult[], throughput: boolean
     'latency ours/alt',
     'CPU us/call',
     'CPU ours/alt',
+    'main-thread CPU us/call',
+    'main ours/alt',
   ];
   if (throughput) header.push('calls/s', 'calls/s (p95 round)', 'calls/s ours/alt');
   header.push('server CPU us/call', 'HTTP requests per call');
@@ -136,6 +138,8 @@ function printPerCall(results: readonly AlternativeResult[], throughput: boolean
         ratio(ours.latencyMedianMs, result.latencyMedianMs),
         fmt(result.cpuMicrosPerCall, 0),
         ratio(ours.cpuMicrosPerCall, result.cpuMicrosPerCall),
+        fmt(result.mainThreadCpuMicrosPerCall, 0),
+        ratio(ours.mainThreadCpuMicrosPerCall, result.mainThreadCpuMicrosPerCall),
       ];
       if (throughput) {
         row.push(

@@ -6,7 +6,7 @@
  */
 import type { AlternativeId, CallAlternative } from './clients.js';
 import type { ServerProcess } from './server-process.js';
-import { cpuMicros, median, p95, runConcurrently, settle } from './stats.js';
+import { cpuMicros, mainThreadCpuMicros, median, p95, runConcurrently, settle } from './stats.js';
 
 /** How many calls, in how many rounds, with how many in flight. */
 export interface RoundPlan {
@@ -25,6 +25,8 @@ export interface AlternativeResult {
   readonly latencyP95Ms: number;
   /** Median over rounds of the client's CPU (user + system) per call, in µs. */
   readonly cpuMicrosPerCall: number;
+  /** The same for the client's main thread alone (`NaN` off Linux): no GC or compiler threads. */
+  readonly mainThreadCpuMicrosPerCall: number;
   /** calls/s of the median round. */
   readonly throughputMedian: number;
   /** calls/s of the p95 (slow) round. */
@@ -54,6 +56,7 @@ export async function measureInterleaved(
     latencies: [] as number[],
     roundMs: [] as number[],
     cpuPerCall: [] as number[],
+    mainCpuPerCall: [] as number[],
     serverCpuPerCall: [] as number[],
     requests: {} as Record<string, number>,
   }));
@@ -68,6 +71,7 @@ export async function measureInterleaved(
       await settle(SETTLE_BEFORE_MS);
       await server.resetCounts();
       const cpuStart = process.cpuUsage();
+      const mainStart = mainThreadCpuMicros();
       const start = performance.now();
       if (plan.concurrency <= 1) {
         for (let call = 0; call < plan.callsPerRound; call++) {
@@ -81,6 +85,7 @@ export async function measureInterleaved(
       sample.roundMs.push(performance.now() - start);
       await settle(SETTLE_AFTER_MS);
       sample.cpuPerCall.push(cpuMicros(process.cpuUsage(cpuStart)) / plan.callsPerRound);
+      sample.mainCpuPerCall.push((mainThreadCpuMicros() - mainStart) / plan.callsPerRound);
       const counts = await server.counts();
       sample.serverCpuPerCall.push(counts.cpuMicros / plan.callsPerRound);
       for (const [method, count] of Object.entries(counts.byMethod)) {
@@ -101,6 +106,7 @@ export async function measureInterleaved(
       latencyMedianMs: median(sample.latencies),
       latencyP95Ms: p95(sample.latencies),
       cpuMicrosPerCall: median(sample.cpuPerCall),
+      mainThreadCpuMicrosPerCall: median(sample.mainCpuPerCall),
       throughputMedian: plan.callsPerRound / (median(sample.roundMs) / 1000),
       throughputP95: plan.callsPerRound / (p95(sample.roundMs) / 1000),
       requestsPerCall,

@@ -1,6 +1,7 @@
 /**
  * Small statistics and table helpers shared by the benchmarks. Nothing here is timed itself.
  */
+import { readFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
 import { log } from './transcript.js';
 
@@ -26,6 +27,21 @@ export function fmt(value: number, decimals = 2): string {
 
 /** A process's CPU time in µs: user + system, as `process.cpuUsage()` reports them. */
 export const cpuMicros = (usage: NodeJS.CpuUsage): number => usage.user + usage.system;
+
+const MAIN_THREAD_SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
+
+/**
+ * The CPU time the main thread has run, in µs, from Linux's `schedstat` (nanoseconds on the CPU);
+ * `NaN` where there is none. `process.cpuUsage()` also counts V8's and libuv's helper threads
+ * (concurrent GC and compilation), which this leaves out.
+ */
+export function mainThreadCpuMicros(): number {
+  try {
+    return Number(readFileSync(MAIN_THREAD_SCHEDSTAT, 'utf8').split(' ')[0]) / 1000;
+  } catch {
+    return Number.NaN;
+  }
+}
 
 /** `ours / other` as `1.23x`. */
 export function ratio(ours: number, other: number): string {
