@@ -28,6 +28,7 @@ import {
   type WireResponse,
   type WireSend,
 } from '../wire/index.js';
+import { type BytesReadCounter, bytesReadCounter } from './bytes-read.js';
 import { makeResolveCredentials, type TokenResolver } from './credentials.js';
 import {
   buildRequestHeaders,
@@ -190,66 +191,9 @@ export function deleteSessionInput(context: McpOperationContext): DeleteSessionI
   return { base: actorBase(context), url: context.url };
 }
 
-/** A byte counter: the read's running total in, `BYTES_READ` reports of its growth out. */
-interface BytesReadCounter {
-  /** Takes the read's running total (it starts at `alreadyRead`). */
-  readonly onBytes: (total: number) => void;
-  /** The running total so far. */
-  readonly bytesRead: () => number;
-  /** What was counted and not reported; the counter reports nothing after it is asked. */
-  readonly closeUnreported: () => number;
-}
-
-/** A response body, as the wire's readers take it. */
-type AnswerBody = NonNullable<WireResponse['body']>;
-
-/** True for a Node body read to its end; a WHATWG body never says so. */
-function hasEnded(body: AnswerBody): boolean {
-  return (body as { readonly readableEnded?: boolean }).readableEnded === true;
-}
-
-/**
- * The byte counter of one read. Without `answer` it reports each chunk's growth at once. With
- * `answer` (the body of a Streamable exchange, whose answer carries its `unreportedBytes`) it
- * reports in a microtask, so the chunks of one turn of the event loop make one report, and not at
- * all when `answer` has ended by then: a whole answer reaches the machine with its bytes, and
- * since a microtask runs before any timer, no deadline can see them uncounted.
- * A stopped actor reports nothing: stale progress could reopen a closed decision.
- */
-function bytesReadCounter(
-  signal: AbortSignal,
-  report: ByteReporter['send'],
-  alreadyRead = 0,
-  answer?: AnswerBody,
-): BytesReadCounter {
-  let total = alreadyRead;
-  let reported = alreadyRead;
-  let pending = false;
-  let closed = false;
-  const flush = (): void => {
-    pending = false;
-    if (closed || signal.aborted || total <= reported) return;
-    if (answer !== undefined && hasEnded(answer)) return;
-    const bytes = total - reported;
-    reported = total;
-    report({ type: 'BYTES_READ', bytes });
-  };
-  return {
-    bytesRead: () => total,
-    closeUnreported: () => {
-      closed = true;
-      return total - reported;
-    },
-    onBytes: (next) => {
-      if (next <= total) return;
-      total = next;
-      if (answer === undefined) flush();
-      else if (!pending) {
-        pending = true;
-        queueMicrotask(flush);
-      }
-    },
-  };
+/** A counter's report, as the `BYTES_READ` (the growth of the count) a stream actor sends back. */
+function reportGrowth(sendBack: (event: McpOperationEvent) => void): (bytes: number) => void {
+  return (bytes) => sendBack({ type: 'BYTES_READ', bytes });
 }
 
 /** The read budget of one exchange: its ceiling, what it already read, and its byte counter. */
@@ -260,7 +204,7 @@ function readBudget(
 ): ReadBudget & Pick<BytesReadCounter, 'bytesRead' | 'closeUnreported'> {
   const counter = bytesReadCounter(
     signal,
-    (event) => input.reporter.send(event),
+    (bytes) => input.reporter.send({ type: 'BYTES_READ', bytes }),
     input.alreadyRead,
     input.countsAnswer && response.body !== null ? response.body : undefined,
   );
@@ -435,7 +379,7 @@ async function readLegacyStream(
     ...budget,
     maxBytes: Number.POSITIVE_INFINITY,
     maxFrameBytes: input.maxFrameBytes,
-    onBytes: bytesReadCounter(signal, sendBack).onBytes,
+    onBytes: bytesReadCounter(signal, reportGrowth(sendBack)).onBytes,
   });
   let endpoint: URL | undefined;
   for await (const message of messages) {
@@ -453,7 +397,7 @@ async function readLegacyStream(
           input.base,
           parsed,
           answerUrl,
-          { ...budget, onBytes: bytesReadCounter(signal, sendBack).onBytes },
+          { ...budget, onBytes: bytesReadCounter(signal, reportGrowth(sendBack)).onBytes },
           send,
         ));
       if (!handled) sendBack({ type: 'SSE_MESSAGE', message: parsed });
@@ -486,12 +430,12 @@ async function readCallerStream(
     signal,
     maxBytes: Number.POSITIVE_INFINITY,
     maxFrameBytes: input.maxFrameBytes,
-    onBytes: bytesReadCounter(signal, sendBack).onBytes,
+    onBytes: bytesReadCounter(signal, reportGrowth(sendBack)).onBytes,
   });
   for await (const message of messages) {
     if (message.data === '') continue;
     const parsed = parseJsonText(message.data, input.base.scope);
-    const onBytes = bytesReadCounter(signal, sendBack).onBytes;
+    const onBytes = bytesReadCounter(signal, reportGrowth(sendBack)).onBytes;
     const budget = { ...input.base.scope, signal, maxBytes: input.maxAnswerBytes, onBytes };
     await handleServerMessage(input.base, parsed, input.url, budget, send);
   }

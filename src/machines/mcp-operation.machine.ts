@@ -24,6 +24,7 @@ import {
   type OperationScope,
   operationScope,
 } from '../wire/index.js';
+import { readSoFar } from './bytes-read.js';
 import { toCredentials } from './credentials.js';
 import { remainingMs } from './deadline.js';
 import {
@@ -52,7 +53,6 @@ import {
   requestWindowEnd,
   resumeDelayMs,
   SESSION_END_TIMEOUT_MS,
-  unreportedBytesOf,
 } from './mcp-operation.policy.js';
 import type {
   AbandonCause,
@@ -78,16 +78,6 @@ function scopeOf(
   observedReadBytes = context.readBytes,
 ): OperationScope {
   return { ...operationScope(context.connectionName, context.operation), observedReadBytes };
-}
-
-/**
- * What the operation has read, once the event in hand is taken: a Streamable exchange's answer
- * carries the bytes of a body that had ended before they were reported (its `unreportedBytes`),
- * so an edge that goes on reading or quotes the count adds them; an edge that begins the next
- * step resets the count, and one that ends the run needs none.
- */
-function readSoFar(context: McpOperationContext, event: unknown): number {
-  return context.readBytes + unreportedBytesOf(event);
 }
 
 function failed(error: unknown): { outcome: McpOperationOutput } {

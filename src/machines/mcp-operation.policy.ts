@@ -240,16 +240,6 @@ export function decodeRpcResponse(
   }
 }
 
-/**
- * The bytes an exchange's answer read and reported no `BYTES_READ` for: its done event's
- * `output.unreportedBytes`, 0 for any other event (a deadline, a cancellation, a failure).
- */
-export function unreportedBytesOf(event: unknown): number {
-  const output = (event as { readonly output?: { readonly unreportedBytes?: unknown } }).output;
-  const bytes = output?.unreportedBytes;
-  return typeof bytes === 'number' && bytes > 0 ? bytes : 0;
-}
-
 /** Whether giving up `operation` must be announced: the run's request, never the handshake. */
 export function isCancellableOperation(operation: string): boolean {
   return operation === 'tools/call' || operation === 'tools/list';

@@ -14,6 +14,7 @@ import {
   type OperationScope,
   operationScope,
 } from '../wire/index.js';
+import { readSoFar } from './bytes-read.js';
 import { toCredentials } from './credentials.js';
 import { remainingMs } from './deadline.js';
 import { makeOpenApiCallActors, sendRequestInput } from './open-api-call.actors.js';
@@ -30,10 +31,11 @@ import { SecretValue } from './secret-value.js';
 type With<T> = { readonly event: T };
 type ExchangeDone = With<{ readonly output: OpenApiExchange }>;
 
-function scopeOf(context: OpenApiCallContext): OperationScope {
+/** The call's scope for its errors; `event`, when it is the answer, adds what it read unreported. */
+function scopeOf(context: OpenApiCallContext, event?: unknown): OperationScope {
   return {
     ...operationScope(context.connectionName, 'openapi/call'),
-    observedReadBytes: context.readBytes,
+    observedReadBytes: readSoFar(context, event),
   };
 }
 
@@ -88,17 +90,20 @@ export const openApiCallSetup = setup({
     succeed: assign((_, params: { status: number; value: unknown }) => ({
       outcome: { ok: true as const, status: params.status, value: params.value },
     })),
-    failUnauthorized: assign(({ context }, params: { challenge: AuthChallenge | undefined }) =>
-      failed(new ConnectionAuthorizationRequiredError({ ...scopeOf(context), ...params })),
+    failUnauthorized: assign(
+      ({ context, event }, params: { challenge: AuthChallenge | undefined }) =>
+        failed(new ConnectionAuthorizationRequiredError({ ...scopeOf(context, event), ...params })),
     ),
     failHttpStatus: assign(
       (
-        { context },
+        { context, event },
         params: { status: number; body: string; challenge: AuthChallenge | undefined },
-      ) => failed(new ConnectionRequestError({ ...scopeOf(context), ...params })),
+      ) => failed(new ConnectionRequestError({ ...scopeOf(context, event), ...params })),
     ),
-    failProtocol: assign(({ context }, params: { violation: string }) =>
-      failed(new ConnectionProtocolError({ ...scopeOf(context), violation: params.violation })),
+    failProtocol: assign(({ context, event }, params: { violation: string }) =>
+      failed(
+        new ConnectionProtocolError({ ...scopeOf(context, event), violation: params.violation }),
+      ),
     ),
     failTimeout: assign(({ context }) =>
       failed(

@@ -58,8 +58,10 @@ export interface OpenApiCallInput {
 }
 
 /** How the request ended, as the `sendRequest` actor reports it. */
-export type OpenApiExchange =
-  /** A 2xx answer whose body decoded (204 and HEAD: `null`; JSON types: JSON; else text). */
+export type OpenApiExchange = {
+  /** What the answer read and no `BYTES_READ` reported (absent: none). */
+  readonly unreportedBytes?: number;
+} /** A 2xx answer whose body decoded (204 and HEAD: `null`; JSON types: JSON; else text). */ & (
   | { readonly kind: 'decoded'; readonly status: number; readonly value: unknown }
   /** A 2xx answer with a JSON content type whose body is not JSON. */
   | { readonly kind: 'malformed'; readonly violation: string }
@@ -69,7 +71,8 @@ export type OpenApiExchange =
       readonly status: number;
       readonly body: string;
       readonly challenge?: AuthChallenge;
-    };
+    }
+);
 
 /** Input of the `sendRequest` actor. */
 export interface SendRequestInput {
