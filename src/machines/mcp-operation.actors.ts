@@ -191,9 +191,11 @@ export function deleteSessionInput(context: McpOperationContext): DeleteSessionI
   return { base: actorBase(context), url: context.url };
 }
 
-/** A counter's report, as the `BYTES_READ` (the growth of the count) a stream actor sends back. */
-function reportGrowth(sendBack: (event: McpOperationEvent) => void): (bytes: number) => void {
-  return (bytes) => sendBack({ type: 'BYTES_READ', bytes });
+/** A counter's report as the machine takes it: a `BYTES_READ` of the count's growth. */
+function reportGrowth(
+  send: (event: { type: 'BYTES_READ'; bytes: number }) => void,
+): (bytes: number) => void {
+  return (bytes) => send({ type: 'BYTES_READ', bytes });
 }
 
 /** The read budget of one exchange: its ceiling, what it already read, and its byte counter. */
@@ -204,7 +206,7 @@ function readBudget(
 ): ReadBudget & Pick<BytesReadCounter, 'bytesRead' | 'closeUnreported'> {
   const counter = bytesReadCounter(
     signal,
-    (bytes) => input.reporter.send({ type: 'BYTES_READ', bytes }),
+    reportGrowth((event) => input.reporter.send(event)),
     input.alreadyRead,
     input.countsAnswer && response.body !== null ? response.body : undefined,
   );
