@@ -12,16 +12,38 @@ const LF = 0x0a;
 const LF_LF = Buffer.from([LF, LF]);
 const LF_CR_LF = Buffer.from([LF, CR, LF]);
 
+/** The blank-line terminators a frame can end with, each with its length. */
+const TERMINATORS = [
+  { bytes: LF_LF, length: 2 },
+  { bytes: LF_CR_LF, length: 3 },
+] as const;
+
 /**
  * The index just after the chunk's last blank-line terminator that leaves no ambiguity behind
  * (`\n\n`, or the `\n\r\n` of `\r\n\r\n`): there a frame has just ended and the meter's state
- * is known. -1 when the chunk has none.
+ * is known, so the byte walk may start there (any such end would do; the last leaves the shortest
+ * walk). -1 when the chunk has none. `first` is the terminator to look for first (the one the
+ * stream used last): the other is then only looked for after it, so a stream of one framing costs
+ * one short backward scan per chunk instead of a whole-chunk scan for the framing it never uses.
  */
-function lastFrameEnd(chunk: Uint8Array): number {
+function lastFrameEnd(chunk: Uint8Array, first: 0 | 1): { end: number; found: 0 | 1 } {
   const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  const lf = bytes.lastIndexOf(LF_LF);
-  const crlf = bytes.lastIndexOf(LF_CR_LF);
-  return Math.max(lf === -1 ? -1 : lf + 2, crlf === -1 ? -1 : crlf + 3);
+  const other = first === 0 ? 1 : 0;
+  const primary = TERMINATORS[first];
+  const secondary = TERMINATORS[other];
+  const at = bytes.lastIndexOf(primary.bytes);
+  if (at === -1) {
+    const otherAt = bytes.lastIndexOf(secondary.bytes);
+    return otherAt === -1
+      ? { end: -1, found: first }
+      : { end: otherAt + secondary.length, found: other };
+  }
+  // A later end of the other kind starts at or after `at`: only the tail after `at` can hold it.
+  const tail = bytes.subarray(at);
+  const otherAt = tail.lastIndexOf(secondary.bytes);
+  const otherEnd = otherAt === -1 ? -1 : at + otherAt + secondary.length;
+  const end = at + primary.length;
+  return otherEnd > end ? { end: otherEnd, found: other } : { end, found: first };
 }
 
 /** Stateful meter over one stream; feed it every chunk in order. */
@@ -40,6 +62,8 @@ export function createSseFrameMeter(maxFrameBytes: number): SseFrameMeter {
   let lastWasCR = false;
   // A CR that ends a frame may be the first half of a CRLF: the LF still belongs to that frame.
   let frameEndsAfterPossibleLF = false;
+  // The terminator the stream ended its last frame with; looked for first in the next chunk.
+  let framing: 0 | 1 = 0;
 
   return {
     measure(chunk: Uint8Array): number {
@@ -47,7 +71,8 @@ export function createSseFrameMeter(maxFrameBytes: number): SseFrameMeter {
       // Fast path: when the whole chunk fits in the current frame's allowance no frame in it can
       // overflow, so only the bytes after its last frame end need the byte-by-byte walk.
       if (frameBytes + chunk.length <= maxFrameBytes) {
-        const end = lastFrameEnd(chunk);
+        const { end, found } = lastFrameEnd(chunk, framing);
+        framing = found;
         if (end !== -1) {
           start = end;
           frameBytes = 0;
