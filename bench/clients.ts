@@ -8,12 +8,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { runTool } from '../src/binding/index.js';
+import { runTool } from 'stitchkit-transport/binding';
 import {
   defineMcpClientConnection,
   type McpClientConnectionConfig,
   mountConnections,
-} from '../src/connections/index.js';
+} from 'stitchkit-transport/connections';
 
 /** Which alternative: the key the targets table looks results up by. */
 export type AlternativeId =

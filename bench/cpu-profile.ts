@@ -2,9 +2,9 @@
  * XState's share of a call's client CPU, from a V8 CPU profile: a client child runs sequential
  * ours-calls under `node --cpu-prof`, and its `.cpuprofile` is summarised as self time by package
  * over the measured window only (warm-up and module loading left out).
- * Packages: `node_modules/<pkg>` from each frame's URL, `src/` as stitchkit-transport, `bench/` as
- * the harness, `node:` URLs as node (the built-in fetch, Node's bundled undici with its llhttp
- * WebAssembly, apart); V8's `(garbage collector)`, `(idle)` and `(program)` get rows of their
+ * Packages: `node_modules/<pkg>` from each frame's URL, `dist/` (the built package the clients
+ * import) and `src/` as stitchkit-transport, `bench/` as the harness, `node:` URLs as node (the
+ * built-in fetch, Node's bundled undici with its llhttp WebAssembly, apart); V8's `(garbage collector)`, `(idle)` and `(program)` get rows of their
  * own. Frames without a URL (V8 built-ins such as `JSON.parse`) have their own row in
  * the self column, and are charged to the nearest calling frame that has a URL in the "charged"
  * column: a built-in that XState calls is XState's cost. The target reads the charged column.
@@ -74,7 +74,9 @@ function packageOf(url: string): string | undefined {
     const [scope, name] = path.slice(at + marker.length).split('/');
     return scope?.startsWith('@') ? `${scope}/${name}` : (scope ?? 'other');
   }
-  if (path.startsWith(join(REPO_ROOT, 'src/'))) return 'stitchkit-transport';
+  if (path.startsWith(join(REPO_ROOT, 'dist/')) || path.startsWith(join(REPO_ROOT, 'src/'))) {
+    return 'stitchkit-transport';
+  }
   if (path.startsWith(join(REPO_ROOT, 'bench/'))) return 'bench harness';
   return 'other';
 }

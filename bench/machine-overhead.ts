@@ -6,10 +6,15 @@
  * the final output. A third row is XState's floor for any chart of such a call: three states in a
  * row, each invoking one promise actor under one deadline, and nothing else.
  */
+
+import {
+  type McpOperationInput,
+  mcpOperationMachine,
+  runMachine,
+  SecretValue,
+} from 'stitchkit-transport/machines';
 import { fromPromise, setup } from 'xstate';
-import { mcpOperationMachine, runMachine, SecretValue } from '../src/machines/index.js';
-import type { McpOperationInput } from '../src/machines/mcp-operation.types.js';
-import { createHostFence } from '../src/wire/index.js';
+import { createHostFence } from '../dist/wire/index.js';
 import { cpuMicros, fmt, median, p95, printTable, settle } from './stats.js';
 import { log } from './transcript.js';
 

@@ -5,8 +5,8 @@
  * echo and throws unless the answer is the expected one.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { runTool } from '../src/binding/index.js';
-import { defineOpenApiConnection, mountConnections } from '../src/connections/index.js';
+import { runTool } from 'stitchkit-transport/binding';
+import { defineOpenApiConnection, mountConnections } from 'stitchkit-transport/connections';
 import { type CallAlternative, MESSAGE } from './clients.js';
 
 /** The service's document: one operation, a JSON body in, a JSON object out. */

@@ -13,12 +13,12 @@
  * Usage: node --expose-gc --import tsx bench/openapi-mount-child.ts <file> <name> <warmMounts> <gcMounts> <parses>
  */
 import { readFileSync } from 'node:fs';
-import { mountAgent } from '../src/binding/index.js';
+import { mountAgent } from 'stitchkit-transport/binding';
 import {
   defineOpenApiConnection,
   describeCatalog,
   mountConnections,
-} from '../src/connections/index.js';
+} from 'stitchkit-transport/connections';
 
 /** What the child reports; every time in ms, every heap figure in bytes. */
 export interface MountReport {

@@ -4,7 +4,7 @@
  * eventsource-parser over the same pre-encoded chunks, LF and CRLF framing.
  */
 import { createParser } from 'eventsource-parser';
-import { readSseBatches } from '../src/wire/index.js';
+import { readSseBatches } from '../dist/wire/index.js';
 import { fmt, median, p95, printTable, ratio } from './stats.js';
 import { log } from './transcript.js';
 
