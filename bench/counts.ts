@@ -7,6 +7,9 @@ import type { RoundPlan } from './rounds.js';
 
 /** Every count of one run. */
 export interface Counts {
+  /** Section 1 on `/stateless`, the rows the targets read: the first calls the runner makes. */
+  readonly targetsSequential: RoundPlan;
+  /** Every other sequential table (section 1 on `/stateful`, sections 2 and 9). */
   readonly sequential: RoundPlan;
   readonly throughput: RoundPlan;
   readonly sse: {
@@ -39,20 +42,28 @@ export interface Counts {
  * is more than half of it.
  */
 export const FULL: Counts = {
-  // 150 warm-up calls per alternative: V8 has optimised every client's hot path by then (after 30,
-  // ours still ran partly unoptimised and measured about 1.2x its steady CPU), so the rounds
-  // measure the steady state a long-lived host sees.
+  // 1,000 warm-up calls per alternative before the first measured rounds: V8's optimising compiler
+  // (TurboFan, on helper threads that process.cpuUsage() counts) still compiled about 1.9 ms of
+  // code per call over ours' calls 300 to 600, 0.3 ms over calls 1,200 to 1,500, and about 0.1 ms
+  // or less after call 2,100 (`--trace-opt`, one alternative alone, 300-call windows; the raw-fetch
+  // floor settles a little sooner). After 150 warm-up calls ours measured 1.13x the floor's process
+  // CPU; after 1,000, 0.94x (main thread: 0.95x and 0.88x). The later tables run in the same
+  // process, on code mostly compiled already (/stateful adds its DELETE path), so 150 suffice there.
+  targetsSequential: { warmupCalls: 1_000, rounds: 10, callsPerRound: 20, concurrency: 1 },
   sequential: { warmupCalls: 150, rounds: 10, callsPerRound: 20, concurrency: 1 },
   throughput: { warmupCalls: 64, rounds: 5, callsPerRound: 256, concurrency: 64 },
   sse: { totalBytes: 20_000_000, chunkBytes: 64 * 1024, rounds: 5 },
-  memory: { calls: 10_000, warmupCalls: 500 },
-  profile: { calls: 1_000, warmupCalls: 200 },
-  machine: { warmupRuns: 1_000, rounds: 5, runsPerRound: 1_000 },
+  // The children are fresh processes: the same warm-up as the targets' rounds, so the allocation
+  // sample and the profile see compiled code.
+  memory: { calls: 10_000, warmupCalls: 1_000 },
+  profile: { calls: 1_000, warmupCalls: 1_000 },
+  machine: { warmupRuns: 1_000, rounds: 5, runsPerRound: 600 },
   openapi: { children: 3, warmMounts: 10, gcMounts: 3, parses: 10 },
 };
 
 /** A smoke run: every benchmark and table, tiny counts. */
 export const QUICK: Counts = {
+  targetsSequential: { warmupCalls: 3, rounds: 2, callsPerRound: 5, concurrency: 1 },
   sequential: { warmupCalls: 3, rounds: 2, callsPerRound: 5, concurrency: 1 },
   // 64 in flight needs at least 64 calls per round to mean anything.
   throughput: { warmupCalls: 3, rounds: 2, callsPerRound: 64, concurrency: 64 },
@@ -74,6 +85,7 @@ export function scaled(factor: number): Counts {
     callsPerRound: Math.max(full.concurrency, n(full.callsPerRound)),
   });
   return {
+    targetsSequential: plan(FULL.targetsSequential),
     sequential: plan(FULL.sequential),
     throughput: plan(FULL.throughput),
     sse: { ...FULL.sse, totalBytes: n(FULL.sse.totalBytes) },

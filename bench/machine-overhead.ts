@@ -3,8 +3,9 @@
  * stubbed to resolve at once, so a run is only XState: actor creation, the transitions of a
  * whole call of a connection without a token provider (initialize, initialized, tools/call,
  * closing [+ ending the session]), the deadline timers each waiting state arms and cancels, and
- * the final output. A third row is XState's floor for any chart of such a call: three states in a
- * row, each invoking one promise actor under one deadline, and nothing else.
+ * the final output. A third row is XState's floor for a chart of such a call that invokes one
+ * actor per POST: three states in a row, each invoking one promise actor under one deadline, and
+ * nothing else. A fourth is the other shape (decision 0017): one actor for the run, messaged.
  */
 
 import {
@@ -13,7 +14,7 @@ import {
   runMachine,
   SecretValue,
 } from 'stitchkit-transport/machines';
-import { fromPromise, setup } from 'xstate';
+import { fromCallback, fromPromise, sendTo, setup } from 'xstate';
 import { createHostFence } from '../dist/wire/index.js';
 import { cpuMicros, fmt, median, p95, printTable, settle } from './stats.js';
 import { log } from './transcript.js';
@@ -123,6 +124,50 @@ function floorMachine(idleMs: number) {
   });
 }
 
+/**
+ * The other shape of the same call (decision 0017): one callback actor invoked once for the run;
+ * each of the three states messages it on entry and waits, under a deadline, for its answer
+ * event. One child actor per run instead of one per POST; what it gives up is that leaving a state
+ * no longer stops its request by construction.
+ */
+function wireActorMachine(idleMs: number) {
+  const step = (next: string) => ({
+    entry: 'post' as const,
+    on: { ANSWER: next },
+    after: { DEADLINE: '#wireActor.failed' },
+  });
+  return setup({
+    types: {} as { events: { type: 'ANSWER' } | { type: 'POST' } },
+    actors: {
+      wire: fromCallback<{ type: 'POST' }>(({ sendBack, receive }) => {
+        receive(() => {
+          const answered = idleMs > 0 ? settle(idleMs) : Promise.resolve();
+          void answered.then(() => sendBack({ type: 'ANSWER' }));
+        });
+      }),
+    },
+    actions: { post: sendTo('wire', { type: 'POST' }) },
+    delays: { DEADLINE: 30_000 },
+  }).createMachine({
+    id: 'wireActor',
+    initial: 'calling',
+    states: {
+      calling: {
+        invoke: { id: 'wire', src: 'wire' },
+        initial: 'initializing',
+        states: {
+          initializing: step('notifying'),
+          notifying: step('requesting'),
+          requesting: step('#wireActor.closed'),
+        },
+      },
+      failed: { type: 'final' },
+      closed: { type: 'final' },
+    },
+    output: () => ({ ok: true as const }),
+  });
+}
+
 function machineInput(): McpOperationInput {
   const url = 'http://127.0.0.1:9/mcp';
   return {
@@ -157,6 +202,12 @@ export async function runMachineOverhead(options: MachineOptions): Promise<Machi
       name: 'XState floor: 3 states, 3 invoked promise actors, 3 deadlines',
       machine: (idleMs: number) =>
         floorMachine(idleMs) as unknown as ReturnType<typeof stubbedMachine>,
+      steps: 3,
+    },
+    {
+      name: 'XState, other shape: 1 callback actor messaged by 3 states, 3 deadlines',
+      machine: (idleMs: number) =>
+        wireActorMachine(idleMs) as unknown as ReturnType<typeof stubbedMachine>,
       steps: 3,
     },
   ].map((variant) => ({ ...variant, hot: variant.machine(0), idle: variant.machine(IDLE_MS) }));

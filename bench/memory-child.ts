@@ -15,7 +15,7 @@ import {
   rawUndiciAlternative,
   sdkPerCallAlternative,
 } from './clients.js';
-import { median, runConcurrently, settle } from './stats.js';
+import { median, runConcurrently, settle, warmUp } from './stats.js';
 
 const [url, which, callsText, statefulText, warmupText, inFlightText] = process.argv.slice(2);
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -100,7 +100,7 @@ async function alternativeFor(name: string | undefined): Promise<CallAlternative
 const baselineResources = countByType(process.getActiveResourcesInfo());
 const alternative = await alternativeFor(which);
 const warmup = Number(warmupText ?? '500');
-for (let index = 0; index < warmup; index++) await alternative.call();
+await warmUp(warmup, () => alternative.call());
 const [allocatedBytesPerCall, allocationCalls] = await allocatedPerCall(alternative);
 const baseline = await heapAfterGc();
 const checkpoints: number[] = [];

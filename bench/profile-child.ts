@@ -6,6 +6,7 @@
  * Usage: node --cpu-prof --cpu-prof-dir=<dir> --import tsx bench/profile-child.ts <url> <calls> <warmup>
  */
 import { oursAlternative } from './clients.js';
+import { warmUp } from './stats.js';
 
 const [url, callsText, warmupText] = process.argv.slice(2);
 if (url === undefined) {
@@ -15,7 +16,7 @@ const calls = Number(callsText ?? '1000');
 const warmup = Number(warmupText ?? '100');
 
 const alternative = await oursAlternative(url);
-for (let index = 0; index < warmup; index++) await alternative.call();
+await warmUp(warmup, () => alternative.call());
 // V8 stamps profile samples with the same monotonic clock as hrtime, in microseconds.
 const startMicros = Number(process.hrtime.bigint() / 1000n);
 for (let index = 0; index < calls; index++) await alternative.call();

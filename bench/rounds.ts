@@ -6,7 +6,15 @@
  */
 import type { AlternativeId, CallAlternative } from './clients.js';
 import type { ServerProcess } from './server-process.js';
-import { cpuMicros, mainThreadCpuMicros, median, p95, runConcurrently, settle } from './stats.js';
+import {
+  cpuMicros,
+  mainThreadCpuMicros,
+  median,
+  p95,
+  runConcurrently,
+  settle,
+  warmUp,
+} from './stats.js';
 
 /** How many calls, in how many rounds, with how many in flight. */
 export interface RoundPlan {
@@ -49,9 +57,7 @@ export async function measureInterleaved(
   alternatives: readonly CallAlternative[],
   plan: RoundPlan,
 ): Promise<AlternativeResult[]> {
-  for (const alternative of alternatives) {
-    for (let index = 0; index < plan.warmupCalls; index++) await alternative.call();
-  }
+  for (const alternative of alternatives) await warmUp(plan.warmupCalls, () => alternative.call());
   const samples = alternatives.map(() => ({
     latencies: [] as number[],
     roundMs: [] as number[],

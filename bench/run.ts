@@ -113,7 +113,7 @@ async function runMcpSections(): Promise<TargetRow[]> {
     const [stateless, stateful] = await section(
       '1. Per-call latency and client CPU (Streamable HTTP)',
       async () => [
-        await runStreamablePerCall(server('stateless'), counts.sequential),
+        await runStreamablePerCall(server('stateless'), counts.targetsSequential),
         await runStreamablePerCall(server('stateful'), counts.sequential),
       ],
     );
@@ -167,6 +167,7 @@ async function runMcpSections(): Promise<TargetRow[]> {
         shareRow(`mcpOperation, ${server(stateless.server).spec.path}`, machine[0], stateless),
         shareRow(`mcpOperation, ${server(stateful.server).spec.path}`, machine[1], stateful),
         shareRow(`XState floor, ${server(stateless.server).spec.path}`, machine[2], stateless),
+        shareRow(`one wire actor, ${server(stateless.server).spec.path}`, machine[3], stateless),
       ],
     );
 
