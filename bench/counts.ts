@@ -48,7 +48,7 @@ export const FULL: Counts = {
   // or less after call 2,100 (`--trace-opt`, one alternative alone, 300-call windows; the raw-fetch
   // floor settles a little sooner). After 150 warm-up calls ours measured 1.13x the floor's process
   // CPU; after 1,000, 0.94x (main thread: 0.95x and 0.88x). The later tables run in the same
-  // process, on code mostly compiled already (/stateful adds its DELETE path), so 150 suffice there.
+  // process, on code mostly compiled already (/stateful adds its DELETE path): 150 there.
   targetsSequential: { warmupCalls: 1_000, rounds: 10, callsPerRound: 20, concurrency: 1 },
   sequential: { warmupCalls: 150, rounds: 10, callsPerRound: 20, concurrency: 1 },
   throughput: { warmupCalls: 64, rounds: 5, callsPerRound: 256, concurrency: 64 },
