@@ -43,7 +43,11 @@ async function consumeBounded(
   });
 }
 
-/** Reads the whole body as bytes within the budget. */
+/**
+ * Reads the whole body as bytes within the budget. A body that arrived in one chunk is returned as
+ * that chunk, uncopied: a view that may share its buffer with the socket read it came in, so a
+ * caller that keeps the bytes long should copy them.
+ */
 export async function readBoundedBytes(
   response: WireResponse,
   budget: ReadBudget,

@@ -19,31 +19,21 @@ const TERMINATORS = [
 ] as const;
 
 /**
- * The index just after the chunk's last blank-line terminator that leaves no ambiguity behind
- * (`\n\n`, or the `\n\r\n` of `\r\n\r\n`): there a frame has just ended and the meter's state
- * is known, so the byte walk may start there (any such end would do; the last leaves the shortest
- * walk). -1 when the chunk has none. `first` is the terminator to look for first (the one the
- * stream used last): the other is then only looked for after it, so a stream of one framing costs
- * one short backward scan per chunk instead of a whole-chunk scan for the framing it never uses.
+ * The index just after a blank-line terminator in the chunk that leaves no ambiguity behind
+ * (`\n\n`, or the `\n\r\n` of `\r\n\r\n`): there a frame has just ended and the meter's state is
+ * known, so the byte walk may start there. -1 when the chunk has none. It is the last such end of
+ * the kind `first` (the terminator the stream used last), else of the other: any unambiguous end
+ * is a correct start, and looking for the stream's own kind first spares a stream of one framing a
+ * whole-chunk scan for the framing it never uses.
  */
 function lastFrameEnd(chunk: Uint8Array, first: 0 | 1): { end: number; found: 0 | 1 } {
   const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  const other = first === 0 ? 1 : 0;
-  const primary = TERMINATORS[first];
-  const secondary = TERMINATORS[other];
-  const at = bytes.lastIndexOf(primary.bytes);
-  if (at === -1) {
-    const otherAt = bytes.lastIndexOf(secondary.bytes);
-    return otherAt === -1
-      ? { end: -1, found: first }
-      : { end: otherAt + secondary.length, found: other };
+  for (const kind of first === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
+    const terminator = TERMINATORS[kind];
+    const at = bytes.lastIndexOf(terminator.bytes);
+    if (at !== -1) return { end: at + terminator.length, found: kind };
   }
-  // A later end of the other kind starts at or after `at`: only the tail after `at` can hold it.
-  const tail = bytes.subarray(at);
-  const otherAt = tail.lastIndexOf(secondary.bytes);
-  const otherEnd = otherAt === -1 ? -1 : at + otherAt + secondary.length;
-  const end = at + primary.length;
-  return otherEnd > end ? { end: otherEnd, found: other } : { end, found: first };
+  return { end: -1, found: first };
 }
 
 /** Stateful meter over one stream; feed it every chunk in order. */

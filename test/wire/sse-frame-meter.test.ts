@@ -66,4 +66,36 @@ describe('createSseFrameMeter on random streams', () => {
     }
     expect(mismatches).toEqual([]);
   });
+
+  it('starts the fast path only at a frame end: long frames, chunks that fit the ceiling', () => {
+    // Frames of tens of bytes and a ceiling of hundreds, so most chunks fit the allowance and the
+    // walk starts after the terminator the fast path found; a wrong start shows as another overflow.
+    const next = random(7);
+    const pieces = ['data: abcdefgh', 'x', 'yz', '\n', '\r\n', '\n\n', '\r\n\r\n', ':c\n'];
+    const weights = [6, 10, 6, 3, 2, 2, 2, 1];
+    const total = weights.reduce((sum, weight) => sum + weight, 0);
+    const piece = (): string => {
+      let pick = next() * total;
+      for (const [index, weight] of weights.entries()) {
+        pick -= weight;
+        if (pick < 0) return pieces[index] as string;
+      }
+      return pieces[0] as string;
+    };
+    const mismatches: string[] = [];
+    let overflows = 0;
+    for (let sample = 0; sample < 300; sample++) {
+      const text = Array.from({ length: 50 + Math.floor(next() * 400) }, piece).join('');
+      const max = 40 + Math.floor(next() * 200);
+      const byteByByte = overflowAt(text, max, 1);
+      if (byteByByte >= 0) overflows++;
+      for (const size of [16, 64, 4096]) {
+        const chunked = overflowAt(text, max, size);
+        if (chunked !== byteByByte) mismatches.push(`sample ${sample} max ${max} size ${size}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+    // 96 of the 300 seeded samples overflow: both outcomes are compared.
+    expect(overflows).toBe(96);
+  });
 });
