@@ -94,6 +94,15 @@ function stubbedMachine(stateful: boolean, idleMs: number) {
   });
 }
 
+/** The three steps of a call, `initializing` first; `step(next)` builds each, the last to `end`. */
+function threeSteps<T>(step: (next: string) => T, end: string) {
+  return {
+    initializing: step('notifying'),
+    notifying: step('requesting'),
+    requesting: step(end),
+  };
+}
+
 /**
  * The smallest chart of a per-call client that awaits three POSTs, each under a deadline: three
  * states invoking a promise actor that resolves at once, then a final state with an ok output.
@@ -114,9 +123,7 @@ function floorMachine(idleMs: number) {
     id: 'floor',
     initial: 'initializing',
     states: {
-      initializing: step('notifying'),
-      notifying: step('requesting'),
-      requesting: step('closed'),
+      ...threeSteps(step, 'closed'),
       failed: { type: 'final' },
       closed: { type: 'final' },
     },
@@ -155,11 +162,7 @@ function wireActorMachine(idleMs: number) {
       calling: {
         invoke: { id: 'wire', src: 'wire' },
         initial: 'initializing',
-        states: {
-          initializing: step('notifying'),
-          notifying: step('requesting'),
-          requesting: step('#wireActor.closed'),
-        },
+        states: threeSteps(step, '#wireActor.closed'),
       },
       failed: { type: 'final' },
       closed: { type: 'final' },

@@ -86,10 +86,8 @@ async function section<T>(title: string, run: () => Promise<T>): Promise<T> {
 
 /** Sections 1 to 7 against the MCP server children (stopped at the end); returns their targets. */
 async function runMcpSections(): Promise<TargetRow[]> {
-  const runnable = SERVERS.filter(
-    (spec) => spec.script !== undefined && MCP_SERVER_IDS.includes(spec.id),
-  );
-  const servers = await startServers(runnable);
+  const mcpServers = SERVERS.filter((spec) => MCP_SERVER_IDS.includes(spec.id));
+  const servers = await startServers(mcpServers.filter((spec) => spec.script !== undefined));
   const server = (id: ServerId): ServerProcess => {
     const found = servers.find((entry) => entry.spec.id === id);
     if (found === undefined) throw new Error(`server ${id} is not running`);
@@ -99,7 +97,7 @@ async function runMcpSections(): Promise<TargetRow[]> {
     log('\nServers (one child process each):');
     printTable(
       ['server', 'pid', 'url'],
-      SERVERS.filter((spec) => MCP_SERVER_IDS.includes(spec.id)).map((spec) => {
+      mcpServers.map((spec) => {
         const running = servers.find((entry) => entry.spec.id === spec.id);
         return [
           spec.title,
