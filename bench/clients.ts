@@ -8,6 +8,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { runTool } from 'stitchkit-transport/binding';
 import {
   defineMcpClientConnection,
@@ -21,10 +22,12 @@ export type AlternativeId =
   | 'ours-sse-type'
   | 'ours-openapi'
   | 'sdk-per-call'
+  | 'sdk-per-call-shared-validator'
   | 'sdk-shared'
   | 'raw-fetch'
   | 'raw-undici'
-  | 'sdk-sse';
+  | 'sdk-sse'
+  | 'sdk-sse-shared-validator';
 
 /** One way of making an `echo` call. */
 export interface CallAlternative {
@@ -70,13 +73,41 @@ export function checkEcho(result: unknown): void {
   if (echoed !== MESSAGE) throw new Error(`unexpected echo result: ${JSON.stringify(result)}`);
 }
 
-/** The SDK `Client` + `StreamableHTTPClientTransport` per call: connect, callTool, close. */
-export function sdkPerCallAlternative(url: string, stateful: boolean): CallAlternative {
+/** Which validator the SDK's per-call clients get: none (their own), or one for all of them. */
+export interface SdkPerCallOptions {
+  readonly sharedValidator?: boolean;
+}
+
+/** The validator {@link sdkClient} hands out, when one is shared. */
+export function sharedValidatorFor(options: SdkPerCallOptions): AjvJsonSchemaValidator | undefined {
+  return options.sharedValidator === true ? new AjvJsonSchemaValidator() : undefined;
+}
+
+/** A fresh SDK `Client`: with the given validator, or as built by default. */
+export function sdkClient(validator: AjvJsonSchemaValidator | undefined): Client {
+  return validator === undefined
+    ? new Client(CLIENT_INFO)
+    : new Client(CLIENT_INFO, { jsonSchemaValidator: validator });
+}
+
+/**
+ * The SDK `Client` + `StreamableHTTPClientTransport` per call: connect, callTool, close.
+ * Built as the SDK's README builds it, `new Client(info)`: each client then builds an Ajv
+ * instance of its own. `sharedValidator` hands every client one `AjvJsonSchemaValidator`
+ * instead, which a careful host can do (a reference row, so the ratio's share that is Ajv shows).
+ */
+export function sdkPerCallAlternative(
+  url: string,
+  stateful: boolean,
+  options: SdkPerCallOptions = {},
+): CallAlternative {
+  const validator = sharedValidatorFor(options);
+  const base = stateful ? 'SDK Client per call (+terminateSession)' : 'SDK Client per call';
   return {
-    id: 'sdk-per-call',
-    name: stateful ? 'SDK Client per call (+terminateSession)' : 'SDK Client per call',
+    id: validator === undefined ? 'sdk-per-call' : 'sdk-per-call-shared-validator',
+    name: validator === undefined ? base : `${base}, one validator [reference]`,
     call: async () => {
-      const client = new Client(CLIENT_INFO);
+      const client = sdkClient(validator);
       const transport = new StreamableHTTPClientTransport(new URL(url));
       await client.connect(transport);
       try {

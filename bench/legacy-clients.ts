@@ -3,14 +3,15 @@
  * probes Streamable HTTP first, gets 405 and falls back), ours with `transport.type: 'sse'` (no
  * probe), and the MCP SDK's `SSEClientTransport` per call.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import {
   type CallAlternative,
-  CLIENT_INFO,
   checkEcho,
   MESSAGE,
   oursAlternative,
+  type SdkPerCallOptions,
+  sdkClient,
+  sharedValidatorFor,
 } from './clients.js';
 import type { ServerProcess } from './server-process.js';
 
@@ -37,13 +38,23 @@ export async function oursSseTypeAlternative(server: ServerProcess): Promise<Cal
   return alternative;
 }
 
-/** The SDK `Client` + `SSEClientTransport` per call: connect (GET /sse), callTool, close. */
-export function sdkSsePerCallAlternative(url: string): CallAlternative {
+/**
+ * The SDK `Client` + `SSEClientTransport` per call: connect (GET /sse), callTool, close. Each
+ * client builds its own validator unless `sharedValidator` (see `sdkPerCallAlternative`).
+ */
+export function sdkSsePerCallAlternative(
+  url: string,
+  options: SdkPerCallOptions = {},
+): CallAlternative {
+  const validator = sharedValidatorFor(options);
   return {
-    id: 'sdk-sse',
-    name: 'SDK SSEClientTransport per call',
+    id: validator === undefined ? 'sdk-sse' : 'sdk-sse-shared-validator',
+    name:
+      validator === undefined
+        ? 'SDK SSEClientTransport per call'
+        : 'SDK SSEClientTransport per call, one validator [reference]',
     call: async () => {
-      const client = new Client(CLIENT_INFO);
+      const client = sdkClient(validator);
       await client.connect(new SSEClientTransport(new URL(url)));
       try {
         checkEcho(await client.callTool({ name: 'echo', arguments: { message: MESSAGE } }));

@@ -57,7 +57,10 @@ async function measureAndPrint(
   return { server: server.spec.id, results };
 }
 
-/** Ours, SDK per call, SDK shared, the raw fetch and raw undici floors on a Streamable server. */
+/**
+ * Ours, the SDK per call (as built by default, and with one shared validator), the SDK shared,
+ * and the raw fetch and raw undici floors on a Streamable server.
+ */
 export async function runStreamablePerCall(
   server: ServerProcess,
   plan: RoundPlan,
@@ -66,6 +69,7 @@ export async function runStreamablePerCall(
   const alternatives = [
     await oursAlternative(server.url),
     sdkPerCallAlternative(server.url, stateful),
+    sdkPerCallAlternative(server.url, stateful, { sharedValidator: true }),
     await sdkSharedAlternative(server.url),
     rawFetchAlternative(server.url, stateful),
     await rawUndiciAlternative(server.url, stateful),
@@ -73,7 +77,7 @@ export async function runStreamablePerCall(
   return measureAndPrint(server, alternatives, plan);
 }
 
-/** Ours (probe), ours (type: 'sse') and the SDK's SSEClientTransport per call. */
+/** Ours (probe), ours (type: 'sse') and the SDK's SSEClientTransport per call (both ways). */
 export async function runLegacyPerCall(
   server: ServerProcess,
   plan: RoundPlan,
@@ -82,6 +86,7 @@ export async function runLegacyPerCall(
     await oursProbeAlternative(server.url),
     await oursSseTypeAlternative(server),
     sdkSsePerCallAlternative(server.url),
+    sdkSsePerCallAlternative(server.url, { sharedValidator: true }),
   ];
   return measureAndPrint(server, alternatives, plan);
 }
