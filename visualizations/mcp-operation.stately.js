@@ -587,6 +587,38 @@ export default createMachine({
             }
           }
         ],
+        "SSE_ENDPOINT": [
+          {
+            "guard": {
+              "type": "exceedsReadBudget"
+            },
+            "target": "#mcpOperation.closing",
+            "actions": {
+              "type": "failTooLarge"
+            }
+          },
+          {
+            "actions": {
+              "type": "recordBytesRead"
+            }
+          }
+        ],
+        "SSE_MESSAGE": [
+          {
+            "guard": {
+              "type": "exceedsReadBudget"
+            },
+            "target": "#mcpOperation.closing",
+            "actions": {
+              "type": "failTooLarge"
+            }
+          },
+          {
+            "actions": {
+              "type": "recordBytesRead"
+            }
+          }
+        ],
         "STREAM_REJECTED": [
           {
             "guard": {
@@ -626,12 +658,28 @@ export default createMachine({
             "operation": "endpoint"
           },
           "on": {
-            "SSE_ENDPOINT": {
-              "target": "endpointCheck",
-              "actions": {
-                "type": "assignEndpoint"
+            "SSE_ENDPOINT": [
+              {
+                "guard": {
+                  "type": "exceedsReadBudget"
+                },
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failTooLarge"
+                }
+              },
+              {
+                "target": "endpointCheck",
+                "actions": [
+                  {
+                    "type": "recordBytesRead"
+                  },
+                  {
+                    "type": "assignEndpoint"
+                  }
+                ]
               }
-            }
+            ]
           },
           "after": {
             "HANDSHAKE_DEADLINE": {
@@ -700,12 +748,26 @@ export default createMachine({
             "SSE_MESSAGE": [
               {
                 "guard": {
+                  "type": "exceedsReadBudget"
+                },
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failTooLarge"
+                }
+              },
+              {
+                "guard": {
                   "type": "isPendingResponse"
                 },
                 "target": "initializeCheck",
-                "actions": {
-                  "type": "assignLegacyAnswer"
-                }
+                "actions": [
+                  {
+                    "type": "recordBytesRead"
+                  },
+                  {
+                    "type": "assignLegacyAnswer"
+                  }
+                ]
               }
             ]
           },
@@ -818,12 +880,26 @@ export default createMachine({
             "SSE_MESSAGE": [
               {
                 "guard": {
+                  "type": "exceedsReadBudget"
+                },
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failTooLarge"
+                }
+              },
+              {
+                "guard": {
                   "type": "isPendingResponse"
                 },
                 "target": "responseCheck",
-                "actions": {
-                  "type": "assignLegacyAnswer"
-                }
+                "actions": [
+                  {
+                    "type": "recordBytesRead"
+                  },
+                  {
+                    "type": "assignLegacyAnswer"
+                  }
+                ]
               }
             ]
           },
@@ -850,11 +926,23 @@ export default createMachine({
                 "SSE_MESSAGE": [
                   {
                     "guard": {
+                      "type": "exceedsReadBudget"
+                    },
+                    "target": "#mcpOperation.closing",
+                    "actions": {
+                      "type": "failTooLarge"
+                    }
+                  },
+                  {
+                    "guard": {
                       "type": "isDeadlineExtendingNotice"
                     },
                     "target": "waiting",
                     "reenter": true,
                     "actions": [
+                      {
+                        "type": "recordBytesRead"
+                      },
                       {
                         "type": "relayProgress"
                       },
@@ -865,9 +953,14 @@ export default createMachine({
                     "guard": {
                       "type": "isProgressNotice"
                     },
-                    "actions": {
-                      "type": "relayProgress"
-                    }
+                    "actions": [
+                      {
+                        "type": "recordBytesRead"
+                      },
+                      {
+                        "type": "relayProgress"
+                      }
+                    ]
                   }
                 ]
               }

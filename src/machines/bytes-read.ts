@@ -15,6 +15,15 @@ export interface BytesReadCounter {
   readonly bytesRead: () => number;
   /** What was counted and not reported; the counter reports nothing after it is asked. */
   readonly closeUnreported: () => number;
+  /**
+   * Takes the running total without reporting it: the caller hands the growth on with the event it
+   * sends next ({@link BytesReadCounter.takeUnreported}). A later `onBytes` reports it too.
+   */
+  readonly hold: (total: number) => void;
+  /** The growth not reported yet, now counted as reported: for the event that carries it. */
+  readonly takeUnreported: () => number;
+  /** Reports the growth not reported yet, if any (a stopped actor reports nothing). */
+  readonly reportUnreported: () => void;
 }
 
 /** A response body, as the wire's readers take it. */
@@ -58,6 +67,15 @@ export function bytesReadCounter(
       closed = true;
       return total - reported;
     },
+    hold: (next) => {
+      if (next > total) total = next;
+    },
+    takeUnreported: () => {
+      const bytes = total - reported;
+      reported = total;
+      return bytes;
+    },
+    reportUnreported: flush,
     onBytes: (next) => {
       if (next <= total) return;
       total = next;

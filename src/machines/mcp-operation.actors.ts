@@ -33,6 +33,7 @@ import { makeResolveCredentials, type TokenResolver } from './credentials.js';
 import {
   buildRequestHeaders,
   decodeRpcResponse,
+  isServerMessage,
   isUnauthorizedStatus,
   progressOf,
   SSE_ACCEPT,
@@ -357,14 +358,16 @@ function openSseGet(
 }
 
 /**
- * The legacy HTTP+SSE stream: opens the GET, then reports the endpoint, every JSON-RPC message and
- * every chunk's size to the machine, which owns all decisions. Its cleanup aborts the GET.
+ * The legacy HTTP+SSE stream: opens the GET, then reports the endpoint and every JSON-RPC message
+ * to the machine, which owns all decisions, each with the bytes read since the last report; a
+ * chunk no event carries is reported as `BYTES_READ`. Its cleanup aborts the GET.
  */
 async function readLegacyStream(
   input: LegacyStreamInput,
   signal: AbortSignal,
   sendBack: (event: McpOperationEvent) => void,
   send: WireSend | undefined,
+  counter: BytesReadCounter,
 ): Promise<void> {
   const budget: ReadBudget = { ...input.base.scope, maxBytes: input.maxErrorBytes, signal };
   const url = new URL(input.url);
@@ -384,35 +387,39 @@ async function readLegacyStream(
       violation: 'answered the legacy SSE GET without text/event-stream',
     });
   }
-  // Event by event: the stream is long-lived and low-volume, and the reader stops between events
-  // once the stream's signal aborts.
-  const messages = readSseMessages(response, {
+  // The first event a chunk completes carries the chunk's bytes (decision 0018); a chunk that
+  // completes none, or whose events the machine never sees, is reported as `BYTES_READ`.
+  const batches = readSseBatches(response, {
     ...budget,
     maxBytes: Number.POSITIVE_INFINITY,
     maxFrameBytes: input.maxFrameBytes,
-    onBytes: bytesReadCounter(signal, reportGrowth(sendBack)).onBytes,
+    onBytes: counter.onBytes,
+    onEventBytes: counter.hold,
   });
   let endpoint: URL | undefined;
-  for await (const message of messages) {
-    if (message.event === 'endpoint') {
-      // An unusable endpoint fails the stream with the wire's own refusal; the fence is the chart's.
-      endpoint = resolveEndpointUrl(message.data, url, input.base.scope);
-      sendBack({ type: 'SSE_ENDPOINT', url: endpoint.href });
-    } else if (message.event === 'message' && message.data !== '') {
-      const parsed = parseJsonText(message.data, input.base.scope);
-      const answerUrl = endpoint?.href;
-      // Answered on the endpoint (fenced by the wire before any byte is sent); counted as read.
-      const handled =
-        answerUrl !== undefined &&
-        (await handleServerMessage(
-          input.base,
-          parsed,
-          answerUrl,
-          { ...budget, onBytes: bytesReadCounter(signal, reportGrowth(sendBack)).onBytes },
-          send,
-        ));
-      if (!handled) sendBack({ type: 'SSE_MESSAGE', message: parsed });
+  for await (const batch of batches) {
+    for (const message of batch) {
+      // The machine may stop the stream on any event it is sent: nothing is handed on after that.
+      if (signal.aborted) return;
+      if (message.event === 'endpoint') {
+        // An unusable endpoint fails the stream with the wire's refusal; the fence is the chart's.
+        endpoint = resolveEndpointUrl(message.data, url, input.base.scope);
+        sendBack({ type: 'SSE_ENDPOINT', url: endpoint.href, bytes: counter.takeUnreported() });
+      } else if (message.event === 'message' && message.data !== '') {
+        const parsed = parseJsonText(message.data, input.base.scope);
+        const answerUrl = endpoint?.href;
+        if (answerUrl === undefined || !isServerMessage(parsed)) {
+          sendBack({ type: 'SSE_MESSAGE', message: parsed, bytes: counter.takeUnreported() });
+          continue;
+        }
+        // Answered on the endpoint (fenced by the wire before any byte is sent); counted as read,
+        // and the bytes held so far are reported before the answer's round trip.
+        counter.reportUnreported();
+        const onBytes = bytesReadCounter(signal, reportGrowth(sendBack)).onBytes;
+        await handleServerMessage(input.base, parsed, answerUrl, { ...budget, onBytes }, send);
+      }
     }
+    counter.reportUnreported();
   }
   if (!signal.aborted) sendBack({ type: 'STREAM_ENDED' });
 }
@@ -470,7 +477,10 @@ export function makeMcpOperationActors(deps: McpOperationDependencies = {}) {
     legacyStream: fromCallback<McpOperationEvent, LegacyStreamInput>(({ input, sendBack }) => {
       const controller = new AbortController();
       const { signal } = controller;
-      readLegacyStream(input, signal, sendBack, send).catch((error: unknown) => {
+      const counter = bytesReadCounter(signal, reportGrowth(sendBack));
+      readLegacyStream(input, signal, sendBack, send, counter).catch((error: unknown) => {
+        // What the failing chunk held is read too: reported before the failure.
+        counter.reportUnreported();
         if (!signal.aborted) sendBack({ type: 'STREAM_FAILED', error });
       });
       return () => controller.abort(STREAM_STOPPED);

@@ -248,6 +248,36 @@ const isProgressNotice = {
   }),
 } as const;
 
+/** Ends the run when the bytes an event brings take the operation past its byte ceiling. */
+const overReadBudget = {
+  guard: {
+    type: 'exceedsReadBudget',
+    params: ({ context, event }: WithContext & With<{ readonly bytes: number }>) => ({
+      readBytes: context.readBytes,
+      bytes: event.bytes,
+      maxBytes: context.maxBytes,
+    }),
+  },
+  target: CLOSING,
+  actions: { type: 'failTooLarge', params: bytesOf },
+} as const;
+
+/** Adds the bytes an event brings to the operation's count. */
+const recordBytes = { type: 'recordBytesRead', params: bytesOf } as const;
+
+/** Every chunk counts against the operation's byte ceiling, on either wire. */
+const readBudget = { BYTES_READ: [overReadBudget, { actions: recordBytes }] } as const;
+
+/**
+ * A legacy stream event carries the bytes read since the stream's last report (decision 0018):
+ * each edge that takes one records them after the budget edge, and an event no state takes is
+ * still counted here, on `legacy` itself.
+ */
+const streamBytes = {
+  SSE_ENDPOINT: [overReadBudget, { actions: recordBytes }],
+  SSE_MESSAGE: [overReadBudget, { actions: recordBytes }],
+} as const;
+
 /**
  * The request's deadline, in a child state so that progress can restart it without leaving the
  * state that holds the request: each progress report is relayed, and with `maxTotalTimeoutMs` it
@@ -283,6 +313,7 @@ const legacyWindow = {
       after: requestDeadline,
       on: {
         SSE_MESSAGE: [
+          overReadBudget,
           {
             guard: {
               type: 'isDeadlineExtendingNotice',
@@ -293,35 +324,20 @@ const legacyWindow = {
             },
             target: 'waiting',
             reenter: true,
-            actions: [{ type: 'relayProgress', params: legacyProgressOf }, 'extendDeadline'],
+            actions: [
+              recordBytes,
+              { type: 'relayProgress', params: legacyProgressOf },
+              'extendDeadline',
+            ],
           },
           {
             guard: isProgressNotice,
-            actions: { type: 'relayProgress', params: legacyProgressOf },
+            actions: [recordBytes, { type: 'relayProgress', params: legacyProgressOf }],
           },
         ],
       },
     },
   },
-} as const;
-
-/** Every chunk counts against the operation's byte ceiling, on either wire. */
-const readBudget = {
-  BYTES_READ: [
-    {
-      guard: {
-        type: 'exceedsReadBudget',
-        params: ({ context, event }: WithContext & With<{ readonly bytes: number }>) => ({
-          readBytes: context.readBytes,
-          bytes: event.bytes,
-          maxBytes: context.maxBytes,
-        }),
-      },
-      target: CLOSING,
-      actions: { type: 'failTooLarge', params: bytesOf },
-    },
-    { actions: { type: 'recordBytesRead', params: bytesOf } },
-  ],
 } as const;
 
 /**
@@ -397,6 +413,7 @@ function legacyPostState(
     },
     on: {
       SSE_MESSAGE: [
+        overReadBudget,
         {
           guard: {
             type: 'isPendingResponse',
@@ -406,7 +423,7 @@ function legacyPostState(
             }),
           },
           target: check,
-          actions: { type: 'assignLegacyAnswer', params: messageOf },
+          actions: [recordBytes, { type: 'assignLegacyAnswer', params: messageOf }],
         },
       ],
     },
@@ -763,6 +780,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       },
       on: {
         ...readBudget,
+        ...streamBytes,
         STREAM_REJECTED: [
           {
             guard: {
@@ -797,10 +815,16 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
         connecting: {
           meta: { operation: 'endpoint' },
           on: {
-            SSE_ENDPOINT: {
-              target: 'endpointCheck',
-              actions: { type: 'assignEndpoint', params: ({ event }) => ({ url: event.url }) },
-            },
+            SSE_ENDPOINT: [
+              overReadBudget,
+              {
+                target: 'endpointCheck',
+                actions: [
+                  recordBytes,
+                  { type: 'assignEndpoint', params: ({ event }) => ({ url: event.url }) },
+                ],
+              },
+            ],
           },
           after: handshakeDeadline,
         },

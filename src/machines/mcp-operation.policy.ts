@@ -326,6 +326,14 @@ export function logMessageOf(message: unknown): ToolLogMessage | undefined {
 }
 
 /**
+ * True for what a stream actor handles itself rather than passing to the machine: a server
+ * request (answered) or a log message (passed on to the caller).
+ */
+export function isServerMessage(message: unknown): boolean {
+  return serverRequestOf(message) !== undefined || logMessageOf(message) !== undefined;
+}
+
+/**
  * When the request's deadline fires for a window that starts `now`: `timeoutMs` later, never
  * later than `maxTotalTimeoutMs` after the request started (when set).
  */

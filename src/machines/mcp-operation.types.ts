@@ -160,8 +160,9 @@ export type McpOperationEvent =
       readonly total?: number;
       readonly message?: string;
     }
-  | { readonly type: 'SSE_ENDPOINT'; readonly url: string }
-  | { readonly type: 'SSE_MESSAGE'; readonly message: unknown }
+  /** `bytes`: what the stream read since its last report, carried by this event (decision 0018). */
+  | { readonly type: 'SSE_ENDPOINT'; readonly url: string; readonly bytes: number }
+  | { readonly type: 'SSE_MESSAGE'; readonly message: unknown; readonly bytes: number }
   | {
       readonly type: 'STREAM_REJECTED';
       readonly status: number;

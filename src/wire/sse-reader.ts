@@ -25,6 +25,12 @@ export interface SseBudget extends ReadBudget {
   maxFrameBytes: number;
   /** Called with each `retry:` value the server sends (the caller clamps it). */
   onRetry?: (retryMs: number) => void;
+  /**
+   * When set, a chunk that completes at least one event is reported here instead of to
+   * `onBytes`, just before its events are yielded, so the consumer can count those bytes with the
+   * events it hands on. A chunk that completes none still goes to `onBytes` at once.
+   */
+  onEventBytes?: (totalBytes: number) => void;
 }
 
 const CR = 0x0d;
@@ -71,7 +77,6 @@ export async function* readSseBatches(
       }
       const before = total;
       total += value.byteLength;
-      budget.onBytes?.(total);
 
       let usable = value.byteLength;
       let failure: ConnectionResponseTooLargeError | undefined;
@@ -91,6 +96,8 @@ export async function* readSseBatches(
       const bytes = usable === value.byteLength ? value : value.subarray(0, usable);
       if (bytes.byteLength > 0) endsWithCR = bytes[bytes.byteLength - 1] === CR;
       parser.feed(decoder.decode(bytes, { stream: true }));
+      if (pending.length > 0 && budget.onEventBytes !== undefined) budget.onEventBytes(total);
+      else budget.onBytes?.(total);
       if (pending.length > 0) {
         yield pending.splice(0);
         throwIfAborted(signal);

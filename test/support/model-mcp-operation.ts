@@ -188,12 +188,14 @@ function eventCasesFor(
     'xstate.done.actor.deleteSession': [{ type: 'xstate.done.actor.deleteSession' }],
     'xstate.error.actor.deleteSession': [failed('deleteSession', new Error('network'))],
     SSE_ENDPOINT: [
-      { type: 'SSE_ENDPOINT', url: 'http://127.0.0.1:7000/messages?sessionId=1' },
-      { type: 'SSE_ENDPOINT', url: 'http://127.0.0.1:7001/messages' },
+      { type: 'SSE_ENDPOINT', url: 'http://127.0.0.1:7000/messages?sessionId=1', bytes: 60 },
+      { type: 'SSE_ENDPOINT', url: 'http://127.0.0.1:7001/messages', bytes: 60 },
+      { type: 'SSE_ENDPOINT', url: 'http://127.0.0.1:7000/messages', bytes: 1_000_000 },
     ],
     SSE_MESSAGE: [
       {
         type: 'SSE_MESSAGE',
+        bytes: 20,
         message: rpcResult(1, {
           protocolVersion: LATEST_PROTOCOL_VERSION,
           capabilities: {},
@@ -202,29 +204,42 @@ function eventCasesFor(
       },
       {
         type: 'SSE_MESSAGE',
+        bytes: 20,
         message: rpcResult(1, {
           protocolVersion: '1999-01-01',
           capabilities: {},
           serverInfo: { name: 's', version: '1' },
         }),
       },
-      { type: 'SSE_MESSAGE', message: rpcResult(2, { content: [] }) },
+      { type: 'SSE_MESSAGE', message: rpcResult(2, { content: [] }), bytes: 20 },
       {
         type: 'SSE_MESSAGE',
+        bytes: 20,
         message: { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'bad' } },
       },
-      { type: 'SSE_MESSAGE', message: rpcResult(2, { tools: [], nextCursor: 'page-2' }) },
-      { type: 'SSE_MESSAGE', message: rpcResult(3, { tools: [] }) },
-      { type: 'SSE_MESSAGE', message: rpcResult(3, { tools: [], nextCursor: 'page-3' }) },
-      { type: 'SSE_MESSAGE', message: rpcResult(99, {}) },
       {
         type: 'SSE_MESSAGE',
+        message: rpcResult(2, { tools: [], nextCursor: 'page-2' }),
+        bytes: 20,
+      },
+      { type: 'SSE_MESSAGE', message: rpcResult(3, { tools: [] }), bytes: 20 },
+      {
+        type: 'SSE_MESSAGE',
+        message: rpcResult(3, { tools: [], nextCursor: 'page-3' }),
+        bytes: 20,
+      },
+      { type: 'SSE_MESSAGE', message: rpcResult(99, {}), bytes: 20 },
+      {
+        type: 'SSE_MESSAGE',
+        bytes: 20,
         message: {
           jsonrpc: '2.0',
           method: 'notifications/progress',
           params: { progressToken: 2, progress: 1, total: 2 },
         },
       },
+      // Past the operation's byte ceiling: the budget edge comes before every other.
+      { type: 'SSE_MESSAGE', message: rpcResult(2, { content: [] }), bytes: 1_000_000 },
     ],
     PROGRESS: [{ type: 'PROGRESS', progress: 1, total: 2, message: 'half' }],
     STREAM_REJECTED: [

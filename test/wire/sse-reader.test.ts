@@ -195,6 +195,53 @@ describe('readSseMessages budget', () => {
   });
 });
 
+/** A response whose body yields exactly these chunks, one read each. */
+function chunkedResponse(chunks: readonly string[]): Response {
+  const encoder = new TextEncoder();
+  let index = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const chunk = chunks[index];
+      index += 1;
+      if (chunk === undefined) controller.close();
+      else controller.enqueue(encoder.encode(chunk));
+    },
+  });
+  return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+}
+
+describe('readSseBatches onEventBytes', () => {
+  it('takes the total of each chunk that completes an event; onBytes the others', async () => {
+    const chunks = ['data: a\n\ndata: b', '', '\n\n: comment\n\n', 'data: c', '\n\n'];
+    const reports: string[] = [];
+    const batches: string[][] = [];
+    const reading = readSseBatches(
+      chunkedResponse(chunks),
+      budget({
+        onBytes: (total) => reports.push(`onBytes ${total}`),
+        onEventBytes: (total) => reports.push(`onEventBytes ${total}`),
+      }),
+    );
+    for await (const batch of reading) {
+      reports.push(`batch ${batch.map((message) => message.data).join(',')}`);
+      batches.push(batch.map((message) => message.data));
+    }
+    // Each total is reported before the chunk's events are handed out. The empty chunk and the
+    // one that only starts `c` complete no event.
+    expect(reports).toEqual([
+      'onEventBytes 16',
+      'batch a',
+      'onBytes 16',
+      'onEventBytes 29',
+      'batch b',
+      'onBytes 36',
+      'onEventBytes 38',
+      'batch c',
+    ]);
+    expect(batches).toEqual([['a'], ['b'], ['c']]);
+  });
+});
+
 describe('readSseMessages fields', () => {
   it('reports the retry field through onRetry', async () => {
     const retries: number[] = [];
