@@ -78,16 +78,14 @@ export interface SdkPerCallOptions {
   readonly sharedValidator?: boolean;
 }
 
-/** The validator {@link sdkClient} hands out, when one is shared. */
-export function sharedValidatorFor(options: SdkPerCallOptions): AjvJsonSchemaValidator | undefined {
-  return options.sharedValidator === true ? new AjvJsonSchemaValidator() : undefined;
-}
-
-/** A fresh SDK `Client`: with the given validator, or as built by default. */
-export function sdkClient(validator: AjvJsonSchemaValidator | undefined): Client {
-  return validator === undefined
-    ? new Client(CLIENT_INFO)
-    : new Client(CLIENT_INFO, { jsonSchemaValidator: validator });
+/**
+ * How an SDK per-call alternative builds each `Client`: as the SDK's README does (every client
+ * then builds an Ajv instance of its own), or handing all of them one `AjvJsonSchemaValidator`.
+ */
+export function sdkClientMaker(options: SdkPerCallOptions): () => Client {
+  if (options.sharedValidator !== true) return () => new Client(CLIENT_INFO);
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
+  return () => new Client(CLIENT_INFO, { jsonSchemaValidator });
 }
 
 /**
@@ -101,13 +99,14 @@ export function sdkPerCallAlternative(
   stateful: boolean,
   options: SdkPerCallOptions = {},
 ): CallAlternative {
-  const validator = sharedValidatorFor(options);
+  const newClient = sdkClientMaker(options);
+  const shared = options.sharedValidator === true;
   const base = stateful ? 'SDK Client per call (+terminateSession)' : 'SDK Client per call';
   return {
-    id: validator === undefined ? 'sdk-per-call' : 'sdk-per-call-shared-validator',
-    name: validator === undefined ? base : `${base}, one validator [reference]`,
+    id: shared ? 'sdk-per-call-shared-validator' : 'sdk-per-call',
+    name: shared ? `${base}, one validator [reference]` : base,
     call: async () => {
-      const client = sdkClient(validator);
+      const client = newClient();
       const transport = new StreamableHTTPClientTransport(new URL(url));
       await client.connect(transport);
       try {

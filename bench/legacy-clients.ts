@@ -10,8 +10,7 @@ import {
   MESSAGE,
   oursAlternative,
   type SdkPerCallOptions,
-  sdkClient,
-  sharedValidatorFor,
+  sdkClientMaker,
 } from './clients.js';
 import type { ServerProcess } from './server-process.js';
 
@@ -46,15 +45,15 @@ export function sdkSsePerCallAlternative(
   url: string,
   options: SdkPerCallOptions = {},
 ): CallAlternative {
-  const validator = sharedValidatorFor(options);
+  const newClient = sdkClientMaker(options);
+  const shared = options.sharedValidator === true;
   return {
-    id: validator === undefined ? 'sdk-sse' : 'sdk-sse-shared-validator',
-    name:
-      validator === undefined
-        ? 'SDK SSEClientTransport per call'
-        : 'SDK SSEClientTransport per call, one validator [reference]',
+    id: shared ? 'sdk-sse-shared-validator' : 'sdk-sse',
+    name: shared
+      ? 'SDK SSEClientTransport per call, one validator [reference]'
+      : 'SDK SSEClientTransport per call',
     call: async () => {
-      const client = sdkClient(validator);
+      const client = newClient();
       await client.connect(new SSEClientTransport(new URL(url)));
       try {
         checkEcho(await client.callTool({ name: 'echo', arguments: { message: MESSAGE } }));

@@ -265,18 +265,18 @@ const overReadBudget = {
 /** Adds the bytes an event brings to the operation's count. */
 const recordBytes = { type: 'recordBytesRead', params: bytesOf } as const;
 
+/** The edges of an event that only brings bytes: over the ceiling it ends the run, else they count. */
+const countBytes = [overReadBudget, { actions: recordBytes }] as const;
+
 /** Every chunk counts against the operation's byte ceiling, on either wire. */
-const readBudget = { BYTES_READ: [overReadBudget, { actions: recordBytes }] } as const;
+const readBudget = { BYTES_READ: countBytes } as const;
 
 /**
  * A legacy stream event carries the bytes read since the stream's last report (decision 0018):
  * each edge that takes one records them after the budget edge, and an event no state takes is
  * still counted here, on `legacy` itself.
  */
-const streamBytes = {
-  SSE_ENDPOINT: [overReadBudget, { actions: recordBytes }],
-  SSE_MESSAGE: [overReadBudget, { actions: recordBytes }],
-} as const;
+const streamBytes = { SSE_ENDPOINT: countBytes, SSE_MESSAGE: countBytes } as const;
 
 /**
  * The request's deadline, in a child state so that progress can restart it without leaving the

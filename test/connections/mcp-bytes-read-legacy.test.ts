@@ -10,9 +10,9 @@ import type { InspectionEvent } from 'xstate';
 import { runTool, toolCauseFromResult } from '../../src/binding/index.js';
 import { ConnectionResponseTooLargeError, mountConnections } from '../../src/connections/index.js';
 import {
+  type FaultServer,
   legacyMcpHandler,
   mcpMessage,
-  type SeenRequest,
   sseMessageFrame,
 } from '../fixtures/fault-server.js';
 import { connect, mountEcho, rejectionOf, useFaultServers } from '../support/fault-suite.js';
@@ -38,24 +38,33 @@ function byteEvents() {
   return { seen, inspect };
 }
 
+/**
+ * The echo tool of a connection told `type: 'sse'`, and the byte events of its runs from its
+ * first call on (the discovery before it is left out).
+ */
+async function inspectedEcho(server: FaultServer) {
+  const events = byteEvents();
+  const echo = await mountEcho(server, {
+    transport: { url: server.url, type: 'sse' },
+    inspect: events.inspect,
+  });
+  events.seen.length = 0;
+  return { echo, seen: events.seen };
+}
+
 describe('a legacy call whose stream events each arrive whole', () => {
   it('sends no BYTES_READ from its stream: each event carries its own bytes', async () => {
     const frame = sseMessageFrame(mcpMessage.callResult(2, echoResult('hi')));
     const server = await start(
       legacyMcpHandler({ rpc: { 'tools/call': () => ({ frames: [frame] }) } }),
     );
-    const events = byteEvents();
-    const echo = await mountEcho(server, {
-      transport: { url: server.url, type: 'sse' },
-      inspect: events.inspect,
-    });
-    events.seen.length = 0; // the call alone, not the discovery before it
+    const { echo, seen } = await inspectedEcho(server);
     expect(await runTool(echo, { message: 'hi' }, { source: 'agent' })).toEqual({
       ok: true,
       data: echoResult('hi'),
     });
     const endpointFrame = 'event: endpoint\ndata: /messages\n\n';
-    expect(events.seen).toEqual([
+    expect(seen).toEqual([
       `SSE_ENDPOINT ${Buffer.byteLength(endpointFrame)}`,
       `BYTES_READ ${ACCEPTED_BYTES} from an exchange`,
       // The initialize result, whose frame the fault server builds.
@@ -104,17 +113,12 @@ describe('a legacy response frame that arrives in pieces', () => {
         rpc: { 'tools/call': () => ({ frames: pieces, frameDelayMs: 50 }) },
       }),
     );
-    const events = byteEvents();
-    const echo = await mountEcho(server, {
-      transport: { url: server.url, type: 'sse' },
-      inspect: events.inspect,
-    });
-    events.seen.length = 0; // the call alone, not the discovery before it
+    const { echo, seen } = await inspectedEcho(server);
     expect(await runTool(echo, { message: 'split' }, { source: 'agent' })).toMatchObject({
       ok: true,
     });
     // The first piece completes no event: the stream reports it alone, 50 ms before the rest.
-    expect(events.seen.slice(-3)).toEqual([
+    expect(seen.slice(-3)).toEqual([
       `BYTES_READ ${ACCEPTED_BYTES} from an exchange`,
       `BYTES_READ ${cut} from legacyStream`,
       `SSE_MESSAGE ${Buffer.byteLength(frame) - cut}`,
@@ -124,24 +128,26 @@ describe('a legacy response frame that arrives in pieces', () => {
 
 describe('a legacy listing of two pages', () => {
   /** Page 1 of `tools/list` carries tool `t1` and a cursor; page 2 carries `t2` and ends. */
-  const pageFrame = (request: SeenRequest) => {
-    const cursor = (request.rpc?.params as { cursor?: string } | undefined)?.cursor;
-    const page = cursor === undefined ? 1 : 2;
+  const pageFrame = (id: unknown, page: 1 | 2) => {
     const tools = [{ name: `t${page}`, inputSchema: { type: 'object', properties: {} } }];
     const result = page === 1 ? { tools, nextCursor: 'page-2' } : { tools };
-    return sseMessageFrame({ jsonrpc: '2.0', id: request.rpc?.id, result });
+    return sseMessageFrame({ jsonrpc: '2.0', id, result });
   };
   const serve = () =>
-    legacyMcpHandler({ rpc: { 'tools/list': (request) => ({ frames: [pageFrame(request)] }) } });
-  const pageBytes = (page: 1 | 2) => {
-    const params = page === 1 ? {} : { cursor: 'page-2' };
-    const frame = pageFrame({ rpc: { id: 2, params } } as unknown as SeenRequest);
-    return Buffer.byteLength(frame);
-  };
+    legacyMcpHandler({
+      rpc: {
+        'tools/list': (request) => {
+          const cursor = (request.rpc?.params as { cursor?: string } | undefined)?.cursor;
+          return { frames: [pageFrame(request.rpc?.id, cursor === undefined ? 1 : 2)] };
+        },
+      },
+    });
+  // `initialize` is request 1, so the two pages answer requests 2 and 3.
+  const pagesBytes = Buffer.byteLength(pageFrame(2, 1)) + Buffer.byteLength(pageFrame(3, 2));
 
   it('charges both pages, and both POSTs, to the one discovery budget', async () => {
     // Each page's message carries its bytes; the first page's stay counted into the second.
-    const exact = 2 * ACCEPTED_BYTES + pageBytes(1) + pageBytes(2);
+    const exact = 2 * ACCEPTED_BYTES + pagesBytes;
     const fits = await start(serve());
     const tools = await mountConnections([
       connect(fits, { limits: { discovery: { maxResponseBytes: exact } } }),
