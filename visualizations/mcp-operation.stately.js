@@ -720,6 +720,12 @@ export default createMachine({
             "onDone": [
               {
                 "guard": {
+                  "type": "holdsLegacyAnswer"
+                },
+                "target": "initializeCheck"
+              },
+              {
+                "guard": {
                   "type": "isUnauthorized"
                 },
                 "target": "#mcpOperation.closing",
@@ -735,14 +741,25 @@ export default createMachine({
                 "actions": {
                   "type": "failHttpStatus"
                 }
+              },
+              {
+                "actions": "acceptPost"
               }
             ],
-            "onError": {
-              "target": "#mcpOperation.closing",
-              "actions": {
-                "type": "failWithError"
+            "onError": [
+              {
+                "guard": {
+                  "type": "holdsLegacyAnswer"
+                },
+                "target": "initializeCheck"
+              },
+              {
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failWithError"
+                }
               }
-            }
+            ]
           },
           "on": {
             "SSE_MESSAGE": [
@@ -757,9 +774,22 @@ export default createMachine({
               },
               {
                 "guard": {
-                  "type": "isPendingResponse"
+                  "type": "isAcceptedResponse"
                 },
                 "target": "initializeCheck",
+                "actions": [
+                  {
+                    "type": "recordBytesRead"
+                  },
+                  {
+                    "type": "assignLegacyAnswer"
+                  }
+                ]
+              },
+              {
+                "guard": {
+                  "type": "isEarlyResponse"
+                },
                 "actions": [
                   {
                     "type": "recordBytesRead"
@@ -852,6 +882,12 @@ export default createMachine({
             "onDone": [
               {
                 "guard": {
+                  "type": "holdsLegacyAnswer"
+                },
+                "target": "responseCheck"
+              },
+              {
+                "guard": {
                   "type": "isUnauthorized"
                 },
                 "target": "#mcpOperation.closing",
@@ -867,14 +903,25 @@ export default createMachine({
                 "actions": {
                   "type": "failHttpStatus"
                 }
+              },
+              {
+                "actions": "acceptPost"
               }
             ],
-            "onError": {
-              "target": "#mcpOperation.closing",
-              "actions": {
-                "type": "failWithError"
+            "onError": [
+              {
+                "guard": {
+                  "type": "holdsLegacyAnswer"
+                },
+                "target": "responseCheck"
+              },
+              {
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failWithError"
+                }
               }
-            }
+            ]
           },
           "on": {
             "SSE_MESSAGE": [
@@ -889,9 +936,22 @@ export default createMachine({
               },
               {
                 "guard": {
-                  "type": "isPendingResponse"
+                  "type": "isAcceptedResponse"
                 },
                 "target": "responseCheck",
+                "actions": [
+                  {
+                    "type": "recordBytesRead"
+                  },
+                  {
+                    "type": "assignLegacyAnswer"
+                  }
+                ]
+              },
+              {
+                "guard": {
+                  "type": "isEarlyResponse"
+                },
                 "actions": [
                   {
                     "type": "recordBytesRead"
@@ -907,20 +967,28 @@ export default createMachine({
           "states": {
             "waiting": {
               "after": {
-                "REQUEST_DEADLINE": {
-                  "target": "#mcpOperation.closing",
-                  "actions": [
-                    {
-                      "type": "failTimeout"
+                "REQUEST_DEADLINE": [
+                  {
+                    "guard": {
+                      "type": "holdsLegacyAnswer"
                     },
-                    {
-                      "type": "abandonRequest",
-                      "params": {
-                        "cause": "timeout"
+                    "target": "#mcpOperation.legacy.responseCheck"
+                  },
+                  {
+                    "target": "#mcpOperation.closing",
+                    "actions": [
+                      {
+                        "type": "failTimeout"
+                      },
+                      {
+                        "type": "abandonRequest",
+                        "params": {
+                          "cause": "timeout"
+                        }
                       }
-                    }
-                  ]
-                }
+                    ]
+                  }
+                ]
               },
               "on": {
                 "SSE_MESSAGE": [

@@ -84,13 +84,6 @@ export interface ExchangeInput {
   /** The operation's byte ceiling and what it has already read. */
   readonly maxBytes: number;
   readonly alreadyRead: number;
-  /**
-   * True on Streamable HTTP, whose edges that read the count take the answer's `unreportedBytes`
-   * (decision 0016): a body that has ended by the time its bytes would be reported sends no
-   * `BYTES_READ`. False for a legacy POST, whose state is left on a stream message, not on its
-   * answer.
-   */
-  readonly countsAnswer: boolean;
 }
 
 /** Input of the `legacyStream` actor: the GET that carries the legacy HTTP+SSE session. */
@@ -152,7 +145,6 @@ export function exchangeInput(
     reporter: self,
     maxBytes: context.maxBytes,
     alreadyRead: context.readBytes,
-    countsAnswer: context.transport === 'streamable-http',
     ...(context.progressToken === undefined ? {} : { progressToken: context.progressToken }),
     ...shape,
   };
@@ -218,7 +210,7 @@ function readBudget(
     signal,
     reportGrowth((event) => input.reporter.send(event)),
     input.alreadyRead,
-    input.countsAnswer && response.body !== null ? response.body : undefined,
+    response.body ?? undefined,
   );
   return {
     bytesRead: counter.bytesRead,

@@ -54,6 +54,16 @@ export interface ReadParams {
   readonly maxBytes: number;
 }
 
+/** A legacy stream message, and where the step that waits for the pending response stands. */
+export interface LegacyStepParams {
+  readonly message: unknown;
+  readonly pendingId: number;
+  /** The endpoint accepted the step's POST. */
+  readonly accepted: boolean;
+  /** The answer the stream already brought, if it came before the POST's acceptance. */
+  readonly answer: DecodedResponse | undefined;
+}
+
 /** Every guard of the chart, by the name the chart and the diagrams use. */
 export const mcpOperationGuards = {
   ...credentialGuards,
@@ -122,11 +132,27 @@ export const mcpOperationGuards = {
   ): boolean =>
     endpoint !== undefined && URL.canParse(endpoint) && isInsideFence(new URL(endpoint), fence),
 
-  /** The legacy stream's message answers the request the run waits for. */
-  isPendingResponse: (
+  /**
+   * The legacy stream's message answers the pending request, and its POST was already accepted:
+   * the step has both its answers.
+   */
+  isAcceptedResponse: (_: unknown, { message, pendingId, accepted }: LegacyStepParams): boolean =>
+    accepted && isResponseTo(message, pendingId),
+
+  /**
+   * The legacy stream's message answers the pending request before its POST's own answer: it is
+   * held while the POST finishes. A second answer to the same id is not (the first one stands).
+   */
+  isEarlyResponse: (
     _: unknown,
-    { message, pendingId }: { readonly message: unknown; readonly pendingId: number },
-  ): boolean => isResponseTo(message, pendingId),
+    { message, pendingId, accepted, answer }: LegacyStepParams,
+  ): boolean => !accepted && answer === undefined && isResponseTo(message, pendingId),
+
+  /** The pending request's answer already arrived on the legacy stream. */
+  holdsLegacyAnswer: (
+    _: unknown,
+    { answer }: { readonly answer: DecodedResponse | undefined },
+  ): boolean => answer !== undefined,
 
   /** The legacy stream's answer decoded into a valid result. */
   isAnswered: (_: unknown, { answer }: { readonly answer: DecodedResponse | undefined }): boolean =>

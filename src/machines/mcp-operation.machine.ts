@@ -304,13 +304,28 @@ const streamableWindow = {
   },
 } as const;
 
+const holdsLegacyAnswer = { type: 'holdsLegacyAnswer', params: legacyDecodedOf } as const;
+
+/**
+ * The legacy request's deadline: once its answer is held, the deadline only ends the wait for the
+ * POST's own answer, and the call goes on with what the server said. The handshake has no such
+ * edge: its deadline bounds the whole handshake, so with it spent `notifications/initialized`
+ * could not be sent either, and the handshake times out as before.
+ */
+const legacyRequestDeadline = {
+  REQUEST_DEADLINE: [
+    { guard: holdsLegacyAnswer, target: '#mcpOperation.legacy.responseCheck' },
+    requestDeadline.REQUEST_DEADLINE,
+  ],
+} as const;
+
 /** The same window on the legacy stream, where progress arrives as a stream message. */
 const legacyWindow = {
   initial: 'waiting',
   states: {
     // The request is out; its answer, its progress or its deadline comes next.
     waiting: {
-      after: requestDeadline,
+      after: legacyRequestDeadline,
       on: {
         SSE_MESSAGE: [
           overReadBudget,
@@ -393,38 +408,45 @@ function notifyingState(
   } as const;
 }
 
+/** The stream message and where the legacy step stands, for the guards that take its answer. */
+const legacyStepOf = (args: WithContext & With<{ readonly message: unknown }>) => ({
+  ...messageOf(args),
+  pendingId: args.context.pendingId,
+  accepted: args.context.legacyAccepted,
+  answer: args.context.legacyAnswer,
+});
+
 /**
- * A legacy POST to the announced endpoint: the HTTP answer only says whether it was refused; the
- * JSON-RPC response arrives on the stream, and the pending one is decoded for `check`.
+ * A legacy POST to the announced endpoint. Its HTTP answer only says whether the message was
+ * accepted; the JSON-RPC response arrives on the stream, in either order, and the step waits for
+ * both (decision 0019), so no POST is aborted on its way and its connection is kept. The second
+ * to arrive moves on to `check`; once the answer is held, the POST's status and its failure lead
+ * there too (the server has answered), and so does the request's deadline.
  */
 function legacyPostState(
   id: 'postLegacyInitialize' | 'postLegacyRequest',
   message: (context: McpOperationContext) => object,
   check: 'initializeCheck' | 'responseCheck',
 ) {
+  const takeAnswer = [recordBytes, { type: 'assignLegacyAnswer', params: messageOf }] as const;
   return {
     invoke: {
       id,
       src: 'exchange',
       input: ({ context, self }: WithContext & { readonly self: ByteReporter }) =>
         exchangeInput(context, self, { method: 'POST', message: message(context) }),
-      onDone: [...refusals],
-      onError: failOnError,
+      onDone: [{ guard: holdsLegacyAnswer, target: check }, ...refusals, { actions: 'acceptPost' }],
+      onError: [{ guard: holdsLegacyAnswer, target: check }, failOnError],
     },
     on: {
       SSE_MESSAGE: [
         overReadBudget,
         {
-          guard: {
-            type: 'isPendingResponse',
-            params: (args: WithContext & With<{ readonly message: unknown }>) => ({
-              ...messageOf(args),
-              pendingId: args.context.pendingId,
-            }),
-          },
+          guard: { type: 'isAcceptedResponse', params: legacyStepOf },
           target: check,
-          actions: [recordBytes, { type: 'assignLegacyAnswer', params: messageOf }],
+          actions: takeAnswer,
         },
+        { guard: { type: 'isEarlyResponse', params: legacyStepOf }, actions: takeAnswer },
       ],
     },
   } as const;
@@ -456,6 +478,7 @@ export const mcpOperationSetup = setup({
       readBytes: 0,
       maxBytes: context.limits.handshake.maxResponseBytes,
       pendingId: INITIALIZE_ID,
+      legacyAccepted: false,
     })),
     beginRequest: assign(({ context }) => ({
       operation: context.request.method,
@@ -464,6 +487,8 @@ export const mcpOperationSetup = setup({
       requestStartedAt: Date.now(),
       requestDeadlineAt: requestWindowEnd(Date.now(), Date.now(), context.limits.request),
       pendingId: REQUEST_ID,
+      legacyAnswer: undefined,
+      legacyAccepted: false,
     })),
     // Progress restarts the request's window, never past its cap from the request's start.
     extendDeadline: assign(({ context }) => ({
@@ -481,6 +506,7 @@ export const mcpOperationSetup = setup({
       page: context.page + 1,
       pendingId: context.pendingId + 1,
       legacyAnswer: undefined,
+      legacyAccepted: false,
     })),
     recordBytesRead: assign(({ context }, params: { bytes: number }) => ({
       readBytes: context.readBytes + params.bytes,
@@ -501,6 +527,11 @@ export const mcpOperationSetup = setup({
           }
         : {},
     ),
+    // The endpoint accepted the legacy POST; its answer's bytes count (decision 0019).
+    acceptPost: assign(({ context, event }) => ({
+      legacyAccepted: true,
+      readBytes: readSoFar(context, event),
+    })),
     assignLegacyAnswer: assign(({ context }, params: { message: unknown }) => ({
       legacyAnswer: decodeRpcResponse(params.message, context.pendingId, scopeOf(context)),
     })),
@@ -563,9 +594,13 @@ export const mcpOperationSetup = setup({
     // The upstream's progress for our request, handed to whoever runs the machine, in order.
     relayProgress: emit((_, params: ProgressReport) => ({ type: 'progress' as const, ...params })),
     // A sent request given up: teardown tells the server (`notifications/cancelled`). Only the
-    // run's request counts; the handshake's `initialize` is never cancelled.
+    // run's request counts; the handshake's `initialize` is never cancelled, nor a request whose
+    // answer the legacy stream already brought.
     abandonRequest: assign(({ context }, params: { cause: AbandonCause }) => ({
-      abandoned: isCancellableOperation(context.operation) ? params.cause : undefined,
+      abandoned:
+        isCancellableOperation(context.operation) && context.legacyAnswer === undefined
+          ? params.cause
+          : undefined,
     })),
     // The standalone GET stream of a relaying call; it lives until the outcome is decided.
     openCallerStream: spawnChild('callerStream', {
@@ -622,6 +657,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       cursor: undefined,
       page: 0,
       legacyAnswer: undefined,
+      legacyAccepted: false,
       abandoned: undefined,
       progressToken: input.progressToken,
       outcome: undefined,

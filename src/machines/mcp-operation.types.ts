@@ -141,6 +141,8 @@ export interface McpOperationContext
   page: number;
   /** The pending response taken from the legacy stream, decoded; the Streamable wire needs none. */
   legacyAnswer: DecodedResponse | undefined;
+  /** The endpoint accepted the pending legacy POST; its answer on the stream may still be due. */
+  legacyAccepted: boolean;
   /** Why the sent request was given up (the caller cancelled, its deadline fired), if it was. */
   abandoned: AbandonCause | undefined;
   /** The final outcome, decided before teardown. */

@@ -1,8 +1,9 @@
 /**
  * How a legacy HTTP+SSE call counts what its stream reads (decision 0018). The endpoint event and
  * every message the machine is sent carry the bytes read since the stream's last report; a chunk
- * that completes no event is reported as `BYTES_READ`. Either way every byte counts exactly once,
- * against the step it arrived in.
+ * that completes no event is reported as `BYTES_READ`. A POST's whole `202 Accepted` is carried by
+ * its done event (decision 0019). Either way every byte counts exactly once, against the step it
+ * arrived in.
  */
 
 import { describe, expect, it } from 'vitest';
@@ -64,13 +65,11 @@ describe('a legacy call whose stream events each arrive whole', () => {
       data: echoResult('hi'),
     });
     const endpointFrame = 'event: endpoint\ndata: /messages\n\n';
+    // Each POST's `202 Accepted` arrives whole: its done event carries its bytes (decision 0019).
     expect(seen).toEqual([
       `SSE_ENDPOINT ${Buffer.byteLength(endpointFrame)}`,
-      `BYTES_READ ${ACCEPTED_BYTES} from an exchange`,
       // The initialize result, whose frame the fault server builds.
       expect.stringMatching(/^SSE_MESSAGE [1-9]\d+$/),
-      `BYTES_READ ${ACCEPTED_BYTES} from an exchange`,
-      `BYTES_READ ${ACCEPTED_BYTES} from an exchange`,
       `SSE_MESSAGE ${Buffer.byteLength(frame)}`,
     ]);
   });
@@ -118,8 +117,7 @@ describe('a legacy response frame that arrives in pieces', () => {
       ok: true,
     });
     // The first piece completes no event: the stream reports it alone, 50 ms before the rest.
-    expect(seen.slice(-3)).toEqual([
-      `BYTES_READ ${ACCEPTED_BYTES} from an exchange`,
+    expect(seen.slice(-2)).toEqual([
       `BYTES_READ ${cut} from legacyStream`,
       `SSE_MESSAGE ${Buffer.byteLength(frame) - cut}`,
     ]);

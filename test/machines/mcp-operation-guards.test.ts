@@ -157,16 +157,43 @@ describe('isFencedEndpoint', () => {
   });
 });
 
-describe('isPendingResponse', () => {
+describe('isAcceptedResponse and isEarlyResponse', () => {
+  const RESULT = { jsonrpc: '2.0', id: 2, result: {} };
+  const held = { ok: true, value: {} } as const;
   it.each([
-    ['the awaited result', { jsonrpc: '2.0', id: 2, result: {} }, true],
+    ['the awaited result', RESULT, true],
     ['the awaited error', { jsonrpc: '2.0', id: 2, error: { code: -1, message: 'no' } }, true],
     ['an answer to another id', { jsonrpc: '2.0', id: 3, result: {} }, false],
     ['a server request with the same id', { jsonrpc: '2.0', id: 2, method: 'ping' }, false],
     ['a notification', { jsonrpc: '2.0', method: 'notifications/message' }, false],
     ['not JSON-RPC', 'hello', false],
-  ])('%s -> %s', (_label, message, expected) => {
-    expect(guards.isPendingResponse(undefined, { message, pendingId: 2 })).toBe(expected);
+  ])('%s: the pending response -> %s', (_label, message, expected) => {
+    const step = { message, pendingId: 2, answer: undefined };
+    expect(guards.isAcceptedResponse(undefined, { ...step, accepted: true })).toBe(expected);
+    expect(guards.isEarlyResponse(undefined, { ...step, accepted: false })).toBe(expected);
+  });
+
+  it.each([
+    ['before the POST was accepted', false, undefined, false, true],
+    ['after the POST was accepted', true, undefined, true, false],
+    ['again, before the POST was accepted', false, held, false, false],
+  ] as const)(
+    'the pending result %s: accepted %s, early %s',
+    (_label, accepted, answer, ...verdicts) => {
+      const step = { message: RESULT, pendingId: 2, accepted, answer };
+      expect([
+        guards.isAcceptedResponse(undefined, step),
+        guards.isEarlyResponse(undefined, step),
+      ]).toEqual(verdicts);
+    },
+  );
+
+  it.each([
+    ['a decoded value', { ok: true, value: {} }, true],
+    ['a decoding failure', { ok: false, error: new Error('bad') }, true],
+    ['nothing yet', undefined, false],
+  ] as const)('holdsLegacyAnswer: %s -> %s', (_label, answer, expected) => {
+    expect(guards.holdsLegacyAnswer(undefined, { answer })).toBe(expected);
   });
 });
 

@@ -42,7 +42,8 @@ const ONLY_FIRST_INITIALIZE_ON_400_404_405 = [400, 404, 405].map((status) => ({
  */
 // Every stable legacy state takes each of the model's stream events, since each carries bytes
 // that count (decision 0018): the ones no state decides on are self-loops on `legacy`, and the two
-// past the byte ceiling are edges into the final state.
+// past the byte ceiling are edges into the final state. A legacy POST step is three vertices
+// (decision 0019): nothing arrived yet, the POST accepted, or the answer held (valid or an error).
 const MODELS: readonly {
   readonly name: string;
   readonly options: ModelOptions;
@@ -56,7 +57,7 @@ const MODELS: readonly {
   {
     name: 'tools/call',
     options: mcpModelOptions,
-    size: { states: 32, edges: 243, finalEdges: 111, legacyPostEdges: 35 },
+    size: { states: 38, edges: 387, finalEdges: 175, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
@@ -65,21 +66,21 @@ const MODELS: readonly {
     options: mcpTokenlessModelOptions,
     // The call model without `credentials`: one state and its four edges (done, error, deadline,
     // CANCEL) fewer, three of them into the final state.
-    size: { states: 31, edges: 239, finalEdges: 108, legacyPostEdges: 35 },
+    size: { states: 37, edges: 383, finalEdges: 172, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
   {
     name: 'tools/list',
     options: mcpListModelOptions,
-    size: { states: 57, edges: 391, finalEdges: 174, legacyPostEdges: 46 },
+    size: { states: 65, edges: 582, finalEdges: 253, legacyPostEdges: 154 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
   {
     name: 'tools/call, transport sse',
     options: mcpSseModelOptions,
-    size: { states: 11, edges: 105, finalEdges: 57, legacyPostEdges: 35 },
+    size: { states: 17, edges: 249, finalEdges: 121, legacyPostEdges: 113 },
     intoLegacy: [
       { from: 'credentials', event: 'xstate.done.actor.resolveCredentials', status: undefined },
     ],
@@ -379,7 +380,7 @@ const DECIDING_WHILE_STREAM_HELD = 68;
 /** Of those, the edges into `cancellingRequest` or `endingSession` rather than the final state. */
 const DECIDING_INTO_TEARDOWN_STATES = 41;
 /** Edges into the final state of the call model (MODELS[0].size.finalEdges). */
-const CALL_MODEL_FINAL_EDGES = 111;
+const CALL_MODEL_FINAL_EDGES = 175;
 /** Legacy POST states reached once the fence guard lets the model's off-fence endpoint through. */
 const UNFENCED_LEGACY_POSTS = 1;
 

@@ -50,20 +50,31 @@ function deadlineBeforeResume(context: McpOperationContext): boolean {
   return resumeDelayMs(context.retryMs) >= context.limits.request.timeoutMs;
 }
 
+/** A legacy POST's own answer, which arrives once. */
+const LEGACY_POST_ANSWER = /^xstate\.(done|error)\.actor\.postLegacy(Initialize|Request)$/;
+
 /**
- * Only the earlier of awaitingResume's two timers can fire.
+ * Only the earlier of awaitingResume's two timers can fire, and a legacy POST the endpoint
+ * already accepted answers no more.
  */
 export function isPossibleMcpEvent(snapshot: AnyMachineSnapshot, event: AnyEventObject): boolean {
+  const context = snapshot.context as McpOperationContext;
+  if (context.legacyAccepted && LEGACY_POST_ANSWER.test(event.type)) return false;
   if (!snapshot.matches({ streamable: 'awaitingResume' })) return true;
-  const deadlineFirst = deadlineBeforeResume(snapshot.context as McpOperationContext);
+  const deadlineFirst = deadlineBeforeResume(context);
   if (event.type.startsWith('xstate.after.RESUME_DELAY.')) return !deadlineFirst;
   if (event.type.startsWith('xstate.after.REQUEST_DEADLINE.')) return deadlineFirst;
   return true;
 }
 
+/** A state that waits for a legacy POST's acceptance and its answer on the stream. */
+function isLegacyPostStep(snapshot: AnyMachineSnapshot): boolean {
+  return snapshot.matches({ legacy: 'initializing' }) || snapshot.matches({ legacy: 'requesting' });
+}
+
 /**
  * Vertex key: the state, whether a session is open (teardown branches on it), whether a
- * resumption is still allowed, and the outcome's kind once decided.
+ * resumption is still allowed, the outcome's kind once decided, and where a legacy step stands.
  */
 export function serializeMcpState(snapshot: AnyMachineSnapshot): string {
   const context = snapshot.context as McpOperationContext;
@@ -78,6 +89,10 @@ export function serializeMcpState(snapshot: AnyMachineSnapshot): string {
       : undefined,
     outcome: context.outcome === undefined ? undefined : context.outcome.ok,
     abandoned: context.abandoned,
+    // A legacy step waits for both its POST's acceptance and its answer, in either order.
+    legacyStep: isLegacyPostStep(snapshot)
+      ? { accepted: context.legacyAccepted, answer: context.legacyAnswer?.ok }
+      : undefined,
   });
 }
 
