@@ -193,6 +193,24 @@ export function deleteSessionInput(context: McpOperationContext): DeleteSessionI
  */
 const STREAM_STOPPED = new Error('the mcpOperation machine stopped this stream');
 
+/**
+ * Stops a stream actor's request while no stack trace is captured. Ending a response that is
+ * still open destroys its socket, and undici builds two errors of its own for that
+ * (`RequestAbortedError`, `InformationalError`) whose stacks Node's stream `destroy` reads. They
+ * never leave the wire: the stopped stream's failure is ignored. Capturing and formatting them
+ * cost a legacy call about 0.12 ms. The limit is restored before this returns, and the signal
+ * has no listener but undici's and the stream's own reads.
+ */
+function stopStream(controller: AbortController): void {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    controller.abort(STREAM_STOPPED);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 /** A counter's report as the machine takes it: a `BYTES_READ` of the count's growth. */
 function reportGrowth(
   send: (event: { type: 'BYTES_READ'; bytes: number }) => void,
@@ -475,7 +493,7 @@ export function makeMcpOperationActors(deps: McpOperationDependencies = {}) {
         counter.reportUnreported();
         if (!signal.aborted) sendBack({ type: 'STREAM_FAILED', error });
       });
-      return () => controller.abort(STREAM_STOPPED);
+      return () => stopStream(controller);
     }),
 
     /** The standalone GET stream held for a relaying call, reported to the machine. */
@@ -486,7 +504,7 @@ export function makeMcpOperationActors(deps: McpOperationDependencies = {}) {
         // A failed stream only stops relaying on it; the call goes on (and fails on its own).
         if (!signal.aborted) sendBack({ type: 'CALLER_STREAM_CLOSED' });
       });
-      return () => controller.abort(STREAM_STOPPED);
+      return () => stopStream(controller);
     }),
 
     /** Ends a stateful Streamable HTTP session with `DELETE`; any answer is accepted (405 too). */

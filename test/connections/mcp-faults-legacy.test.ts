@@ -312,3 +312,24 @@ describe('the transition records of a fallback run', () => {
     ).toEqual(new Set(['mcpOperation,faulty,discovery']));
   });
 });
+
+describe('ending the legacy stream', () => {
+  it("closes the stream after each operation and leaves the process's stack trace limit as it was", async () => {
+    const server = await start(legacyMcpHandler());
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 17;
+    try {
+      const echo = await mountEcho(server);
+      expect(await runTool(echo, { message: 'hi' }, { source: 'agent' })).toEqual({
+        ok: true,
+        data: echoResult('hi'),
+      });
+      expect(Error.stackTraceLimit).toBe(17);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+    // The discovery's stream and the call's, both ended by the client.
+    await expect.poll(() => server.openStreams()).toBe(0);
+    expect(server.closedRequests()).toBe(2);
+  });
+});
