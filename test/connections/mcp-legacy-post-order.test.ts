@@ -6,7 +6,11 @@
  * deadline fails the call, and the caller's cancellation sends no `notifications/cancelled`.
  */
 import { describe, expect, it } from 'vitest';
-import { runTool, toolCauseFromResult } from '../../src/binding/index.js';
+import {
+  type AnyRuntimeToolDefinition,
+  runTool,
+  toolCauseFromResult,
+} from '../../src/binding/index.js';
 import { ConnectionTimeoutError } from '../../src/connections/index.js';
 import type { TransitionRecord } from '../../src/machines/observe.js';
 import {
@@ -69,6 +73,14 @@ async function echoMeeting(
   return { server, echo, records, before: server.requests.length, closedBefore: closed(server) };
 }
 
+/** Calls `echo` once and expects the server's echo of `hi`. */
+async function expectEchoed(echo: AnyRuntimeToolDefinition): Promise<void> {
+  expect(await runTool(echo, { message: 'hi' }, { source: 'agent' })).toEqual({
+    ok: true,
+    data: echoResult('hi'),
+  });
+}
+
 function closed(server: FaultServer): number {
   return server.closedRequests();
 }
@@ -82,10 +94,7 @@ describe('a legacy request answered on the stream before its POST is accepted', 
     const { server, echo, records, before, closedBefore } = await echoMeeting({
       'tools/call': answerFirst(reply.status(202, 'Accepted')),
     });
-    expect(await runTool(echo, { message: 'hi' }, { source: 'agent' })).toEqual({
-      ok: true,
-      data: echoResult('hi'),
-    });
+    await expectEchoed(echo);
     expect(lines(records)).toEqual([
       ...TO_REQUEST,
       'legacy.requesting.waiting -> closed (xstate.done.actor.postLegacyRequest)',
@@ -99,10 +108,7 @@ describe('a legacy request answered on the stream before its POST is accepted', 
     const { echo, records } = await echoMeeting({
       'tools/call': answerFirst(reply.status(500, 'too late')),
     });
-    expect(await runTool(echo, { message: 'hi' }, { source: 'agent' })).toEqual({
-      ok: true,
-      data: echoResult('hi'),
-    });
+    await expectEchoed(echo);
     expect(lines(records).at(-1)).toBe(
       'legacy.requesting.waiting -> closed (xstate.done.actor.postLegacyRequest)',
     );
@@ -114,10 +120,7 @@ describe('a legacy request answered on the stream before its POST is accepted', 
       { call: { timeoutMs: 400 } },
     );
     const startedAt = performance.now();
-    expect(await runTool(echo, { message: 'hi' }, { source: 'agent' })).toEqual({
-      ok: true,
-      data: echoResult('hi'),
-    });
+    await expectEchoed(echo);
     expect(performance.now() - startedAt).toBeGreaterThanOrEqual(390);
     expect(lines(records)).toEqual([
       ...TO_REQUEST,
@@ -154,10 +157,7 @@ describe('a legacy initialize answered on the stream before its POST is accepted
     const { server, echo, records, before } = await echoMeeting({
       initialize: answerFirst(reply.status(202, 'Accepted')),
     });
-    expect(await runTool(echo, { message: 'hi' }, { source: 'agent' })).toEqual({
-      ok: true,
-      data: echoResult('hi'),
-    });
+    await expectEchoed(echo);
     expect(lines(records).slice(0, 4)).toEqual([
       ...TO_REQUEST.slice(0, 2),
       'legacy.initializing -> legacy.notifying (xstate.done.actor.postLegacyInitialize)',
