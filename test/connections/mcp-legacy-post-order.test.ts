@@ -15,7 +15,6 @@ import { ConnectionTimeoutError } from '../../src/connections/index.js';
 import type { TransitionRecord } from '../../src/machines/observe.js';
 import {
   type FaultReply,
-  type FaultServer,
   type LegacyRpcOverride,
   legacyMcpHandler,
   reply,
@@ -70,7 +69,10 @@ async function echoMeeting(
   server.setHandler(legacyMcpHandler({ rpc }));
   await expect.poll(() => server.openStreams()).toBe(0);
   records.length = 0;
-  return { server, echo, records, before: server.requests.length, closedBefore: closed(server) };
+  const closedBefore = server.closedRequests();
+  /** Requests the client closed or aborted since the mount, as the server counts them. */
+  const closedSince = () => server.closedRequests() - closedBefore;
+  return { server, echo, records, before: server.requests.length, closedSince };
 }
 
 /** Calls `echo` once and expects the server's echo of `hi`. */
@@ -81,17 +83,13 @@ async function expectEchoed(echo: AnyRuntimeToolDefinition): Promise<void> {
   });
 }
 
-function closed(server: FaultServer): number {
-  return server.closedRequests();
-}
-
 function lines(records: readonly TransitionRecord[]): string[] {
   return records.map(({ from, to, event }) => `${from} -> ${to} (${event})`);
 }
 
 describe('a legacy request answered on the stream before its POST is accepted', () => {
   it('waits for the 202 and ends on it: the POST is never aborted', async () => {
-    const { server, echo, records, before, closedBefore } = await echoMeeting({
+    const { server, echo, records, before, closedSince } = await echoMeeting({
       'tools/call': answerFirst(reply.status(202, 'Accepted')),
     });
     await expectEchoed(echo);
@@ -101,7 +99,7 @@ describe('a legacy request answered on the stream before its POST is accepted', 
     ]);
     expect(wire(server, before)).toEqual(CALL_WIRE);
     // Only the stream is closed by the client; every POST was answered to its end.
-    await expect.poll(() => closed(server) - closedBefore).toBe(1);
+    await expect.poll(closedSince).toBe(1);
   });
 
   it('keeps the answer when the POST is then refused', async () => {
@@ -115,7 +113,7 @@ describe('a legacy request answered on the stream before its POST is accepted', 
   });
 
   it('takes the answer at the deadline when the POST never answers, and cancels nothing', async () => {
-    const { server, echo, records, before, closedBefore } = await echoMeeting(
+    const { server, echo, records, before, closedSince } = await echoMeeting(
       { 'tools/call': answerFirst('never') },
       { call: { timeoutMs: 400 } },
     );
@@ -128,7 +126,7 @@ describe('a legacy request answered on the stream before its POST is accepted', 
     ]);
     expect(wire(server, before)).toEqual(CALL_WIRE);
     // The stream and the POST that never answered, both closed by the client.
-    await expect.poll(() => closed(server) - closedBefore).toBe(2);
+    await expect.poll(closedSince).toBe(2);
   });
 
   it('sends no notifications/cancelled when the caller cancels once the answer is held', async () => {

@@ -187,23 +187,16 @@ describe('isAcceptedResponse and isEarlyResponse', () => {
       ]).toEqual(verdicts);
     },
   );
-
-  it.each([
-    ['a decoded value', { ok: true, value: {} }, true],
-    ['a decoding failure', { ok: false, error: new Error('bad') }, true],
-    ['nothing yet', undefined, false],
-  ] as const)('holdsLegacyAnswer: %s -> %s', (_label, answer, expected) => {
-    expect(guards.holdsLegacyAnswer(undefined, { answer })).toBe(expected);
-  });
 });
 
-describe('isAnswered and hasSession', () => {
+describe('isAnswered, holdsLegacyAnswer and hasSession', () => {
   it.each([
-    ['a decoded value', { ok: true, value: {} }, true],
-    ['a decoding failure', { ok: false, error: new Error('bad') }, false],
-    ['nothing yet', undefined, false],
-  ] as const)('isAnswered: %s -> %s', (_label, answer, expected) => {
-    expect(guards.isAnswered(undefined, { answer })).toBe(expected);
+    ['a decoded value', { ok: true, value: {} }, true, true],
+    ['a decoding failure', { ok: false, error: new Error('bad') }, false, true],
+    ['nothing yet', undefined, false, false],
+  ] as const)('%s: answered %s, held %s', (_label, answer, answered, held) => {
+    expect(guards.isAnswered(undefined, { answer })).toBe(answered);
+    expect(guards.holdsLegacyAnswer(undefined, { answer })).toBe(held);
   });
 
   it.each([
