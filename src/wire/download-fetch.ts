@@ -10,11 +10,12 @@
 
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import type { NodeBody, WireResponse } from './abortable-read.js';
 import { raceAbort, throwIfAborted } from './abortable-read.js';
 import { addressRefusal, hostRefusal, writtenHost } from './address-policy.js';
 import { DownloadError } from './download-error.js';
+import { requestOn } from './http-client.js';
 
 /** One answer of a name lookup. */
 export interface ResolvedAddress {
@@ -184,7 +185,7 @@ export async function fetchForDownload(
       const address = await checkedAddress(url, written, options);
       if (address !== undefined) pins.set(url.hostname.toLowerCase(), address);
       throwIfAborted(signal);
-      const answer = await request(url, { dispatcher: agent, method: 'GET', headers, signal });
+      const answer = await requestOn(agent, url, { method: 'GET', headers, signal });
       // An abort destroys the body with an error; an unread body must not make it unhandled.
       answer.body.on('error', () => undefined);
       if (!REDIRECT_STATUSES.has(answer.statusCode)) {

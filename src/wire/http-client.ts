@@ -5,7 +5,7 @@
  * redirect and aborts with the exact `signal.reason`. The fence, the redirect refusal and the byte
  * bounds are the callers'.
  */
-import { Agent, request } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { NodeBody, WireResponse } from './abortable-read.js';
 
 /** The pool every connection request shares; created on the first request. */
@@ -56,16 +56,40 @@ class UndiciResponse implements WireResponse {
   }
 }
 
+/** What {@link requestOn} sends: a method, headers exactly as given, an abort signal, a body. */
+export interface DispatchOptions {
+  readonly method: WireRequest['method'];
+  readonly headers: Record<string, string>;
+  readonly signal: AbortSignal;
+  readonly body?: string;
+}
+
+/**
+ * Sends one request on `dispatcher` through undici's `request` API, called on the dispatcher itself
+ * with the origin and path it takes (the fragment is never sent). undici's top-level
+ * `request(url, options)` reads the same two from the URL and copies the options into a new object
+ * before it dispatches; on Node 20 that copy takes V8's slow path, and the wrapper cost about
+ * 30–60 µs of CPU per request on the development VM. undici follows no redirect on this API.
+ */
+export function requestOn(
+  dispatcher: Dispatcher,
+  url: URL,
+  options: DispatchOptions,
+): Promise<Dispatcher.ResponseData> {
+  return dispatcher.request({
+    origin: url.origin,
+    path: url.search === '' ? url.pathname : `${url.pathname}${url.search}`,
+    method: options.method,
+    headers: options.headers,
+    signal: options.signal,
+    body: options.body ?? null,
+  });
+}
+
 /** The default {@link WireSend}: undici's `request` on the shared keep-alive pool. */
 export const sendWithUndici: WireSend = async (wire) => {
   pool ??= new Agent();
-  const answer = await request(wire.url, {
-    dispatcher: pool,
-    method: wire.method,
-    headers: wire.headers,
-    signal: wire.signal,
-    ...(wire.body === undefined ? {} : { body: wire.body }),
-  });
+  const answer = await requestOn(pool, wire.url, wire);
   // An abort destroys the body with an error; the readers see it through iteration, so an
   // unread body must not turn it into an unhandled 'error' event.
   answer.body.on('error', () => undefined);
