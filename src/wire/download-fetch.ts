@@ -15,7 +15,7 @@ import type { NodeBody, WireResponse } from './abortable-read.js';
 import { raceAbort, throwIfAborted } from './abortable-read.js';
 import { addressRefusal, hostRefusal, writtenHost } from './address-policy.js';
 import { DownloadError } from './download-error.js';
-import { requestOn } from './http-client.js';
+import { MACHINE_DEADLINES_ONLY, requestOn } from './http-client.js';
 
 /** One answer of a name lookup. */
 export interface ResolvedAddress {
@@ -105,7 +105,11 @@ function pinnedAgent(pins: ReadonlyMap<string, ResolvedAddress>): Agent {
     if (options.all === true) callback(null, [{ ...pinned }]);
     else callback(null, pinned.address, pinned.family);
   };
-  return new Agent({ connect: { lookup: lookup as never }, pipelining: 0 });
+  return new Agent({
+    ...MACHINE_DEADLINES_ONLY,
+    connect: { lookup: lookup as never },
+    pipelining: 0,
+  });
 }
 
 /**

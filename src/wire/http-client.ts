@@ -8,6 +8,14 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { NodeBody, WireResponse } from './abortable-read.js';
 
+/**
+ * undici's own timeouts, off on every agent this library creates: a head awaited for 300 s, or 300 s
+ * between two body chunks, would otherwise fail with undici's `HeadersTimeoutError` or
+ * `BodyTimeoutError` however long the connection's deadline is. Every wait is bounded by a machine
+ * deadline instead, which aborts the request with its exact reason.
+ */
+export const MACHINE_DEADLINES_ONLY = { headersTimeout: 0, bodyTimeout: 0 } as const;
+
 /** The pool every connection request shares; created on the first request. */
 let pool: Agent | undefined;
 
@@ -88,7 +96,7 @@ export function requestOn(
 
 /** The default {@link WireSend}: undici's `request` on the shared keep-alive pool. */
 export const sendWithUndici: WireSend = async (wire) => {
-  pool ??= new Agent();
+  pool ??= new Agent(MACHINE_DEADLINES_ONLY);
   const answer = await requestOn(pool, wire.url, wire);
   // An abort destroys the body with an error; the readers see it through iteration, so an
   // unread body must not turn it into an unhandled 'error' event.
