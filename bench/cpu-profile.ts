@@ -20,7 +20,11 @@ import { log } from './transcript.js';
 
 interface ProfileNode {
   readonly id: number;
-  readonly callFrame: { readonly functionName: string; readonly url: string };
+  readonly callFrame: {
+    readonly functionName: string;
+    readonly url: string;
+    readonly lineNumber: number;
+  };
   readonly children?: readonly number[];
 }
 
@@ -46,6 +50,15 @@ export interface ProfileSummary {
   readonly busyMicros: number;
   /** XState's charged time over busy time, 0..1. */
   readonly xstateShare: number;
+  /** XState's charged time by function, heaviest first. */
+  readonly xstateFunctions: readonly FunctionTime[];
+}
+
+/** One function's charged time in the measured window, in µs. */
+export interface FunctionTime {
+  /** The function's name and where it is: `name (file:line)`. */
+  readonly name: string;
+  readonly chargedMicros: number;
 }
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -125,6 +138,45 @@ export function summarise(profile: CpuProfile, start: number, end: number) {
   }));
 }
 
+/**
+ * Charged time by function for the frames of one package: each sample goes to its nearest frame
+ * with a URL (as in the "charged" column), and is kept when that frame is the package's.
+ */
+export function chargedFunctions(
+  profile: CpuProfile,
+  start: number,
+  end: number,
+  pkg: string,
+): FunctionTime[] {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const chargedFrame = (id: number): ProfileNode | undefined => {
+    for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
+      const node = byId.get(at);
+      if (node === undefined || SPECIAL.has(node.callFrame.functionName)) return undefined;
+      if (node.callFrame.url !== '') return node;
+    }
+    return undefined;
+  };
+  const totals = new Map<string, number>();
+  let stamp = profile.startTime;
+  for (let index = 0; index < profile.samples.length; index++) {
+    stamp += profile.timeDeltas[index] ?? 0;
+    const duration = profile.timeDeltas[index + 1] ?? 0;
+    if (stamp < start || stamp > end) continue;
+    const frame = chargedFrame(profile.samples[index] as number);
+    if (frame === undefined || packageOf(frame.callFrame.url) !== pkg) continue;
+    const { functionName, url, lineNumber } = frame.callFrame;
+    const name = `${functionName === '' ? '(anonymous)' : functionName} (${url.split('/').at(-1)}:${lineNumber + 1})`;
+    totals.set(name, (totals.get(name) ?? 0) + duration);
+  }
+  return [...totals]
+    .map(([name, chargedMicros]) => ({ name, chargedMicros }))
+    .sort((a, b) => b.chargedMicros - a.chargedMicros);
+}
+
 async function mainThreadProfile(dir: string): Promise<CpuProfile> {
   const files = (await readdir(dir)).filter((file) => file.endsWith('.cpuprofile'));
   // Node names each file CPU.<date>.<time>.<pid>.<thread id>.<seq>.cpuprofile; the main thread
@@ -148,11 +200,10 @@ export async function runCpuProfile(
       timeoutMs: 60_000 + options.calls * 50,
     });
     const window = JSON.parse(line) as { startMicros: number; endMicros: number };
-    const packages = summarise(
-      await mainThreadProfile(dir),
-      window.startMicros,
-      window.endMicros,
-    ).sort((a, b) => b.chargedMicros - a.chargedMicros || b.selfMicros - a.selfMicros);
+    const profile = await mainThreadProfile(dir);
+    const packages = summarise(profile, window.startMicros, window.endMicros).sort(
+      (a, b) => b.chargedMicros - a.chargedMicros || b.selfMicros - a.selfMicros,
+    );
     const total = packages.reduce((sum, entry) => sum + entry.selfMicros, 0);
     const idle = packages.find((entry) => entry.name === 'idle')?.selfMicros ?? 0;
     const busyMicros = total - idle;
@@ -162,6 +213,7 @@ export async function runCpuProfile(
       packages,
       busyMicros,
       xstateShare: xstate / busyMicros,
+      xstateFunctions: chargedFunctions(profile, window.startMicros, window.endMicros, 'xstate'),
     };
     printProfile(summary, window.endMicros - window.startMicros);
     return summary;
@@ -187,4 +239,21 @@ function printProfile(summary: ProfileSummary, windowMicros: number): void {
     ]),
   );
   log(`XState's share of busy client CPU (charged): ${fmt(summary.xstateShare * 100, 1)}%`);
+  const xstate = summary.xstateFunctions.reduce((sum, entry) => sum + entry.chargedMicros, 0);
+  log(
+    `\nXState's heaviest functions (charged; ${XSTATE_ROWS} of ${summary.xstateFunctions.length}, with their share of XState's time):`,
+  );
+  printTable(
+    ['function (file:line)', 'charged us/call', 'share of XState'],
+    summary.xstateFunctions
+      .slice(0, XSTATE_ROWS)
+      .map((entry) => [
+        entry.name,
+        fmt(entry.chargedMicros / summary.calls, 1),
+        `${fmt((entry.chargedMicros / xstate) * 100, 1)}%`,
+      ]),
+  );
 }
+
+/** How many of XState's functions the profile section lists. */
+const XSTATE_ROWS = 12;
