@@ -94,12 +94,34 @@ function packageOf(url: string): string | undefined {
   return 'other';
 }
 
-/** Self and charged time by package over samples stamped within [start, end]. */
-export function summarise(profile: CpuProfile, start: number, end: number) {
+/** The profile's nodes by id, and each node's parent. */
+function nodeIndex(profile: CpuProfile) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes)
     for (const child of node.children ?? []) parentOf.set(child, node.id);
+  return { byId, parentOf };
+}
+
+/** Calls `visit` with the node and the duration of every sample stamped within [start, end]. */
+function forEachSample(
+  profile: CpuProfile,
+  start: number,
+  end: number,
+  visit: (nodeId: number, micros: number) => void,
+): void {
+  let stamp = profile.startTime;
+  for (let index = 0; index < profile.samples.length; index++) {
+    stamp += profile.timeDeltas[index] ?? 0;
+    // A sample lasts until the next one is taken.
+    const duration = profile.timeDeltas[index + 1] ?? 0;
+    if (stamp >= start && stamp <= end) visit(profile.samples[index] as number, duration);
+  }
+}
+
+/** Self and charged time by package over samples stamped within [start, end]. */
+export function summarise(profile: CpuProfile, start: number, end: number) {
+  const { byId, parentOf } = nodeIndex(profile);
   const labels = new Map<number, { self: string; charged: string }>();
   const labelOf = (id: number): { self: string; charged: string } => {
     const known = labels.get(id);
@@ -120,16 +142,11 @@ export function summarise(profile: CpuProfile, start: number, end: number) {
   };
   const self = new Map<string, number>();
   const charged = new Map<string, number>();
-  let stamp = profile.startTime;
-  for (let index = 0; index < profile.samples.length; index++) {
-    stamp += profile.timeDeltas[index] ?? 0;
-    // A sample lasts until the next one is taken.
-    const duration = profile.timeDeltas[index + 1] ?? 0;
-    if (stamp < start || stamp > end) continue;
-    const label = labelOf(profile.samples[index] as number);
+  forEachSample(profile, start, end, (nodeId, duration) => {
+    const label = labelOf(nodeId);
     self.set(label.self, (self.get(label.self) ?? 0) + duration);
     charged.set(label.charged, (charged.get(label.charged) ?? 0) + duration);
-  }
+  });
   const names = new Set([...self.keys(), ...charged.keys()]);
   return [...names].map((name) => ({
     name,
@@ -148,10 +165,7 @@ export function chargedFunctions(
   end: number,
   pkg: string,
 ): FunctionTime[] {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const parentOf = new Map<number, number>();
-  for (const node of profile.nodes)
-    for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const { byId, parentOf } = nodeIndex(profile);
   const chargedFrame = (id: number): ProfileNode | undefined => {
     for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
       const node = byId.get(at);
@@ -161,17 +175,13 @@ export function chargedFunctions(
     return undefined;
   };
   const totals = new Map<string, number>();
-  let stamp = profile.startTime;
-  for (let index = 0; index < profile.samples.length; index++) {
-    stamp += profile.timeDeltas[index] ?? 0;
-    const duration = profile.timeDeltas[index + 1] ?? 0;
-    if (stamp < start || stamp > end) continue;
-    const frame = chargedFrame(profile.samples[index] as number);
-    if (frame === undefined || packageOf(frame.callFrame.url) !== pkg) continue;
+  forEachSample(profile, start, end, (nodeId, duration) => {
+    const frame = chargedFrame(nodeId);
+    if (frame === undefined || packageOf(frame.callFrame.url) !== pkg) return;
     const { functionName, url, lineNumber } = frame.callFrame;
     const name = `${functionName === '' ? '(anonymous)' : functionName} (${url.split('/').at(-1)}:${lineNumber + 1})`;
     totals.set(name, (totals.get(name) ?? 0) + duration);
-  }
+  });
   return [...totals]
     .map(([name, chargedMicros]) => ({ name, chargedMicros }))
     .sort((a, b) => b.chargedMicros - a.chargedMicros);
