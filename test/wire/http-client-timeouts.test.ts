@@ -42,6 +42,14 @@ async function text(response: WireResponse): Promise<string> {
   return body;
 }
 
+/** What a promise settled with, so a rejection is asserted rather than thrown. */
+function settled<T>(promise: Promise<T>): Promise<{ value: T } | { error: unknown }> {
+  return promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+}
+
 /** Resolves once the server has seen `count` requests, on real I/O under fake timers. */
 async function seen(server: LoopbackServer, count: number): Promise<void> {
   while (server.requests.length < count) await vi.advanceTimersByTimeAsync(1);
@@ -61,16 +69,13 @@ describe('the wire client keeps no deadline of its own', () => {
       body: '{}',
       signal: liveSignal(),
     });
-    const outcome = sent.then(
-      (response) => ({ response }),
-      (error: unknown) => ({ error }),
-    );
+    const outcome = settled(sent);
     await seen(server, 1);
     await vi.advanceTimersByTimeAsync(SILENCE_MS);
     answer?.();
-    const settled = await outcome;
-    expect(settled).not.toHaveProperty('error');
-    const { response } = settled as { response: WireResponse };
+    const result = await outcome;
+    expect(result).not.toHaveProperty('error');
+    const { value: response } = result as { value: WireResponse };
     expect(response.status).toBe(200);
     expect(await text(response)).toBe('late');
   });
@@ -89,10 +94,7 @@ describe('the wire client keeps no deadline of its own', () => {
       headers: {},
       signal: liveSignal(),
     });
-    const body = text(response).then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    );
+    const body = settled(text(response));
     await vi.advanceTimersByTimeAsync(SILENCE_MS);
     finish?.();
     expect(await body).toEqual({ value: 'data: first\n\ndata: second\n\n' });
@@ -110,10 +112,7 @@ describe('the wire client keeps no deadline of its own', () => {
       signal: liveSignal(),
       allowPrivateHosts: true,
     });
-    const body = text(response).then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    );
+    const body = settled(text(response));
     await vi.advanceTimersByTimeAsync(SILENCE_MS);
     finish?.();
     expect(await body).toEqual({ value: 'first;second' });
