@@ -55,25 +55,6 @@ export function describeRedirect(location: string | null, from: URL): RedirectTa
 }
 
 /**
- * The answer `send` gives, or the signal's reason once it aborts. The default sender rejects with
- * that reason by itself (undici aborts the request with it), so only an injected sender, which may
- * ignore the signal, is raced against it; a late answer of such a sender is cancelled. The race
- * costs two abort listeners and a promise per request.
- */
-function answerOf(send: WireSend, request: WireRequest): Promise<WireResponse> {
-  const pending = send(request);
-  if (send === sendWithUndici) return pending;
-  const { signal } = request;
-  pending.then(
-    (late) => {
-      if (signal.aborted) cancelBody(late);
-    },
-    () => undefined,
-  );
-  return raceAbort(pending, signal);
-}
-
-/**
  * Sends one request of the operation in `scope` inside `fence` and refuses any redirect: a 3xx has
  * its body cancelled and becomes a {@link ConnectionUrlError} that says where it pointed
  * ({@link describeRedirect}), because following it could carry the bearer elsewhere. An off-fence URL is refused before any I/O. `send` defaults to
@@ -88,9 +69,17 @@ export async function fetchWithoutRedirects(
   assertInsideFence(request.url, fence, scope);
   const { signal } = request;
   throwIfAborted(signal);
+  const pending = send(request);
+  // A sender that ignores the signal may still answer after the abort: its body must not linger.
+  pending.then(
+    (late) => {
+      if (signal.aborted) cancelBody(late);
+    },
+    () => undefined,
+  );
   let response: WireResponse;
   try {
-    response = await answerOf(send, request);
+    response = await raceAbort(pending, signal);
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     throw error;
