@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cancelBody, type WireResponse } from '../../src/wire/abortable-read.js';
 import {
   drainBounded,
@@ -14,30 +14,14 @@ import { sendWithUndici } from '../../src/wire/http-client.js';
 import {
   type Handler,
   type LoopbackServer,
-  leakedHandles,
   liveSignal,
-  startLoopbackServer,
+  serveEachTest,
   writeInChunks,
 } from './loopback-server.js';
 
-let servers: LoopbackServer[] = [];
-
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  servers = [];
-});
-
-afterAll(async () => {
-  expect(await leakedHandles()).toEqual([]);
-});
+const serve = serveEachTest();
 
 type Get = (handler: Handler) => Promise<{ response: WireResponse; server: LoopbackServer }>;
-
-async function serve(handler: Handler): Promise<LoopbackServer> {
-  const server = await startLoopbackServer(handler);
-  servers.push(server);
-  return server;
-}
 
 /** A WHATWG body, read through a stream reader. */
 const fetchGet = async (handler: Handler) => {

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WireResponse } from '../../src/wire/abortable-read.js';
 import { readBoundedText } from '../../src/wire/bounded-body.js';
 import { ConnectionUrlError } from '../../src/wire/errors.js';
@@ -11,29 +11,9 @@ import {
 } from '../../src/wire/fetch-guarded.js';
 import type { OperationScope } from '../../src/wire/operation.js';
 import { createHostFence, type HostFence } from '../../src/wire/url-fence.js';
-import {
-  type LoopbackServer,
-  leakedHandles,
-  liveSignal,
-  startLoopbackServer,
-} from './loopback-server.js';
+import { type LoopbackServer, liveSignal, serveEachTest } from './loopback-server.js';
 
-let servers: LoopbackServer[] = [];
-
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  servers = [];
-});
-
-afterAll(async () => {
-  expect(await leakedHandles()).toEqual([]);
-});
-
-async function serve(...args: Parameters<typeof startLoopbackServer>): Promise<LoopbackServer> {
-  const server = await startLoopbackServer(...args);
-  servers.push(server);
-  return server;
-}
+const serve = serveEachTest();
 
 /** The operation a request serves, its fence, and the sender it goes through. */
 interface Wire {

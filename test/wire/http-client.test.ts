@@ -1,30 +1,9 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WireResponse } from '../../src/wire/abortable-read.js';
 import { sendWithUndici } from '../../src/wire/http-client.js';
-import {
-  type Handler,
-  type LoopbackServer,
-  leakedHandles,
-  liveSignal,
-  startLoopbackServer,
-} from './loopback-server.js';
+import { type LoopbackServer, liveSignal, serveEachTest } from './loopback-server.js';
 
-let servers: LoopbackServer[] = [];
-
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  servers = [];
-});
-
-afterAll(async () => {
-  expect(await leakedHandles()).toEqual([]);
-});
-
-async function serve(handler: Handler): Promise<LoopbackServer> {
-  const server = await startLoopbackServer(handler);
-  servers.push(server);
-  return server;
-}
+const serve = serveEachTest();
 
 /** The whole body, read to its end. */
 async function text(response: WireResponse): Promise<string> {

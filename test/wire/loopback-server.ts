@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, expect } from 'vitest';
 
 /** What the server saw of one request. */
 export interface SeenRequest {
@@ -47,6 +48,26 @@ export async function startLoopbackServer(handler: Handler): Promise<LoopbackSer
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * The loopback servers of one test file: each closes after the test that started it, and the
+ * file's end checks that no socket or timer outlived its tests. Call once, at the file's top level.
+ */
+export function serveEachTest(): (handler: Handler) => Promise<LoopbackServer> {
+  let servers: LoopbackServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+    servers = [];
+  });
+  afterAll(async () => {
+    expect(await leakedHandles()).toEqual([]);
+  });
+  return async (handler) => {
+    const server = await startLoopbackServer(handler);
+    servers.push(server);
+    return server;
   };
 }
 

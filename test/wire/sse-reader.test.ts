@@ -1,4 +1,4 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConnectionResponseTooLargeError } from '../../src/wire/errors.js';
 import {
   readSseBatches,
@@ -9,28 +9,17 @@ import {
 import {
   type Handler,
   type LoopbackServer,
-  leakedHandles,
   liveSignal,
-  startLoopbackServer,
+  serveEachTest,
   writeInChunks,
 } from './loopback-server.js';
 
-let servers: LoopbackServer[] = [];
-
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  servers = [];
-});
-
-afterAll(async () => {
-  expect(await leakedHandles()).toEqual([]);
-});
+const serve = serveEachTest();
 
 async function openStream(
   handler: Handler,
 ): Promise<{ response: Response; server: LoopbackServer }> {
-  const server = await startLoopbackServer(handler);
-  servers.push(server);
+  const server = await serve(handler);
   return { response: await fetch(new URL('/sse', server.origin)), server };
 }
 
