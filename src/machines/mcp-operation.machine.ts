@@ -42,7 +42,7 @@ import {
   INITIALIZE_ID,
   initializedMessage,
   initializeMessage,
-  isCancellableOperation,
+  isCancellableRequest,
   MAX_TOOL_LIST_PAGES,
   mergeToolPages,
   nextCursorOf,
@@ -102,13 +102,13 @@ const tokenOf = ({ event }: With<{ readonly output: SecretValue | undefined }>) 
 const errorOf = ({ event }: With<{ readonly error: unknown }>) => ({ error: event.error });
 const bytesOf = ({ event }: With<{ readonly bytes: number }>) => ({ bytes: event.bytes });
 const messageOf = ({ event }: With<{ readonly message: unknown }>) => ({ message: event.message });
-const answerOf = ({ event }: ExchangeDone): Answer => ({
-  value: event.output.kind === 'response' ? event.output.value : undefined,
-});
-const initializedOf = ({ event }: ExchangeDone) => ({
-  value: event.output.kind === 'response' ? event.output.value : undefined,
-  sessionId: event.output.kind === 'response' ? event.output.sessionId : undefined,
-});
+const responseOf = ({ event }: ExchangeDone) =>
+  event.output.kind === 'response' ? event.output : undefined;
+const answerOf = (args: ExchangeDone): Answer => ({ value: responseOf(args)?.value });
+const initializedOf = (args: ExchangeDone) => {
+  const response = responseOf(args);
+  return { value: response?.value, sessionId: response?.sessionId };
+};
 const legacyAnswerOf = ({ context }: WithContext): Answer => ({
   value: context.legacyAnswer?.ok === true ? context.legacyAnswer.value : undefined,
 });
@@ -604,14 +604,12 @@ export const mcpOperationSetup = setup({
     failCancelled: assign((_, params: { reason: unknown }) => failed(params.reason)),
     // The upstream's progress for our request, handed to whoever runs the machine, in order.
     relayProgress: emit((_, params: ProgressReport) => ({ type: 'progress' as const, ...params })),
-    // A sent request given up: teardown tells the server (`notifications/cancelled`). Only the
-    // run's request counts; the handshake's `initialize` is never cancelled, nor a request whose
-    // answer the legacy stream already brought.
+    // A sent request given up: teardown tells the server (`notifications/cancelled`) when
+    // `isCancellableRequest` says the request is still in progress.
     abandonRequest: assign(({ context }, params: { cause: AbandonCause }) => ({
-      abandoned:
-        isCancellableOperation(context.operation) && context.legacyAnswer === undefined
-          ? params.cause
-          : undefined,
+      abandoned: isCancellableRequest(context.operation, context.legacyAnswer !== undefined)
+        ? params.cause
+        : undefined,
     })),
     // The standalone GET stream of a relaying call; it lives until the outcome is decided.
     openCallerStream: spawnChild('callerStream', {

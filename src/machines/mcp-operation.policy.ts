@@ -240,9 +240,13 @@ export function decodeRpcResponse(
   }
 }
 
-/** Whether giving up `operation` must be announced: the run's request, never the handshake. */
-export function isCancellableOperation(operation: string): boolean {
-  return operation === 'tools/call' || operation === 'tools/list';
+/**
+ * Whether giving up the operation in progress must be announced with `notifications/cancelled`:
+ * only the run's request, never the handshake, and not a request whose answer the legacy stream
+ * already brought (the specification reserves the notice for requests believed in progress).
+ */
+export function isCancellableRequest(operation: string, answered: boolean): boolean {
+  return !answered && (operation === 'tools/call' || operation === 'tools/list');
 }
 
 /**

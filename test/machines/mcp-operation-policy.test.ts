@@ -8,6 +8,7 @@ import {
   DEFAULT_RESUME_DELAY_MS,
   decodeRpcResponse,
   initializeMessage,
+  isCancellableRequest,
   isFallbackStatus,
   isUnauthorizedStatus,
   localAnswer,
@@ -34,6 +35,23 @@ describe('isUnauthorizedStatus', () => {
   it('is true for 401 only (403 stays a refusal)', () => {
     const statuses = Array.from({ length: 500 }, (_, index) => index + 100);
     expect(statuses.filter(isUnauthorizedStatus)).toEqual([401]);
+  });
+});
+
+describe('isCancellableRequest', () => {
+  it("is true for the run's request while no answer is held, and never for the handshake", () => {
+    const operations = ['initialize', 'notifications/initialized', 'tools/call', 'tools/list'];
+    const rows = operations.flatMap((operation) =>
+      [false, true].map((answered) => [
+        operation,
+        answered,
+        isCancellableRequest(operation, answered),
+      ]),
+    );
+    expect(rows.filter(([, , cancellable]) => cancellable)).toEqual([
+      ['tools/call', false, true],
+      ['tools/list', false, true],
+    ]);
   });
 });
 
