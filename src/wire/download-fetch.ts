@@ -189,12 +189,7 @@ export async function fetchForDownload(
       const address = await checkedAddress(url, written, options);
       if (address !== undefined) pins.set(url.hostname.toLowerCase(), address);
       throwIfAborted(signal);
-      // Raced: undici rejects an abort that comes while its connection is being made only once
-      // the connection is made or fails (decision 0020).
-      const answer = await raceAbort(
-        requestOn(agent, url, { method: 'GET', headers, signal }),
-        signal,
-      );
+      const answer = await requestOn(agent, url, { method: 'GET', headers, signal });
       // An abort destroys the body with an error; an unread body must not make it unhandled.
       answer.body.on('error', () => undefined);
       if (!REDIRECT_STATUSES.has(answer.statusCode)) {
