@@ -3,6 +3,7 @@
  * the same server child in one run, rounds interleaved; and throughput with many calls in flight.
  * The same table for an OpenAPI operation (section 9).
  */
+import { availableParallelism } from 'node:os';
 import {
   type CallAlternative,
   oursAlternative,
@@ -54,7 +55,68 @@ async function measureAndPrint(
     `\n${server.spec.path} (${server.spec.title}): ${plan.rounds} rounds x ${plan.callsPerRound} calls, ${inFlight}, after ${plan.warmupCalls} warm-up calls each`,
   );
   printPerCall(results, plan.concurrency > 1);
+  if (plan.concurrency > 1) printCeilings(results);
   return { server: server.spec.id, results };
+}
+
+/** The CPU both processes spend on one call, in µs: the client's and the server child's. */
+export function machineCpuPerCall(result: AlternativeResult): number {
+  return result.cpuMicrosPerCall + result.serverCpuMicrosPerCall;
+}
+
+/** The goal of the throughput target, ours / SDK per call. */
+export const THROUGHPUT_GOAL = 1.5;
+
+/**
+ * The two ceilings on ours' calls/s in a throughput table, each as a ratio to the SDK per-call
+ * client's measured calls/s. `server`: the server child runs its JavaScript on one thread, so it
+ * serves at most one core over what its main thread spent per call of ours, whatever the client.
+ * `machine`: client and server share the machine's cores, so calls/s are at most those cores over
+ * the CPU both spent per call of ours.
+ */
+export function throughputCeilings(
+  results: readonly AlternativeResult[],
+  cores: number = availableParallelism(),
+): { readonly server: number; readonly machine: number } | undefined {
+  const ours = results.find((result) => result.id === 'ours');
+  const sdk = results.find((result) => result.id === 'sdk-per-call');
+  if (ours === undefined || sdk === undefined || !(sdk.throughputMedian > 0)) return undefined;
+  const serverCallsPerSecond = 1_000_000 / ours.serverMainThreadCpuMicrosPerCall;
+  const machineCallsPerSecond = (cores * 1_000_000) / machineCpuPerCall(ours);
+  return {
+    server: serverCallsPerSecond / sdk.throughputMedian,
+    machine: machineCallsPerSecond / sdk.throughputMedian,
+  };
+}
+
+function printCeilings(results: readonly AlternativeResult[]): void {
+  const cores = availableParallelism();
+  const ceilings = throughputCeilings(results, cores);
+  if (ceilings === undefined) return;
+  log(
+    `\nWhat bounds calls/s: the server child's one JavaScript thread, and the ${cores} cores client and server share (busy = calls/s x CPU per call):`,
+  );
+  printTable(
+    [
+      'alternative',
+      'calls/s',
+      'server main-thread us/call',
+      'server main thread busy',
+      'client + server CPU us/call',
+      'cores busy',
+    ],
+    results.map((result) => [
+      result.name,
+      fmt(result.throughputMedian, 0),
+      fmt(result.serverMainThreadCpuMicrosPerCall, 0),
+      `${fmt((result.throughputMedian * result.serverMainThreadCpuMicrosPerCall) / 10_000, 0)} %`,
+      fmt(machineCpuPerCall(result), 0),
+      fmt((result.throughputMedian * machineCpuPerCall(result)) / 1_000_000, 2),
+    ]),
+  );
+  log(
+    `Ceilings on ours, over the SDK per-call client's calls/s: the server thread ${fmt(ceilings.server, 2)}x, the cores ${fmt(ceilings.machine, 2)}x (the target asks ${fmt(THROUGHPUT_GOAL, 2)}x).`,
+  );
 }
 
 /**

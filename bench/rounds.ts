@@ -43,6 +43,8 @@ export interface AlternativeResult {
   readonly requestsPerCall: Readonly<Record<string, number>>;
   /** Median over rounds of the server child's CPU per call, in µs: what the client made it do. */
   readonly serverCpuMicrosPerCall: number;
+  /** The same for the server's main thread alone (`NaN` off Linux), where its JavaScript runs. */
+  readonly serverMainThreadCpuMicrosPerCall: number;
 }
 
 // Before a round: lets the previous alternative's stray I/O (a stream being torn down) finish.
@@ -64,6 +66,7 @@ export async function measureInterleaved(
     cpuPerCall: [] as number[],
     mainCpuPerCall: [] as number[],
     serverCpuPerCall: [] as number[],
+    serverMainCpuPerCall: [] as number[],
     requests: {} as Record<string, number>,
   }));
   const timedCall = async (alternative: CallAlternative, latencies: number[]) => {
@@ -94,6 +97,7 @@ export async function measureInterleaved(
       sample.mainCpuPerCall.push((mainThreadCpuMicros() - mainStart) / plan.callsPerRound);
       const counts = await server.counts();
       sample.serverCpuPerCall.push(counts.cpuMicros / plan.callsPerRound);
+      sample.serverMainCpuPerCall.push(counts.mainThreadCpuMicros / plan.callsPerRound);
       for (const [method, count] of Object.entries(counts.byMethod)) {
         sample.requests[method] = (sample.requests[method] ?? 0) + count;
       }
@@ -117,6 +121,7 @@ export async function measureInterleaved(
       throughputP95: plan.callsPerRound / (p95(sample.roundMs) / 1000),
       requestsPerCall,
       serverCpuMicrosPerCall: median(sample.serverCpuPerCall),
+      serverMainThreadCpuMicrosPerCall: median(sample.serverMainCpuPerCall),
     };
   });
 }

@@ -117,7 +117,7 @@ async function runMcpSections(): Promise<TargetRow[]> {
     );
 
     const legacy = await section('2. Per-call latency and client CPU (legacy HTTP+SSE)', () =>
-      runLegacyPerCall(server('legacy-sse'), counts.sequential),
+      runLegacyPerCall(server('legacy-sse'), counts.legacySequential),
     );
 
     const throughput = await section(

@@ -4,13 +4,15 @@
  */
 
 /**
- * HTTP requests received, keyed by method (`POST`) and by route (`POST /sse`), and the server
- * process's CPU time (user + system, µs) since the last reset.
+ * HTTP requests received, keyed by method (`POST`) and by route (`POST /sse`), the server
+ * process's CPU time (user + system, µs) and its main thread's alone (`NaN` off Linux), both since
+ * the last reset.
  */
 export interface ServerCounts {
   readonly byMethod: Readonly<Record<string, number>>;
   readonly byRoute: Readonly<Record<string, number>>;
   readonly cpuMicros: number;
+  readonly mainThreadCpuMicros: number;
 }
 
 /** Runner to server child. */

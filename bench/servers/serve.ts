@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { cpuMicros } from '../stats.js';
+import { cpuMicros, mainThreadCpuMicros } from '../stats.js';
 import { type ChildMessage, isParentMessage } from './protocol.js';
 
 /** Handles one request; `path` is the URL's pathname. */
@@ -41,6 +41,7 @@ export async function serveInChild(options: ServeOptions): Promise<void> {
   let byMethod: Record<string, number> = {};
   let byRoute: Record<string, number> = {};
   let cpuSince = process.cpuUsage();
+  let mainSince = mainThreadCpuMicros();
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     const method = req.method ?? 'GET';
@@ -79,9 +80,15 @@ export async function serveInChild(options: ServeOptions): Promise<void> {
       byMethod = {};
       byRoute = {};
       cpuSince = process.cpuUsage();
+      mainSince = mainThreadCpuMicros();
       send({ type: 'reset', id: message.id });
     } else {
-      const counts = { byMethod, byRoute, cpuMicros: cpuMicros(process.cpuUsage(cpuSince)) };
+      const counts = {
+        byMethod,
+        byRoute,
+        cpuMicros: cpuMicros(process.cpuUsage(cpuSince)),
+        mainThreadCpuMicros: mainThreadCpuMicros() - mainSince,
+      };
       send({ type: 'counts', id: message.id, counts });
     }
   });
