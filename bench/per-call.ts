@@ -30,7 +30,7 @@ import {
 } from './rounds.js';
 import type { ServerId } from './server-list.js';
 import type { ServerProcess } from './server-process.js';
-import { fmt, printTable, ratio } from './stats.js';
+import { fmt, printTable, ratio, times } from './stats.js';
 import { log } from './transcript.js';
 
 /** The results of one table: one server, one plan. */
@@ -115,7 +115,7 @@ function printCeilings(results: readonly AlternativeResult[]): void {
     ]),
   );
   log(
-    `Ceilings on ours, over the SDK per-call client's calls/s: the server thread ${fmt(ceilings.server, 2)}x, the cores ${fmt(ceilings.machine, 2)}x (the target asks ${fmt(THROUGHPUT_GOAL, 2)}x).`,
+    `Ceilings on ours, over the SDK per-call client's calls/s: the server thread ${times(ceilings.server)}, the cores ${times(ceilings.machine)} (the target asks ${times(THROUGHPUT_GOAL)}).`,
   );
 }
 
