@@ -89,6 +89,11 @@ export function throughputCeilings(
   };
 }
 
+/** A share as `86 %`; `n/a` when it could not be measured. */
+function percent(share: number): string {
+  return Number.isFinite(share) ? `${fmt(share * 100, 0)} %` : 'n/a';
+}
+
 function printCeilings(results: readonly AlternativeResult[]): void {
   const cores = availableParallelism();
   const ceilings = throughputCeilings(results, cores);
@@ -109,7 +114,7 @@ function printCeilings(results: readonly AlternativeResult[]): void {
       result.name,
       fmt(result.throughputMedian, 0),
       fmt(result.serverMainThreadCpuMicrosPerCall, 0),
-      `${fmt((result.throughputMedian * result.serverMainThreadCpuMicrosPerCall) / 10_000, 0)} %`,
+      percent((result.throughputMedian * result.serverMainThreadCpuMicrosPerCall) / 1_000_000),
       fmt(machineCpuPerCall(result), 0),
       fmt((result.throughputMedian * machineCpuPerCall(result)) / 1_000_000, 2),
     ]),

@@ -97,7 +97,9 @@ export async function measureInterleaved(
       sample.mainCpuPerCall.push((mainThreadCpuMicros() - mainStart) / plan.callsPerRound);
       const counts = await server.counts();
       sample.serverCpuPerCall.push(counts.cpuMicros / plan.callsPerRound);
-      sample.serverMainCpuPerCall.push(counts.mainThreadCpuMicros / plan.callsPerRound);
+      sample.serverMainCpuPerCall.push(
+        (counts.mainThreadCpuMicros ?? Number.NaN) / plan.callsPerRound,
+      );
       for (const [method, count] of Object.entries(counts.byMethod)) {
         sample.requests[method] = (sample.requests[method] ?? 0) + count;
       }

@@ -5,14 +5,14 @@
 
 /**
  * HTTP requests received, keyed by method (`POST`) and by route (`POST /sse`), the server
- * process's CPU time (user + system, µs) and its main thread's alone (`NaN` off Linux), both since
- * the last reset.
+ * process's CPU time (user + system, µs) and its main thread's alone, both since the last reset.
+ * Off Linux the main thread's is unknown: `NaN`, which the IPC channel's JSON carries as `null`.
  */
 export interface ServerCounts {
   readonly byMethod: Readonly<Record<string, number>>;
   readonly byRoute: Readonly<Record<string, number>>;
   readonly cpuMicros: number;
-  readonly mainThreadCpuMicros: number;
+  readonly mainThreadCpuMicros: number | null;
 }
 
 /** Runner to server child. */
