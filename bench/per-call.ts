@@ -60,7 +60,7 @@ async function measureAndPrint(
 }
 
 /** The CPU both processes spend on one call, in µs: the client's and the server child's. */
-export function machineCpuPerCall(result: AlternativeResult): number {
+function machineCpuPerCall(result: AlternativeResult): number {
   return result.cpuMicrosPerCall + result.serverCpuMicrosPerCall;
 }
 
