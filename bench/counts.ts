@@ -52,7 +52,8 @@ export const FULL: Counts = {
   // CPU; after 1,000, 0.94x (main thread: 0.95x and 0.88x). After 1,000 ours still spent about
   // 0.4 ms per call off its main thread (the floor 0.1 ms), so the targets' rounds now follow
   // 2,000, where the curve has flattened. The later tables run in the same process, on code
-  // mostly compiled already (/stateful adds its DELETE path): 150 there, but for the legacy one.
+  // mostly compiled already (/stateful adds its DELETE path): 150 there. The legacy table's own
+  // states and stream reader are not compiled by then (legacySequential).
   targetsSequential: { warmupCalls: 2_000, rounds: 10, callsPerRound: 20, concurrency: 1 },
   // The legacy target's rounds follow 1,000 warm-up calls, as the Streamable ones follow 2,000:
   // after 150, one run of this table alone read ours' `type: 'sse'` CPU per call 27 % higher than

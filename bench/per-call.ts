@@ -30,7 +30,7 @@ import {
 } from './rounds.js';
 import type { ServerId } from './server-list.js';
 import type { ServerProcess } from './server-process.js';
-import { fmt, printTable, ratio, times } from './stats.js';
+import { fmt, printTable, ratio } from './stats.js';
 import { log } from './transcript.js';
 
 /** The results of one table: one server, one plan. */
@@ -67,25 +67,28 @@ function machineCpuPerCall(result: AlternativeResult): number {
 /** The goal of the throughput target, ours / SDK per call. */
 export const THROUGHPUT_GOAL = 1.5;
 
-/**
- * The two ceilings on ours' calls/s in a throughput table, each as a ratio to the SDK per-call
- * client's measured calls/s. `server`: the server child runs its JavaScript on one thread, so it
- * serves at most one core over what its main thread spent per call of ours, whatever the client.
- * `machine`: client and server share the machine's cores, so calls/s are at most those cores over
- * the CPU both spent per call of ours.
- */
+/** The two ceilings on ours' calls/s in a throughput table, beside the SDK's measured calls/s. */
+export interface ThroughputCeilings {
+  /** One core over the server thread's CPU per call of ours: its JavaScript runs on one thread. */
+  readonly server: number;
+  /** The machine's cores over the CPU client and server spent per call of ours. */
+  readonly machine: number;
+  /** The SDK per-call client's calls/s, which the target divides ours by. */
+  readonly sdk: number;
+}
+
+/** The {@link ThroughputCeilings} of a throughput table's results, in calls/s. */
 export function throughputCeilings(
   results: readonly AlternativeResult[],
   cores: number = availableParallelism(),
-): { readonly server: number; readonly machine: number } | undefined {
+): ThroughputCeilings | undefined {
   const ours = results.find((result) => result.id === 'ours');
   const sdk = results.find((result) => result.id === 'sdk-per-call');
-  if (ours === undefined || sdk === undefined || !(sdk.throughputMedian > 0)) return undefined;
-  const serverCallsPerSecond = 1_000_000 / ours.serverMainThreadCpuMicrosPerCall;
-  const machineCallsPerSecond = (cores * 1_000_000) / machineCpuPerCall(ours);
+  if (ours === undefined || sdk === undefined) return undefined;
   return {
-    server: serverCallsPerSecond / sdk.throughputMedian,
-    machine: machineCallsPerSecond / sdk.throughputMedian,
+    server: 1_000_000 / ours.serverMainThreadCpuMicrosPerCall,
+    machine: (cores * 1_000_000) / machineCpuPerCall(ours),
+    sdk: sdk.throughputMedian,
   };
 }
 
@@ -120,7 +123,7 @@ function printCeilings(results: readonly AlternativeResult[]): void {
     ]),
   );
   log(
-    `Ceilings on ours, over the SDK per-call client's calls/s: the server thread ${times(ceilings.server)}, the cores ${times(ceilings.machine)} (the target asks ${times(THROUGHPUT_GOAL)}).`,
+    `Ceilings on ours, over the SDK per-call client's calls/s: the server thread ${ratio(ceilings.server, ceilings.sdk)}, the cores ${ratio(ceilings.machine, ceilings.sdk)} (the target asks ${fmt(THROUGHPUT_GOAL, 2)}x).`,
   );
 }
 

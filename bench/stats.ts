@@ -25,11 +25,6 @@ export function fmt(value: number, decimals = 2): string {
   });
 }
 
-/** A ratio as `1.23x`; `n/a` when it could not be measured (off Linux, no main-thread CPU). */
-export function times(value: number): string {
-  return Number.isFinite(value) ? `${fmt(value, 2)}x` : 'n/a';
-}
-
 /** A process's CPU time in µs: user + system, as `process.cpuUsage()` reports them. */
 export const cpuMicros = (usage: NodeJS.CpuUsage): number => usage.user + usage.system;
 

@@ -8,7 +8,7 @@ import { type OpenApiDocumentResult, parseMedian, warmMountMedian } from './open
 import { type PerCallResult, THROUGHPUT_GOAL, throughputCeilings } from './per-call.js';
 import type { AlternativeResult } from './rounds.js';
 import type { SseResult } from './sse-parse.js';
-import { fmt, median, printTable, times } from './stats.js';
+import { fmt, median, printTable, ratio } from './stats.js';
 
 /** Everything the targets are computed from. */
 export interface TargetInputs {
@@ -69,7 +69,7 @@ function ratioRow(
 function withCeilings(row: TargetRow, throughput: PerCallResult): TargetRow {
   const ceilings = throughputCeilings(throughput.results);
   if (row.status === 'not measured' || ceilings === undefined) return row;
-  const bounds = `ceilings: server ${times(ceilings.server)}, cores ${times(ceilings.machine)}`;
+  const bounds = `ceilings: server ${ratio(ceilings.server, ceilings.sdk)}, cores ${ratio(ceilings.machine, ceilings.sdk)}`;
   return { ...row, measured: `${row.measured} (${bounds})` };
 }
 
