@@ -51,8 +51,12 @@ async function measureAndPrint(
     for (const alternative of alternatives) await alternative.close();
   }
   const inFlight = plan.concurrency <= 1 ? 'sequential' : `${plan.concurrency} in flight`;
+  const roundWarmup =
+    (plan.roundWarmupCalls ?? 0) > 0
+      ? `, and ${plan.roundWarmupCalls} untimed before each round`
+      : '';
   log(
-    `\n${server.spec.path} (${server.spec.title}): ${plan.rounds} rounds x ${plan.callsPerRound} calls, ${inFlight}, after ${plan.warmupCalls} warm-up calls each`,
+    `\n${server.spec.path} (${server.spec.title}): ${plan.rounds} rounds x ${plan.callsPerRound} calls, ${inFlight}, after ${plan.warmupCalls} warm-up calls each${roundWarmup}`,
   );
   printPerCall(results, plan.concurrency > 1);
   if (plan.concurrency > 1) printCeilings(results);
@@ -202,7 +206,7 @@ function printPerCall(results: readonly AlternativeResult[], throughput: boolean
     'main ours/alt',
   ];
   if (throughput) header.push('calls/s', 'calls/s (p95 round)', 'calls/s ours/alt');
-  header.push('server CPU us/call', 'HTTP requests per call');
+  header.push('server CPU us/call', 'HTTP requests per call', 'connections opened per call');
   printTable(
     header,
     results.map((result) => {
@@ -223,7 +227,11 @@ function printPerCall(results: readonly AlternativeResult[], throughput: boolean
           ratio(ours.throughputMedian, result.throughputMedian),
         );
       }
-      row.push(fmt(result.serverCpuMicrosPerCall, 0), formatRequests(result.requestsPerCall));
+      row.push(
+        fmt(result.serverCpuMicrosPerCall, 0),
+        formatRequests(result.requestsPerCall),
+        fmt(result.connectionsPerCall, 2),
+      );
       return row;
     }),
   );

@@ -23,6 +23,11 @@ export interface RoundPlan {
   readonly callsPerRound: number;
   /** 1: sequential calls; more: that many in flight. */
   readonly concurrency: number;
+  /**
+   * Untimed calls, as many in flight, just before each of an alternative's rounds (0 when absent):
+   * its connection pool is back to its steady size when the timed calls start.
+   */
+  readonly roundWarmupCalls?: number;
 }
 
 /** What the rounds measured for one alternative. */
@@ -41,6 +46,8 @@ export interface AlternativeResult {
   readonly throughputP95: number;
   /** HTTP requests the server child counted per call, by method, over every measured call. */
   readonly requestsPerCall: Readonly<Record<string, number>>;
+  /** TCP connections the server child accepted per call, over every measured call. */
+  readonly connectionsPerCall: number;
   /** Median over rounds of the server child's CPU per call, in µs: what the client made it do. */
   readonly serverCpuMicrosPerCall: number;
   /** The same for the server's main thread alone (`NaN` off Linux), where its JavaScript runs. */
@@ -68,7 +75,11 @@ export async function measureInterleaved(
     serverCpuPerCall: [] as number[],
     serverMainCpuPerCall: [] as number[],
     requests: {} as Record<string, number>,
+    connections: 0,
   }));
+  // One at a time when sequential, else the plan's number in flight.
+  const run = (calls: number, call: () => Promise<void>) =>
+    runConcurrently(calls, Math.max(1, plan.concurrency), call);
   const timedCall = async (alternative: CallAlternative, latencies: number[]) => {
     const start = performance.now();
     await alternative.call();
@@ -77,20 +88,13 @@ export async function measureInterleaved(
   for (let round = 0; round < plan.rounds; round++) {
     for (const [index, alternative] of alternatives.entries()) {
       const sample = samples[index] as (typeof samples)[number];
+      await run(plan.roundWarmupCalls ?? 0, () => alternative.call());
       await settle(SETTLE_BEFORE_MS);
       await server.resetCounts();
       const cpuStart = process.cpuUsage();
       const mainStart = mainThreadCpuMicros();
       const start = performance.now();
-      if (plan.concurrency <= 1) {
-        for (let call = 0; call < plan.callsPerRound; call++) {
-          await timedCall(alternative, sample.latencies);
-        }
-      } else {
-        await runConcurrently(plan.callsPerRound, plan.concurrency, () =>
-          timedCall(alternative, sample.latencies),
-        );
-      }
+      await run(plan.callsPerRound, () => timedCall(alternative, sample.latencies));
       sample.roundMs.push(performance.now() - start);
       await settle(SETTLE_AFTER_MS);
       sample.cpuPerCall.push(cpuMicros(process.cpuUsage(cpuStart)) / plan.callsPerRound);
@@ -103,6 +107,7 @@ export async function measureInterleaved(
       for (const [method, count] of Object.entries(counts.byMethod)) {
         sample.requests[method] = (sample.requests[method] ?? 0) + count;
       }
+      sample.connections += counts.connections;
     }
   }
   const totalCalls = plan.rounds * plan.callsPerRound;
@@ -122,6 +127,7 @@ export async function measureInterleaved(
       throughputMedian: plan.callsPerRound / (median(sample.roundMs) / 1000),
       throughputP95: plan.callsPerRound / (p95(sample.roundMs) / 1000),
       requestsPerCall,
+      connectionsPerCall: sample.connections / totalCalls,
       serverCpuMicrosPerCall: median(sample.serverCpuPerCall),
       serverMainThreadCpuMicrosPerCall: median(sample.serverMainCpuPerCall),
     };

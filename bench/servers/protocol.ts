@@ -4,13 +4,15 @@
  */
 
 /**
- * HTTP requests received, keyed by method (`POST`) and by route (`POST /sse`), the server
- * process's CPU time (user + system, µs) and its main thread's alone, both since the last reset.
- * Off Linux the main thread's is unknown: `NaN`, which the IPC channel's JSON carries as `null`.
+ * HTTP requests received, keyed by method (`POST`) and by route (`POST /sse`), the TCP
+ * connections accepted, the server process's CPU time (user + system, µs) and its main thread's
+ * alone, all since the last reset. Off Linux the main thread's is unknown: `NaN`, which the IPC
+ * channel's JSON carries as `null`.
  */
 export interface ServerCounts {
   readonly byMethod: Readonly<Record<string, number>>;
   readonly byRoute: Readonly<Record<string, number>>;
+  readonly connections: number;
   readonly cpuMicros: number;
   readonly mainThreadCpuMicros: number | null;
 }

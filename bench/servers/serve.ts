@@ -1,8 +1,9 @@
 /**
  * The child side of a benchmark server: a `node:http` server on 127.0.0.1 with an OS-assigned
- * port, counting every request by method and route, reporting its port and its counts to the
- * runner over IPC, and exiting when told to stop or when the runner goes away (the IPC channel
- * closes when the parent dies, so a crashed runner leaves no orphan server behind).
+ * port, counting every request by method and route and every connection it accepts, reporting
+ * its port and its counts to the runner over IPC, and exiting when told to stop or when the runner
+ * goes away (the IPC channel closes when the parent dies, so a crashed runner leaves no orphan
+ * server behind).
  * Run alone (no IPC), it prints its URL on stdout and runs until interrupted.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -40,6 +41,7 @@ function send(message: ChildMessage): void {
 export async function serveInChild(options: ServeOptions): Promise<void> {
   let byMethod: Record<string, number> = {};
   let byRoute: Record<string, number> = {};
+  let connections = 0;
   let cpuSince = process.cpuUsage();
   let mainSince = mainThreadCpuMicros();
   const sockets = new Set<Socket>();
@@ -58,6 +60,7 @@ export async function serveInChild(options: ServeOptions): Promise<void> {
   // the last call, which the resources-left check of the memory benchmark relies on.
   server.keepAliveTimeout = 5_000;
   server.on('connection', (socket) => {
+    connections += 1;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -79,6 +82,7 @@ export async function serveInChild(options: ServeOptions): Promise<void> {
     else if (message.type === 'reset') {
       byMethod = {};
       byRoute = {};
+      connections = 0;
       cpuSince = process.cpuUsage();
       mainSince = mainThreadCpuMicros();
       send({ type: 'reset', id: message.id });
@@ -86,6 +90,7 @@ export async function serveInChild(options: ServeOptions): Promise<void> {
       const counts = {
         byMethod,
         byRoute,
+        connections,
         cpuMicros: cpuMicros(process.cpuUsage(cpuSince)),
         mainThreadCpuMicros: mainThreadCpuMicros() - mainSince,
       };
