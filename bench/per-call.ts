@@ -4,24 +4,8 @@
  * The same table for an OpenAPI operation (section 9).
  */
 import { availableParallelism } from 'node:os';
-import {
-  type CallAlternative,
-  oursAlternative,
-  rawFetchAlternative,
-  rawUndiciAlternative,
-  sdkPerCallAlternative,
-  sdkSharedAlternative,
-} from './clients.js';
-import {
-  oursProbeAlternative,
-  oursSseTypeAlternative,
-  sdkSsePerCallAlternative,
-} from './legacy-clients.js';
-import {
-  oursOpenApiAlternative,
-  rawFetchOpenApiAlternative,
-  rawUndiciOpenApiAlternative,
-} from './openapi-clients.js';
+import type { AlternativeSpec } from './alternative-specs.js';
+import type { ClientProcesses, RemoteAlternative } from './client-process.js';
 import {
   type AlternativeResult,
   formatRequests,
@@ -39,13 +23,25 @@ export interface PerCallResult {
   readonly results: readonly AlternativeResult[];
 }
 
+/** Where a table's alternatives run, and a check each may need before its rounds. */
+interface TableClients {
+  readonly clients: ClientProcesses;
+  readonly check?: (server: ServerProcess, alternative: RemoteAlternative) => Promise<void>;
+}
+
 async function measureAndPrint(
   server: ServerProcess,
-  alternatives: readonly CallAlternative[],
+  { clients, check }: TableClients,
+  specs: readonly AlternativeSpec[],
   plan: RoundPlan,
 ): Promise<PerCallResult> {
+  const alternatives: RemoteAlternative[] = [];
   let results: AlternativeResult[];
   try {
+    // Built all at once: a new client child's start (tsx, the imports) is not measured, and the
+    // two cores run two at a time.
+    alternatives.push(...(await Promise.all(specs.map((spec) => clients.build(spec)))));
+    for (const alternative of alternatives) await check?.(server, alternative);
     results = await measureInterleaved(server, alternatives, plan);
   } finally {
     for (const alternative of alternatives) await alternative.close();
@@ -135,61 +131,97 @@ function printCeilings(results: readonly AlternativeResult[]): void {
  * Ours, the SDK per call (as built by default, and with one shared validator), the SDK shared,
  * and the raw fetch and raw undici floors on a Streamable server.
  */
-export async function runStreamablePerCall(
+export function runStreamablePerCall(
   server: ServerProcess,
+  clients: ClientProcesses,
   plan: RoundPlan,
 ): Promise<PerCallResult> {
+  const { url } = server;
   const stateful = server.spec.id === 'stateful';
-  const alternatives = [
-    await oursAlternative(server.url),
-    sdkPerCallAlternative(server.url, stateful),
-    sdkPerCallAlternative(server.url, stateful, { sharedValidator: true }),
-    await sdkSharedAlternative(server.url),
-    rawFetchAlternative(server.url, stateful),
-    await rawUndiciAlternative(server.url, stateful),
-  ];
-  return measureAndPrint(server, alternatives, plan);
+  return measureAndPrint(
+    server,
+    { clients },
+    [
+      { kind: 'ours', id: 'ours', url },
+      { kind: 'sdk-per-call', id: 'sdk-per-call', url, stateful },
+      { kind: 'sdk-per-call', id: 'sdk-per-call-shared-validator', url, stateful },
+      { kind: 'sdk-shared', id: 'sdk-shared', url },
+      { kind: 'raw', id: 'raw-fetch', url, stateful },
+      { kind: 'raw', id: 'raw-undici', url, stateful },
+    ],
+    plan,
+  );
+}
+
+/**
+ * Throws unless one call of ours told `transport.type: 'sse'` sends no Streamable probe: a POST to
+ * the SSE URL (counted by the server child) would mean the numbers measure something else.
+ */
+async function checkNoProbe(server: ServerProcess, alternative: RemoteAlternative): Promise<void> {
+  if (alternative.id !== 'ours-sse-type') return;
+  await server.resetCounts();
+  await alternative.warm(1, 1);
+  const probes = (await server.counts()).byRoute[`POST ${new URL(server.url).pathname}`] ?? 0;
+  if (probes > 0) throw new Error(`transport.type 'sse' still sent ${probes} Streamable probe(s)`);
 }
 
 /** Ours (probe), ours (type: 'sse') and the SDK's SSEClientTransport per call (both ways). */
-export async function runLegacyPerCall(
+export function runLegacyPerCall(
   server: ServerProcess,
+  clients: ClientProcesses,
   plan: RoundPlan,
 ): Promise<PerCallResult> {
-  const alternatives = [
-    await oursProbeAlternative(server.url),
-    await oursSseTypeAlternative(server),
-    sdkSsePerCallAlternative(server.url),
-    sdkSsePerCallAlternative(server.url, { sharedValidator: true }),
-  ];
-  return measureAndPrint(server, alternatives, plan);
+  const { url } = server;
+  return measureAndPrint(
+    server,
+    { clients, check: checkNoProbe },
+    [
+      { kind: 'ours-probe', id: 'ours', url },
+      { kind: 'ours-sse-type', id: 'ours-sse-type', url },
+      { kind: 'sdk-sse', id: 'sdk-sse', url },
+      { kind: 'sdk-sse', id: 'sdk-sse-shared-validator', url },
+    ],
+    plan,
+  );
 }
 
 /** Ours (an OpenAPI operation as a tool) and the raw fetch and undici floors of its one POST. */
-export async function runOpenApiPerCall(
+export function runOpenApiPerCall(
   server: ServerProcess,
+  clients: ClientProcesses,
   plan: RoundPlan,
 ): Promise<PerCallResult> {
-  const alternatives = [
-    await oursOpenApiAlternative(server.url),
-    rawFetchOpenApiAlternative(server.url),
-    await rawUndiciOpenApiAlternative(server.url),
-  ];
-  return measureAndPrint(server, alternatives, plan);
+  const { url } = server;
+  return measureAndPrint(
+    server,
+    { clients },
+    [
+      { kind: 'openapi', id: 'ours-openapi', url },
+      { kind: 'openapi', id: 'raw-fetch', url },
+      { kind: 'openapi', id: 'raw-undici', url },
+    ],
+    plan,
+  );
 }
 
 /** Ours against the SDK per call (and the raw-fetch floor for scale) with many calls in flight. */
-export async function runThroughput(
+export function runThroughput(
   server: ServerProcess,
+  clients: ClientProcesses,
   plan: RoundPlan,
 ): Promise<PerCallResult> {
+  const { url } = server;
   const stateful = server.spec.id === 'stateful';
-  const alternatives = [
-    await oursAlternative(server.url),
-    sdkPerCallAlternative(server.url, stateful),
-    rawFetchAlternative(server.url, stateful),
-  ];
-  return measureAndPrint(server, alternatives, plan);
+  return measureAndPrint(
+    server,
+    { clients },
+    [
+      { kind: 'ours', id: 'ours', url },
+      { kind: 'sdk-per-call', id: 'sdk-per-call', url, stateful },
+      { kind: 'raw', id: 'raw-fetch', url, stateful },
+    ],
+    plan,
+  );
 }
 
 function printPerCall(results: readonly AlternativeResult[], throughput: boolean): void {

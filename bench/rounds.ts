@@ -1,20 +1,14 @@
 /**
  * Interleaved rounds: round 1 of every alternative, then round 2 of every alternative, and so on,
- * so that load changes on the machine hit every alternative alike. Around each alternative's round
- * it records wall time per call, the client process's CPU time (`process.cpuUsage()`; the server is
- * another process) and the server child's request counters.
+ * so that load changes on the machine hit every alternative alike. Each alternative runs in a
+ * client child of its own, which records wall time per call and its process's CPU time
+ * (`process.cpuUsage()`) around its round; the server is another process, whose request counters
+ * and CPU the runner reads around each round.
  */
-import type { AlternativeId, CallAlternative } from './clients.js';
+import type { RemoteAlternative } from './client-process.js';
+import type { AlternativeId } from './clients.js';
 import type { ServerProcess } from './server-process.js';
-import {
-  cpuMicros,
-  mainThreadCpuMicros,
-  median,
-  p95,
-  runConcurrently,
-  settle,
-  warmUp,
-} from './stats.js';
+import { median, p95, settle, WARMUP_IN_FLIGHT } from './stats.js';
 
 /** How many calls, in how many rounds, with how many in flight. */
 export interface RoundPlan {
@@ -54,19 +48,44 @@ export interface AlternativeResult {
   readonly serverMainThreadCpuMicrosPerCall: number;
 }
 
+/**
+ * How many slices the warm-up is cut into, every alternative's slice in turn. With each
+ * alternative warming up in one go, section 1's second alternative (the SDK per call) waited about
+ * a minute for the other four's warm-ups, and read 10.2 ms and 10,610 µs of CPU per call (3.8 ms
+ * of it off its main thread); run last, with no wait, 7.2 ms and 5,056 µs.
+ */
+const WARMUP_SLICES = 10;
+
+/** The calls of warm-up slice `slice` when `total` are cut into {@link WARMUP_SLICES}. */
+function sliceOf(total: number, slice: number): number {
+  const base = Math.floor(total / WARMUP_SLICES);
+  return slice < total % WARMUP_SLICES ? base + 1 : base;
+}
+
 // Before a round: lets the previous alternative's stray I/O (a stream being torn down) finish.
 const SETTLE_BEFORE_MS = 20;
 // After a round: requests a client fires without awaiting (the SDK's standalone GET) arrive a
 // little later; they are counted, and their CPU is charged to the round that caused them.
 const SETTLE_AFTER_MS = 50;
 
-/** Runs warm-up then interleaved rounds of every alternative against `server`. */
+/**
+ * Runs warm-up then interleaved rounds of every alternative against `server`. Each alternative
+ * runs in its client child, which measures its own calls; the runner resets and reads the
+ * server's counters around each round.
+ */
 export async function measureInterleaved(
   server: ServerProcess,
-  alternatives: readonly CallAlternative[],
+  alternatives: readonly RemoteAlternative[],
   plan: RoundPlan,
 ): Promise<AlternativeResult[]> {
-  for (const alternative of alternatives) await warmUp(plan.warmupCalls, () => alternative.call());
+  // The warm-up is interleaved too, in slices: a client child that sat idle for the others'
+  // whole warm-ups (a minute in section 1) was measured in a different state than one that had
+  // just run (see WARMUP_SLICES).
+  for (let slice = 0; slice < WARMUP_SLICES; slice++) {
+    for (const alternative of alternatives) {
+      await alternative.warm(sliceOf(plan.warmupCalls, slice), WARMUP_IN_FLIGHT);
+    }
+  }
   const samples = alternatives.map(() => ({
     latencies: [] as number[],
     roundMs: [] as number[],
@@ -78,27 +97,18 @@ export async function measureInterleaved(
     connections: 0,
   }));
   // One at a time when sequential, else the plan's number in flight.
-  const run = (calls: number, call: () => Promise<void>) =>
-    runConcurrently(calls, Math.max(1, plan.concurrency), call);
-  const timedCall = async (alternative: CallAlternative, latencies: number[]) => {
-    const start = performance.now();
-    await alternative.call();
-    latencies.push(performance.now() - start);
-  };
+  const inFlight = Math.max(1, plan.concurrency);
   for (let round = 0; round < plan.rounds; round++) {
     for (const [index, alternative] of alternatives.entries()) {
       const sample = samples[index] as (typeof samples)[number];
-      await run(plan.roundWarmupCalls ?? 0, () => alternative.call());
+      await alternative.warm(plan.roundWarmupCalls ?? 0, inFlight);
       await settle(SETTLE_BEFORE_MS);
       await server.resetCounts();
-      const cpuStart = process.cpuUsage();
-      const mainStart = mainThreadCpuMicros();
-      const start = performance.now();
-      await run(plan.callsPerRound, () => timedCall(alternative, sample.latencies));
-      sample.roundMs.push(performance.now() - start);
-      await settle(SETTLE_AFTER_MS);
-      sample.cpuPerCall.push(cpuMicros(process.cpuUsage(cpuStart)) / plan.callsPerRound);
-      sample.mainCpuPerCall.push((mainThreadCpuMicros() - mainStart) / plan.callsPerRound);
+      const measured = await alternative.measure(plan.callsPerRound, inFlight, SETTLE_AFTER_MS);
+      sample.latencies.push(...measured.latencies);
+      sample.roundMs.push(measured.elapsedMs);
+      sample.cpuPerCall.push(measured.cpuMicros / plan.callsPerRound);
+      sample.mainCpuPerCall.push((measured.mainThreadCpuMicros ?? Number.NaN) / plan.callsPerRound);
       const counts = await server.counts();
       sample.serverCpuPerCall.push(counts.cpuMicros / plan.callsPerRound);
       sample.serverMainCpuPerCall.push(

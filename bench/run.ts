@@ -7,6 +7,7 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { killAllClients } from './child-run.js';
+import { ClientProcesses, killAllClientProcesses } from './client-process.js';
 import { FULL, QUICK, scaled } from './counts.js';
 import { runCpuProfile } from './cpu-profile.js';
 import { type MachineResult, runMachineOverhead } from './machine-overhead.js';
@@ -66,6 +67,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     killAllServers();
     killAllClients();
+    killAllClientProcesses();
     process.exit(130);
   });
 }
@@ -88,6 +90,9 @@ async function section<T>(title: string, run: () => Promise<T>): Promise<T> {
 async function runMcpSections(): Promise<TargetRow[]> {
   const mcpServers = SERVERS.filter((spec) => MCP_SERVER_IDS.includes(spec.id));
   const servers = await startServers(mcpServers.filter((spec) => spec.script !== undefined));
+  // The per-call tables' client children, one per alternative, shared by sections 1 to 3 and
+  // stopped after them.
+  const clients = new ClientProcesses();
   const server = (id: ServerId): ServerProcess => {
     const found = servers.find((entry) => entry.spec.id === id);
     if (found === undefined) throw new Error(`server ${id} is not running`);
@@ -111,19 +116,20 @@ async function runMcpSections(): Promise<TargetRow[]> {
     const [stateless, stateful] = await section(
       '1. Per-call latency and client CPU (Streamable HTTP)',
       async () => [
-        await runStreamablePerCall(server('stateless'), counts.targetsSequential),
-        await runStreamablePerCall(server('stateful'), counts.sequential),
+        await runStreamablePerCall(server('stateless'), clients, counts.targetsSequential),
+        await runStreamablePerCall(server('stateful'), clients, counts.sequential),
       ],
     );
 
     const legacy = await section('2. Per-call latency and client CPU (legacy HTTP+SSE)', () =>
-      runLegacyPerCall(server('legacy-sse'), counts.legacySequential),
+      runLegacyPerCall(server('legacy-sse'), clients, counts.legacySequential),
     );
 
     const throughput = await section(
       `3. Throughput, ${counts.throughput.concurrency} in flight`,
-      () => runThroughput(server('stateless'), counts.throughput),
+      () => runThroughput(server('stateless'), clients, counts.throughput),
     );
+    await clients.stop();
 
     const sse = await section('4. SSE parse throughput', () => runSseParse(counts.sse));
 
@@ -171,6 +177,7 @@ async function runMcpSections(): Promise<TargetRow[]> {
 
     return computeTargets({ stateless, legacy, throughput, sse, profile, memory });
   } finally {
+    await clients.stop();
     await Promise.allSettled(servers.map((entry) => entry.close()));
   }
 }
@@ -186,10 +193,12 @@ if (only !== 'mcp') {
     if (spec === undefined) throw new Error('the openapi server is not listed');
     const [service] = await startServers([spec]);
     if (service === undefined) throw new Error('the openapi server did not start');
+    const clients = new ClientProcesses();
     try {
       log(`\nServer: ${spec.title}, pid ${service.pid}, ${service.url}`);
-      return await runOpenApiPerCall(service, counts.sequential);
+      return await runOpenApiPerCall(service, clients, counts.openapiSequential);
     } finally {
+      await clients.stop();
       await service.close();
     }
   });

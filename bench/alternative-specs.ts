@@ -1,0 +1,89 @@
+/**
+ * Every per-call alternative as plain data, so the runner can name one and a client child can build
+ * it: the same factories as before (`clients.ts`, `legacy-clients.ts`, `openapi-clients.ts`), one
+ * switch from a spec to the alternative it describes.
+ */
+import {
+  type CallAlternative,
+  oursAlternative,
+  rawFetchAlternative,
+  rawUndiciAlternative,
+  sdkPerCallAlternative,
+  sdkSharedAlternative,
+} from './clients.js';
+import { oursProbeAlternative, sdkSsePerCallAlternative } from './legacy-clients.js';
+import {
+  oursOpenApiAlternative,
+  rawFetchOpenApiAlternative,
+  rawUndiciOpenApiAlternative,
+} from './openapi-clients.js';
+
+/** One alternative against one server URL; `id` names the client process that runs it. */
+export type AlternativeSpec =
+  | { readonly kind: 'ours'; readonly id: 'ours'; readonly url: string }
+  | { readonly kind: 'ours-probe'; readonly id: 'ours'; readonly url: string }
+  | { readonly kind: 'ours-sse-type'; readonly id: 'ours-sse-type'; readonly url: string }
+  | {
+      readonly kind: 'sdk-per-call';
+      readonly id: 'sdk-per-call' | 'sdk-per-call-shared-validator';
+      readonly url: string;
+      readonly stateful: boolean;
+    }
+  | { readonly kind: 'sdk-shared'; readonly id: 'sdk-shared'; readonly url: string }
+  | {
+      readonly kind: 'raw';
+      readonly id: 'raw-fetch' | 'raw-undici';
+      readonly url: string;
+      readonly stateful: boolean;
+    }
+  | {
+      readonly kind: 'sdk-sse';
+      readonly id: 'sdk-sse' | 'sdk-sse-shared-validator';
+      readonly url: string;
+    }
+  | {
+      readonly kind: 'openapi';
+      readonly id: 'ours-openapi' | 'raw-fetch' | 'raw-undici';
+      readonly url: string;
+    };
+
+/** Builds the alternative `spec` describes; its `id` is the spec's. */
+export async function buildAlternative(spec: AlternativeSpec): Promise<CallAlternative> {
+  const built = await build(spec);
+  if (built.id !== spec.id) throw new Error(`spec ${spec.id} built alternative ${built.id}`);
+  return built;
+}
+
+function build(spec: AlternativeSpec): CallAlternative | Promise<CallAlternative> {
+  switch (spec.kind) {
+    case 'ours':
+      return oursAlternative(spec.url);
+    case 'ours-probe':
+      return oursProbeAlternative(spec.url);
+    case 'ours-sse-type':
+      return oursAlternative(spec.url, {
+        id: 'ours-sse-type',
+        name: "ours (type: 'sse')",
+        config: { name: 'bench-sse', transport: { url: spec.url, type: 'sse' } },
+      });
+    case 'sdk-per-call':
+      return sdkPerCallAlternative(spec.url, spec.stateful, {
+        sharedValidator: spec.id === 'sdk-per-call-shared-validator',
+      });
+    case 'sdk-shared':
+      return sdkSharedAlternative(spec.url);
+    case 'raw':
+      return spec.id === 'raw-fetch'
+        ? rawFetchAlternative(spec.url, spec.stateful)
+        : rawUndiciAlternative(spec.url, spec.stateful);
+    case 'sdk-sse':
+      return sdkSsePerCallAlternative(spec.url, {
+        sharedValidator: spec.id === 'sdk-sse-shared-validator',
+      });
+    case 'openapi':
+      if (spec.id === 'ours-openapi') return oursOpenApiAlternative(spec.url);
+      return spec.id === 'raw-fetch'
+        ? rawFetchOpenApiAlternative(spec.url)
+        : rawUndiciOpenApiAlternative(spec.url);
+  }
+}
