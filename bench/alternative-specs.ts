@@ -4,6 +4,7 @@
  * switch from a spec to the alternative it describes.
  */
 import {
+  type AlternativeId,
   type CallAlternative,
   oursAlternative,
   rawFetchAlternative,
@@ -18,7 +19,7 @@ import {
   rawUndiciOpenApiAlternative,
 } from './openapi-clients.js';
 
-/** One alternative against one server URL; `id` names the client process that runs it. */
+/** One alternative against one server URL, and the id its results are reported under. */
 export type AlternativeSpec =
   | { readonly kind: 'ours'; readonly id: 'ours'; readonly url: string }
   | { readonly kind: 'ours-probe'; readonly id: 'ours'; readonly url: string }
@@ -46,6 +47,25 @@ export type AlternativeSpec =
       readonly id: 'ours-openapi' | 'raw-fetch' | 'raw-undici';
       readonly url: string;
     };
+
+/**
+ * The client process `spec`'s alternative runs in: one per client, as a host runs one: ours (its
+ * Streamable, legacy and OpenAPI alternatives alike), the SDK per call (Streamable and legacy),
+ * the same with one shared validator, the SDK shared, and each raw floor.
+ */
+export function clientProcessOf(spec: AlternativeSpec): AlternativeId {
+  switch (spec.id) {
+    case 'ours-sse-type':
+    case 'ours-openapi':
+      return 'ours';
+    case 'sdk-sse':
+      return 'sdk-per-call';
+    case 'sdk-sse-shared-validator':
+      return 'sdk-per-call-shared-validator';
+    default:
+      return spec.id;
+  }
+}
 
 /** Builds the alternative `spec` describes; its `id` is the spec's. */
 export async function buildAlternative(spec: AlternativeSpec): Promise<CallAlternative> {

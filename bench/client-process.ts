@@ -1,7 +1,8 @@
 /**
  * The runner's side of the client children: every per-call alternative runs in a client process
- * of its own (`bench/client-child.ts`), one per alternative id, reused by every table that has that
- * id, so that its CPU, its garbage collector and its compiler threads are its own. In one shared
+ * (`bench/client-child.ts`) of its client's own (`clientProcessOf`: ours, the SDK per call, …),
+ * reused by every table, so that its CPU, its garbage collector and its compiler threads are that
+ * client's, as in a host that uses it. In one shared
  * process, V8's helper threads did work caused by one alternative while another's round ran, and
  * the raw-fetch floor read no helper-thread CPU at all in any run. The runner asks a child to
  * build an alternative, then to run calls: untimed (warm-ups) or timed (a round, whose latencies
@@ -9,7 +10,7 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { AlternativeSpec } from './alternative-specs.js';
+import { type AlternativeSpec, clientProcessOf } from './alternative-specs.js';
 import type { AlternativeId } from './clients.js';
 import { recordCommand } from './transcript.js';
 
@@ -123,16 +124,17 @@ class ClientProcess {
   }
 }
 
-/** The client children of a run, one per alternative id, started on first use. */
+/** The client children of a run, one per client (`clientProcessOf`), started on first use. */
 export class ClientProcesses {
   private readonly children = new Map<AlternativeId, ClientProcess>();
 
-  /** Builds `spec`'s alternative in the child of its id. */
+  /** Builds `spec`'s alternative in its client's child. */
   async build(spec: AlternativeSpec): Promise<RemoteAlternative> {
-    let child = this.children.get(spec.id);
+    const key = clientProcessOf(spec);
+    let child = this.children.get(key);
     if (child === undefined) {
-      child = new ClientProcess(spec.id);
-      this.children.set(spec.id, child);
+      child = new ClientProcess(key);
+      this.children.set(key, child);
     }
     const client = child;
     const built = await client.ask({ type: 'build', spec });
