@@ -48,6 +48,40 @@ export type AlternativeSpec =
       readonly url: string;
     };
 
+/** The alternatives of a Streamable HTTP server, by the id their results are reported under. */
+export const STREAMABLE_IDS = [
+  'ours',
+  'sdk-per-call',
+  'sdk-per-call-shared-validator',
+  'sdk-shared',
+  'raw-fetch',
+  'raw-undici',
+] as const;
+
+/** One of {@link STREAMABLE_IDS}. */
+export type StreamableId = (typeof STREAMABLE_IDS)[number];
+
+/** Whether `value` (a command-line argument, say) is a {@link StreamableId}. */
+export function isStreamableId(value: unknown): value is StreamableId {
+  return STREAMABLE_IDS.some((id) => id === value);
+}
+
+/** The spec of Streamable alternative `id` against `url` (`stateful`: the server assigns sessions). */
+export function streamableSpec(id: StreamableId, url: string, stateful: boolean): AlternativeSpec {
+  switch (id) {
+    case 'ours':
+      return { kind: 'ours', id, url };
+    case 'sdk-per-call':
+    case 'sdk-per-call-shared-validator':
+      return { kind: 'sdk-per-call', id, url, stateful };
+    case 'sdk-shared':
+      return { kind: 'sdk-shared', id, url };
+    case 'raw-fetch':
+    case 'raw-undici':
+      return { kind: 'raw', id, url, stateful };
+  }
+}
+
 /**
  * The client process `spec`'s alternative runs in: one per client, as a host runs one: ours (its
  * Streamable, legacy and OpenAPI alternatives alike), the SDK per call (Streamable and legacy),

@@ -1,7 +1,8 @@
 /**
  * Runs a client child process (`node <flags> --import tsx bench/<script> …`) to completion and
  * returns the last line it printed on stdout. The child is killed if the runner is interrupted or
- * the child overruns its time limit, so no client process outlives the benchmark.
+ * the child overruns its time limit, so no client process outlives the benchmark; the long-lived
+ * client children of the per-call tables (`client-process.ts`) are tracked here too.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,12 @@ process.on('exit', () => {
 /** Kills every client child still running (used by the runner's signal handlers). */
 export function killAllClients(): void {
   for (const child of live) child.kill('SIGKILL');
+}
+
+/** Counts `child` among the client children killed on exit, until it exits by itself. */
+export function trackClientChild(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
 }
 
 /** How to run one client child. */
@@ -35,7 +42,7 @@ export function runClientChild(spec: ClientChild): Promise<string> {
   recordCommand(process.execPath, args);
   return new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    live.add(child);
+    trackClientChild(child);
     const timer = setTimeout(() => child.kill('SIGKILL'), spec.timeoutMs);
     let output = '';
     child.stdout.setEncoding('utf8');
@@ -45,7 +52,6 @@ export function runClientChild(spec: ClientChild): Promise<string> {
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      live.delete(child);
       const line = output.trim().split('\n').pop() ?? '';
       if (code === 0) resolve(line);
       else reject(new Error(`${spec.script} ended with ${code ?? signal}: ${output.trim()}`));

@@ -6,11 +6,13 @@
  * process, V8's helper threads did work caused by one alternative while another's round ran, and
  * the raw-fetch floor read no helper-thread CPU at all in any run. The runner asks a child to
  * build an alternative, then to run calls: untimed (warm-ups) or timed (a round, whose latencies
- * and CPU the child measures around its own calls). Every child is killed when the runner exits.
+ * and CPU the child measures around its own calls). Every child is killed when the runner exits
+(`child-run.ts` tracks them with the other client children).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type AlternativeSpec, clientProcessOf } from './alternative-specs.js';
+import { trackClientChild } from './child-run.js';
 import type { AlternativeId } from './clients.js';
 import { recordCommand } from './transcript.js';
 
@@ -59,16 +61,6 @@ export interface RemoteAlternative {
   close(): Promise<void>;
 }
 
-const live = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const child of live) child.kill('SIGKILL');
-});
-
-/** Kills every client child still running (used by the runner's signal handlers). */
-export function killAllClientProcesses(): void {
-  for (const child of live) child.kill('SIGKILL');
-}
-
 /** A request before the process numbers it. */
 type Unnumbered<T> = T extends unknown ? Omit<T, 'id'> : never;
 
@@ -89,14 +81,13 @@ class ClientProcess {
     // The id is only a label: it names the child in `ps` and in the recorded command lines.
     recordCommand(process.execPath, [...execArgv, script, key]);
     this.child = fork(script, [key], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    live.add(this.child);
+    trackClientChild(this.child);
     this.child.on('message', (message: unknown) => {
       if (!isReply(message)) return;
       this.waiting.get(message.id)?.(message);
       this.waiting.delete(message.id);
     });
     this.child.once('exit', (code, signal) => {
-      live.delete(this.child);
       const message = `client child ${key} exited (${code ?? signal})`;
       for (const [id, answer] of this.waiting) answer({ type: 'failed', id, message });
       this.waiting.clear();

@@ -5,23 +5,18 @@
  * 1: sequential), and prints one JSON line with the allocation, the heap after forced GCs (before,
  * halfway, after) and the active resources left after closing, beyond those the process had
  * before its first call. With `calls` 0 it measures the allocation only.
- * Usage: node --expose-gc --import tsx bench/memory-child.ts <url> <ours|sdk|raw-fetch|raw-undici> <calls> <stateful> [warmup] [inFlight]
+ * Usage: node --expose-gc --import tsx bench/memory-child.ts <url> <ours|sdk-per-call|raw-fetch|raw-undici> <calls> <stateful> [warmup] [inFlight]
  */
 import { getHeapSpaceStatistics } from 'node:v8';
-import {
-  type CallAlternative,
-  oursAlternative,
-  rawFetchAlternative,
-  rawUndiciAlternative,
-  sdkPerCallAlternative,
-} from './clients.js';
+import { buildAlternative, isStreamableId, streamableSpec } from './alternative-specs.js';
+import type { CallAlternative } from './clients.js';
 import { median, runConcurrently, settle, warmUp } from './stats.js';
 
 const [url, which, callsText, statefulText, warmupText, inFlightText] = process.argv.slice(2);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (url === undefined || gc === undefined) {
   throw new Error(
-    'usage: node --expose-gc --import tsx bench/memory-child.ts <url> <ours|sdk|raw-fetch|raw-undici> <calls> <stateful> [warmup] [inFlight]',
+    'usage: node --expose-gc --import tsx bench/memory-child.ts <url> <ours|sdk-per-call|raw-fetch|raw-undici> <calls> <stateful> [warmup] [inFlight]',
   );
 }
 const calls = Number(callsText ?? '10000');
@@ -82,23 +77,9 @@ async function allocatedPerCall(target: CallAlternative): Promise<[number, numbe
   return [median(grown), grown.length];
 }
 
-async function alternativeFor(name: string | undefined): Promise<CallAlternative> {
-  switch (name) {
-    case 'ours':
-      return oursAlternative(url as string);
-    case 'sdk':
-      return sdkPerCallAlternative(url as string, stateful);
-    case 'raw-fetch':
-      return rawFetchAlternative(url as string, stateful);
-    case 'raw-undici':
-      return rawUndiciAlternative(url as string, stateful);
-    default:
-      throw new Error(`unknown alternative ${name}`);
-  }
-}
-
 const baselineResources = countByType(process.getActiveResourcesInfo());
-const alternative = await alternativeFor(which);
+if (!isStreamableId(which)) throw new Error(`unknown alternative ${which}`);
+const alternative = await buildAlternative(streamableSpec(which, url, stateful));
 const warmup = Number(warmupText ?? '500');
 await warmUp(warmup, () => alternative.call());
 const [allocatedBytesPerCall, allocationCalls] = await allocatedPerCall(alternative);

@@ -55,14 +55,14 @@ export async function runMemory(
   // (its bytes per call compare), which keeps the whole benchmark under five minutes.
   const callsOf = {
     ours: calls,
-    sdk: Math.max(1, Math.round(calls / 4)),
+    'sdk-per-call': Math.max(1, Math.round(calls / 4)),
     'raw-fetch': 0,
     'raw-undici': 0,
   };
   // Heap growth does not depend on speed, nor on how many calls overlap: a few in flight halve the
   // section's time, and a leak per call still shows as growth per call.
   const reports = await Promise.all(
-    (['ours', 'sdk', 'raw-fetch', 'raw-undici'] as const).map(async (which) => {
+    (['ours', 'sdk-per-call', 'raw-fetch', 'raw-undici'] as const).map(async (which) => {
       const line = await runClientChild({
         nodeFlags: ['--expose-gc'],
         script: 'memory-child.ts',

@@ -4,7 +4,7 @@
  * The same table for an OpenAPI operation (section 9).
  */
 import { availableParallelism } from 'node:os';
-import type { AlternativeSpec } from './alternative-specs.js';
+import { type AlternativeSpec, STREAMABLE_IDS, streamableSpec } from './alternative-specs.js';
 import type { ClientProcesses, RemoteAlternative } from './client-process.js';
 import {
   type AlternativeResult,
@@ -138,19 +138,8 @@ export function runStreamablePerCall(
 ): Promise<PerCallResult> {
   const { url } = server;
   const stateful = server.spec.id === 'stateful';
-  return measureAndPrint(
-    server,
-    { clients },
-    [
-      { kind: 'ours', id: 'ours', url },
-      { kind: 'sdk-per-call', id: 'sdk-per-call', url, stateful },
-      { kind: 'sdk-per-call', id: 'sdk-per-call-shared-validator', url, stateful },
-      { kind: 'sdk-shared', id: 'sdk-shared', url },
-      { kind: 'raw', id: 'raw-fetch', url, stateful },
-      { kind: 'raw', id: 'raw-undici', url, stateful },
-    ],
-    plan,
-  );
+  const specs = STREAMABLE_IDS.map((id) => streamableSpec(id, url, stateful));
+  return measureAndPrint(server, { clients }, specs, plan);
 }
 
 /**
@@ -212,16 +201,9 @@ export function runThroughput(
 ): Promise<PerCallResult> {
   const { url } = server;
   const stateful = server.spec.id === 'stateful';
-  return measureAndPrint(
-    server,
-    { clients },
-    [
-      { kind: 'ours', id: 'ours', url },
-      { kind: 'sdk-per-call', id: 'sdk-per-call', url, stateful },
-      { kind: 'raw', id: 'raw-fetch', url, stateful },
-    ],
-    plan,
-  );
+  const ids = ['ours', 'sdk-per-call', 'raw-fetch'] as const;
+  const specs = ids.map((id) => streamableSpec(id, url, stateful));
+  return measureAndPrint(server, { clients }, specs, plan);
 }
 
 function printPerCall(results: readonly AlternativeResult[], throughput: boolean): void {

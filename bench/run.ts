@@ -7,7 +7,7 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { killAllClients } from './child-run.js';
-import { ClientProcesses, killAllClientProcesses } from './client-process.js';
+import { ClientProcesses } from './client-process.js';
 import { FULL, QUICK, scaled } from './counts.js';
 import { runCpuProfile } from './cpu-profile.js';
 import { type MachineResult, runMachineOverhead } from './machine-overhead.js';
@@ -67,7 +67,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     killAllServers();
     killAllClients();
-    killAllClientProcesses();
     process.exit(130);
   });
 }
