@@ -39,7 +39,7 @@ export type AlternativeSpec =
     }
   | {
       readonly kind: 'sdk-sse';
-      readonly id: 'sdk-sse' | 'sdk-sse-shared-validator';
+      readonly id: 'sdk-sse' | 'sdk-sse-discovering';
       readonly url: string;
     }
   | {
@@ -93,9 +93,8 @@ export function clientProcessOf(spec: AlternativeSpec): AlternativeId {
     case 'ours-openapi':
       return 'ours';
     case 'sdk-sse':
+    case 'sdk-sse-discovering':
       return 'sdk-per-call';
-    case 'sdk-sse-shared-validator':
-      return 'sdk-per-call-shared-validator';
     default:
       return spec.id;
   }
@@ -131,9 +130,7 @@ function build(spec: AlternativeSpec): CallAlternative | Promise<CallAlternative
         ? rawFetchAlternative(spec.url, spec.stateful)
         : rawUndiciAlternative(spec.url, spec.stateful);
     case 'sdk-sse':
-      return sdkSsePerCallAlternative(spec.url, {
-        sharedValidator: spec.id === 'sdk-sse-shared-validator',
-      });
+      return sdkSsePerCallAlternative(spec.url, { discover: spec.id === 'sdk-sse-discovering' });
     case 'openapi':
       if (spec.id === 'ours-openapi') return oursOpenApiAlternative(spec.url);
       return spec.id === 'raw-fetch'

@@ -27,7 +27,7 @@ export type AlternativeId =
   | 'raw-fetch'
   | 'raw-undici'
   | 'sdk-sse'
-  | 'sdk-sse-shared-validator';
+  | 'sdk-sse-discovering';
 
 /** One way of making an `echo` call. */
 export interface CallAlternative {

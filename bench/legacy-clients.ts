@@ -1,10 +1,13 @@
 /**
- * The per-call alternatives against the legacy HTTP+SSE server: ours with the plain URL (it
- * probes Streamable HTTP first, gets 405 and falls back) and the MCP SDK's `SSEClientTransport`
- * per call. Ours with `transport.type: 'sse'` (no probe) is `oursAlternative` with that config
- * (`alternative-specs.ts`).
+ * The per-call alternatives against the legacy HTTP+SSE server, in two like-for-like pairs:
+ * told the transport (ours with `transport.type: 'sse'`, which is `oursAlternative` with that
+ * config in `alternative-specs.ts`, against the SDK's `SSEClientTransport` per call), and
+ * discovering it (ours with the plain URL, which probes Streamable HTTP, gets 405 and falls back,
+ * against the SDK client doing the same as its README's backwards-compatibility section shows).
  */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   type CallAlternative,
   checkEcho,
@@ -20,23 +23,42 @@ export function oursProbeAlternative(url: string): Promise<CallAlternative> {
 }
 
 /**
- * The SDK `Client` + `SSEClientTransport` per call: connect (GET /sse), callTool, close. Each
- * client builds its own validator unless `sharedValidator` (see `sdkPerCallAlternative`).
+ * The SDK `Client` per call against a server whose transport it was not told: connect over
+ * `StreamableHTTPClientTransport`, and when that fails (the legacy server answers the
+ * `initialize` POST 405), connect a new client over `SSEClientTransport`. The failed client has
+ * closed itself (`Client.connect` closes on a failed handshake).
+ */
+async function connectDiscovering(newClient: () => Client, url: URL): Promise<Client> {
+  const streamable = newClient();
+  try {
+    await streamable.connect(new StreamableHTTPClientTransport(url));
+    return streamable;
+  } catch {
+    const legacy = newClient();
+    await legacy.connect(new SSEClientTransport(url));
+    return legacy;
+  }
+}
+
+/**
+ * The SDK `Client` per call against the legacy server: told the transport, `SSEClientTransport`
+ * (connect, which is GET /sse and the handshake; callTool; close), or discovering it
+ * (`connectDiscovering`). Each client builds its own validator (see `sdkPerCallAlternative`).
  */
 export function sdkSsePerCallAlternative(
   url: string,
-  options: SdkPerCallOptions = {},
+  options: SdkPerCallOptions & { readonly discover?: boolean } = {},
 ): CallAlternative {
   const newClient = sdkClientMaker(options);
-  const shared = options.sharedValidator === true;
+  const discover = options.discover === true;
   return {
-    id: shared ? 'sdk-sse-shared-validator' : 'sdk-sse',
-    name: shared
-      ? 'SDK SSEClientTransport per call, one validator [reference]'
+    id: discover ? 'sdk-sse-discovering' : 'sdk-sse',
+    name: discover
+      ? 'SDK Client per call, Streamable first, then SSEClientTransport'
       : 'SDK SSEClientTransport per call',
     call: async () => {
-      const client = newClient();
-      await client.connect(new SSEClientTransport(new URL(url)));
+      const client = discover ? await connectDiscovering(newClient, new URL(url)) : newClient();
+      if (!discover) await client.connect(new SSEClientTransport(new URL(url)));
       try {
         checkEcho(await client.callTool({ name: 'echo', arguments: { message: MESSAGE } }));
       } finally {

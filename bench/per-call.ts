@@ -154,7 +154,11 @@ async function checkNoProbe(server: ServerProcess, alternative: RemoteAlternativ
   if (probes > 0) throw new Error(`transport.type 'sse' still sent ${probes} Streamable probe(s)`);
 }
 
-/** Ours (probe), ours (type: 'sse') and the SDK's SSEClientTransport per call (both ways). */
+/**
+ * The legacy server's two like-for-like pairs: discovering (ours with the plain URL, the SDK
+ * client trying Streamable HTTP first) and told the transport (ours with `type: 'sse'`, the SDK's
+ * `SSEClientTransport`).
+ */
 export function runLegacyPerCall(
   server: ServerProcess,
   clients: ClientProcesses,
@@ -168,7 +172,7 @@ export function runLegacyPerCall(
       { kind: 'ours-probe', id: 'ours', url },
       { kind: 'ours-sse-type', id: 'ours-sse-type', url },
       { kind: 'sdk-sse', id: 'sdk-sse', url },
-      { kind: 'sdk-sse', id: 'sdk-sse-shared-validator', url },
+      { kind: 'sdk-sse', id: 'sdk-sse-discovering', url },
     ],
     plan,
   );
