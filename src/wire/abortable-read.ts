@@ -26,7 +26,10 @@ export interface WireResponse {
   readonly body: WireBody | null;
 }
 
-/** One body opened for reading: chunks on demand, and a release that never waits. */
+/**
+ * One body opened for reading under a signal: chunks on demand, each read rejecting with the exact
+ * `signal.reason` once it aborts, and a release that never waits.
+ */
 export interface ChunkSource {
   next(): Promise<IteratorResult<Uint8Array, unknown>>;
   release(): void;
@@ -37,17 +40,41 @@ function isWebStream(body: WireBody): body is ReadableStream<Uint8Array> {
 }
 
 /**
- * Opens a body for reading. A WHATWG stream is read through a reader, whose `cancel` ends a
- * pending read at once (an async iterator's `return` would wait for it); a Node stream is
- * iterated and released by `destroy`.
+ * Opens a body for reading under `signal`. A WHATWG stream is read through a reader, whose
+ * `cancel` ends a pending read at once (an async iterator's `return` would wait for it); a Node
+ * stream is iterated and released by `destroy`. The signal gets one listener for the whole read,
+ * removed by `release`, rather than one per chunk: a long stream is hundreds of reads.
  */
-export function openChunks(body: WireBody): ChunkSource {
+export function openChunks(body: WireBody, signal: AbortSignal): ChunkSource {
+  let read: () => Promise<IteratorResult<Uint8Array, unknown>>;
+  let releaseBody: () => void;
   if (isWebStream(body)) {
     const reader = body.getReader();
-    return { next: () => reader.read(), release: () => releaseReader(reader) };
+    read = () => reader.read();
+    releaseBody = () => releaseReader(reader);
+  } else {
+    const iterator = body[Symbol.asyncIterator]();
+    read = () => iterator.next();
+    releaseBody = () => releaseNodeBody(body);
   }
-  const iterator = body[Symbol.asyncIterator]();
-  return { next: () => iterator.next(), release: () => releaseNodeBody(body) };
+  let rejectPending: ((reason: unknown) => void) | undefined;
+  const onAbort = (): void => rejectPending?.(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    next: () => {
+      if (signal.aborted) return Promise.reject(signal.reason);
+      return new Promise((resolve, reject) => {
+        rejectPending = reject;
+        // The read keeps both handlers, so one that fails after an abort is never unhandled.
+        read().then(resolve, reject);
+      });
+    },
+    release: () => {
+      rejectPending = undefined;
+      signal.removeEventListener('abort', onAbort);
+      releaseBody();
+    },
+  };
 }
 
 /** Releases a Node body without waiting: only one not read to its end is destroyed. */
@@ -114,10 +141,10 @@ async function iterateChunks(
   signal: AbortSignal,
   onChunk: (chunk: Uint8Array) => void,
 ): Promise<void> {
-  const chunks = openChunks(body);
+  const chunks = openChunks(body, signal);
   try {
     for (;;) {
-      const { done, value } = await readChunk(chunks, signal);
+      const { done, value } = await chunks.next();
       if (done) return;
       onChunk(value);
     }
@@ -178,15 +205,6 @@ function listenForChunks(
 /** Rejects at once with `signal.reason` when the signal has already aborted. */
 export function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason;
-}
-
-/** One chunk raced against the signal. */
-export function readChunk(
-  source: ChunkSource,
-  signal: AbortSignal,
-): Promise<IteratorResult<Uint8Array, unknown>> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return raceAbort(source.next(), signal);
 }
 
 /**

@@ -4,7 +4,7 @@
  * MCP SDK uses); this module only meters, decodes and cancels.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { openChunks, readChunk, throwIfAborted, type WireResponse } from './abortable-read.js';
+import { openChunks, throwIfAborted, type WireResponse } from './abortable-read.js';
 import type { ReadBudget } from './bounded-body.js';
 import { ConnectionResponseTooLargeError } from './errors.js';
 import { createSseFrameMeter } from './sse-frame-meter.js';
@@ -35,10 +35,13 @@ export interface SseBudget extends ReadBudget {
 
 const CR = 0x0d;
 
+/**
+ * The parser's own event object, its `event` defaulted to `message` in place: eventsource-parser
+ * builds a fresh object per event and keeps no reference to it, so no copy is made per event.
+ */
 function toSseMessage(event: EventSourceMessage): SseMessage {
-  const message: SseMessage = { event: event.event ?? 'message', data: event.data };
-  if (event.id !== undefined) message.id = event.id;
-  return message;
+  if (event.event === undefined) event.event = 'message';
+  return event as SseMessage;
 }
 
 /**
@@ -63,12 +66,12 @@ export async function* readSseBatches(
   });
   const decoder = new TextDecoder();
   const meter = createSseFrameMeter(budget.maxFrameBytes);
-  const chunks = openChunks(body);
+  const chunks = openChunks(body, signal);
   let total = budget.alreadyRead ?? 0;
   let endsWithCR = false;
   try {
     for (;;) {
-      const { done, value } = await readChunk(chunks, signal);
+      const { done, value } = await chunks.next();
       if (done) {
         // The parser holds a final CR in case an LF follows; at the end of the stream none will.
         parser.feed(decoder.decode() + (endsWithCR ? '\n' : ''));
