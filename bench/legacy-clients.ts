@@ -13,7 +13,6 @@ import {
   checkEcho,
   MESSAGE,
   oursAlternative,
-  type SdkPerCallOptions,
   sdkClientMaker,
 } from './clients.js';
 
@@ -22,10 +21,16 @@ export function oursProbeAlternative(url: string): Promise<CallAlternative> {
   return oursAlternative(url, { name: 'ours (probe)' });
 }
 
+/** A new SDK `Client` over `SSEClientTransport`: its `connect` is the GET stream and the handshake. */
+async function connectTold(newClient: () => Client, url: URL): Promise<Client> {
+  const client = newClient();
+  await client.connect(new SSEClientTransport(url));
+  return client;
+}
+
 /**
- * The SDK `Client` per call against a server whose transport it was not told: connect over
- * `StreamableHTTPClientTransport`, and when that fails (the legacy server answers the
- * `initialize` POST 405), connect a new client over `SSEClientTransport`. The failed client has
+ * A new SDK `Client` over `StreamableHTTPClientTransport`, and when its `connect` fails (the
+ * legacy server answers the `initialize` POST 405), {@link connectTold}. The failed client has
  * closed itself (`Client.connect` closes on a failed handshake).
  */
 async function connectDiscovering(newClient: () => Client, url: URL): Promise<Client> {
@@ -34,22 +39,20 @@ async function connectDiscovering(newClient: () => Client, url: URL): Promise<Cl
     await streamable.connect(new StreamableHTTPClientTransport(url));
     return streamable;
   } catch {
-    const legacy = newClient();
-    await legacy.connect(new SSEClientTransport(url));
-    return legacy;
+    return connectTold(newClient, url);
   }
 }
 
 /**
  * The SDK `Client` per call against the legacy server: told the transport, `SSEClientTransport`
  * (connect, which is GET /sse and the handshake; callTool; close), or discovering it
- * (`connectDiscovering`). Each client builds its own validator (see `sdkPerCallAlternative`).
+ * (`connectDiscovering`). Each client builds its own validator, as the SDK's README builds one.
  */
 export function sdkSsePerCallAlternative(
   url: string,
-  options: SdkPerCallOptions & { readonly discover?: boolean } = {},
+  options: { readonly discover?: boolean } = {},
 ): CallAlternative {
-  const newClient = sdkClientMaker(options);
+  const newClient = sdkClientMaker({});
   const discover = options.discover === true;
   return {
     id: discover ? 'sdk-sse-discovering' : 'sdk-sse',
@@ -57,8 +60,7 @@ export function sdkSsePerCallAlternative(
       ? 'SDK Client per call, Streamable first, then SSEClientTransport'
       : 'SDK SSEClientTransport per call',
     call: async () => {
-      const client = discover ? await connectDiscovering(newClient, new URL(url)) : newClient();
-      if (!discover) await client.connect(new SSEClientTransport(new URL(url)));
+      const client = await (discover ? connectDiscovering : connectTold)(newClient, new URL(url));
       try {
         checkEcho(await client.callTool({ name: 'echo', arguments: { message: MESSAGE } }));
       } finally {
