@@ -21,7 +21,7 @@ import {
 } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import { openChunks, type WireBody } from '../wire/abortable-read.js';
+import { openChunks, readChunk, type WireBody } from '../wire/abortable-read.js';
 import { mediaTypeForFileName } from '../wire/media-type.js';
 import { FileBoundaryError, type FileBoundaryErrorCode } from './file-boundary-error.js';
 import { boundaryPathSegments } from './file-path.js';
@@ -315,11 +315,11 @@ async function streamInto(
     return next;
   };
   if (body instanceof Uint8Array) return take(body, 0);
-  const chunks = openChunks(body, signal);
+  const chunks = openChunks(body);
   let total = 0;
   try {
     for (;;) {
-      const { done, value } = await chunks.next();
+      const { done, value } = await readChunk(chunks, signal);
       if (done) return total;
       total = await take(value, total);
     }

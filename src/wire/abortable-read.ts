@@ -26,10 +26,7 @@ export interface WireResponse {
   readonly body: WireBody | null;
 }
 
-/**
- * One body opened for reading under a signal: chunks on demand, each read rejecting with the exact
- * `signal.reason` once it aborts, and a release that never waits.
- */
+/** One body opened for reading: chunks on demand, and a release that never waits. */
 export interface ChunkSource {
   next(): Promise<IteratorResult<Uint8Array, unknown>>;
   release(): void;
@@ -40,41 +37,17 @@ function isWebStream(body: WireBody): body is ReadableStream<Uint8Array> {
 }
 
 /**
- * Opens a body for reading under `signal`. A WHATWG stream is read through a reader, whose
- * `cancel` ends a pending read at once (an async iterator's `return` would wait for it); a Node
- * stream is iterated and released by `destroy`. The signal gets one listener for the whole read,
- * removed by `release`, rather than one per chunk: a long stream is hundreds of reads.
+ * Opens a body for reading. A WHATWG stream is read through a reader, whose `cancel` ends a
+ * pending read at once (an async iterator's `return` would wait for it); a Node stream is
+ * iterated and released by `destroy`.
  */
-export function openChunks(body: WireBody, signal: AbortSignal): ChunkSource {
-  let read: () => Promise<IteratorResult<Uint8Array, unknown>>;
-  let releaseBody: () => void;
+export function openChunks(body: WireBody): ChunkSource {
   if (isWebStream(body)) {
     const reader = body.getReader();
-    read = () => reader.read();
-    releaseBody = () => releaseReader(reader);
-  } else {
-    const iterator = body[Symbol.asyncIterator]();
-    read = () => iterator.next();
-    releaseBody = () => releaseNodeBody(body);
+    return { next: () => reader.read(), release: () => releaseReader(reader) };
   }
-  let rejectPending: ((reason: unknown) => void) | undefined;
-  const onAbort = (): void => rejectPending?.(signal.reason);
-  signal.addEventListener('abort', onAbort, { once: true });
-  return {
-    next: () => {
-      if (signal.aborted) return Promise.reject(signal.reason);
-      return new Promise((resolve, reject) => {
-        rejectPending = reject;
-        // The read keeps both handlers, so one that fails after an abort is never unhandled.
-        read().then(resolve, reject);
-      });
-    },
-    release: () => {
-      rejectPending = undefined;
-      signal.removeEventListener('abort', onAbort);
-      releaseBody();
-    },
-  };
+  const iterator = body[Symbol.asyncIterator]();
+  return { next: () => iterator.next(), release: () => releaseNodeBody(body) };
 }
 
 /** Releases a Node body without waiting: only one not read to its end is destroyed. */
@@ -141,10 +114,10 @@ async function iterateChunks(
   signal: AbortSignal,
   onChunk: (chunk: Uint8Array) => void,
 ): Promise<void> {
-  const chunks = openChunks(body, signal);
+  const chunks = openChunks(body);
   try {
     for (;;) {
-      const { done, value } = await chunks.next();
+      const { done, value } = await readChunk(chunks, signal);
       if (done) return;
       onChunk(value);
     }
@@ -205,6 +178,15 @@ function listenForChunks(
 /** Rejects at once with `signal.reason` when the signal has already aborted. */
 export function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason;
+}
+
+/** One chunk raced against the signal. */
+export function readChunk(
+  source: ChunkSource,
+  signal: AbortSignal,
+): Promise<IteratorResult<Uint8Array, unknown>> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return raceAbort(source.next(), signal);
 }
 
 /**

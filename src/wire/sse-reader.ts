@@ -4,7 +4,7 @@
  * MCP SDK uses); this module only meters, decodes and cancels.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { openChunks, throwIfAborted, type WireResponse } from './abortable-read.js';
+import { openChunks, readChunk, throwIfAborted, type WireResponse } from './abortable-read.js';
 import type { ReadBudget } from './bounded-body.js';
 import { ConnectionResponseTooLargeError } from './errors.js';
 import { createSseFrameMeter } from './sse-frame-meter.js';
@@ -66,12 +66,12 @@ export async function* readSseBatches(
   });
   const decoder = new TextDecoder();
   const meter = createSseFrameMeter(budget.maxFrameBytes);
-  const chunks = openChunks(body, signal);
+  const chunks = openChunks(body);
   let total = budget.alreadyRead ?? 0;
   let endsWithCR = false;
   try {
     for (;;) {
-      const { done, value } = await chunks.next();
+      const { done, value } = await readChunk(chunks, signal);
       if (done) {
         // The parser holds a final CR in case an LF follows; at the end of the stream none will.
         parser.feed(decoder.decode() + (endsWithCR ? '\n' : ''));

@@ -1,4 +1,3 @@
-import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { ConnectionResponseTooLargeError } from '../../src/wire/errors.js';
 import {
@@ -325,20 +324,6 @@ describe('readSseBatches', () => {
       }),
     );
   }
-
-  it('keeps one abort listener on the signal however many chunks it reads, and none after', async () => {
-    const signal = liveSignal();
-    const parts = Array.from({ length: 200 }, (_, index) => `data: ${index}\n\n`);
-    const listeners: number[] = [];
-    let events = 0;
-    for await (const batch of readSseBatches(chunked(...parts), budget({ signal }))) {
-      events += batch.length;
-      listeners.push(getEventListeners(signal, 'abort').length);
-    }
-    expect(events).toBe(200);
-    expect(new Set(listeners)).toEqual(new Set([1]));
-    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
-  });
 
   it('yields one array per chunk that completes events, in order, and never an empty one', async () => {
     const response = chunked('data: a\n\ndata: b\n\n', ': only a comment\n\n', 'data: c\n', '\n');
