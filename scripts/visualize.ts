@@ -11,12 +11,12 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { instance, type Viz } from '@viz-js/viz';
+import { OUTCOME_KINDS, teardownState } from '../src/diagrams/outcomes.js';
+import { toOverviewDot } from '../src/diagrams/overview-dot.js';
+import { toOverviewMermaid } from '../src/diagrams/overview-mermaid.js';
+import { toStatelySource } from '../src/diagrams/stately.js';
+import { countTransitions, toTransitionTable } from '../src/diagrams/table.js';
 import { MACHINE_CATALOGUE, type MachineCatalogueEntry } from '../src/machines/catalogue.js';
-import { toStatelySource } from '../src/machines/diagram.js';
-import { OUTCOME_KINDS, teardownState } from '../src/machines/diagram-outcomes.js';
-import { toOverviewDot } from '../src/machines/diagram-overview-dot.js';
-import { toOverviewMermaid } from '../src/machines/diagram-overview-mermaid.js';
-import { countTransitions, toTransitionTable } from '../src/machines/diagram-table.js';
 
 /** The committed output directory. */
 export const VISUALIZATIONS_DIR = fileURLToPath(new URL('../visualizations/', import.meta.url));
@@ -45,7 +45,7 @@ framed group is a composite state, and an edge from its border applies in every 
 Edges name the event (\`done\` / \`error\` of the state's actor, \`after NAME\` a named delay,
 \`always\` an eventless transition) and \`[guard]\`. The bold blue line is the happy path. Every
 transition into the teardown state is folded into one edge per state (dashed red when all of
-them are failures), labelled by outcome kinds; the machine's own transitions (mcpOperation's \`CANCEL\`) apply
+them are failures), labelled by outcome kinds; the machine's own transitions (every machine's \`CANCEL\`) apply
 in every state and are written once, in the caption or a note. The transition table has the rest:
 every guard, action and target, in the order XState tries them.`;
 

@@ -2,6 +2,14 @@ import { createMachine } from 'xstate';
 export default createMachine({
   "id": "download",
   "initial": "resolving",
+  "on": {
+    "CANCEL": {
+      "target": ".closed",
+      "actions": {
+        "type": "failCancelled"
+      }
+    }
+  },
   "states": {
     "resolving": {
       "meta": {
@@ -41,12 +49,6 @@ export default createMachine({
               "deadline": "headers"
             }
           }
-        }
-      },
-      "on": {
-        "CANCEL": {
-          "target": "closed",
-          "actions": "cancelWithReason"
         }
       }
     },
@@ -131,10 +133,6 @@ export default createMachine({
           "actions": {
             "type": "failWithError"
           }
-        },
-        "CANCEL": {
-          "target": "closed",
-          "actions": "cancelWithReason"
         }
       }
     },

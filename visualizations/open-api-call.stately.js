@@ -50,7 +50,9 @@ export default createMachine({
       "after": {
         "CALL_DEADLINE": {
           "target": "#openApiCall.closed",
-          "actions": "failTimeout"
+          "actions": {
+            "type": "failTimeout"
+          }
         }
       }
     },
@@ -113,7 +115,9 @@ export default createMachine({
       "after": {
         "CALL_DEADLINE": {
           "target": "#openApiCall.closed",
-          "actions": "failTimeout"
+          "actions": {
+            "type": "failTimeout"
+          }
         }
       }
     },

@@ -2,6 +2,14 @@ import { createMachine } from 'xstate';
 export default createMachine({
   "id": "specLoad",
   "initial": "fetching",
+  "on": {
+    "CANCEL": {
+      "target": ".closed",
+      "actions": {
+        "type": "failCancelled"
+      }
+    }
+  },
   "states": {
     "fetching": {
       "meta": {
@@ -46,14 +54,8 @@ export default createMachine({
       "after": {
         "SPEC_DEADLINE": {
           "target": "closed",
-          "actions": "failTimeout"
-        }
-      },
-      "on": {
-        "CANCEL": {
-          "target": "closed",
           "actions": {
-            "type": "failCancelled"
+            "type": "failTimeout"
           }
         }
       }

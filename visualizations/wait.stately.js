@@ -2,6 +2,14 @@ import { createMachine } from 'xstate';
 export default createMachine({
   "id": "wait",
   "initial": "polling",
+  "on": {
+    "CANCEL": {
+      "target": ".closed",
+      "actions": {
+        "type": "failCancelled"
+      }
+    }
+  },
   "states": {
     "polling": {
       "meta": {
@@ -13,24 +21,24 @@ export default createMachine({
         "onDone": [
           {
             "guard": {
-              "type": "isDoneSnapshot"
+              "type": "isDoneState"
             },
             "target": "closed",
             "actions": {
-              "type": "completeWithSnapshot"
+              "type": "succeed"
             }
           },
           {
             "target": "sleeping",
             "actions": {
-              "type": "recordSnapshot"
+              "type": "recordState"
             }
           }
         ],
         "onError": {
           "target": "closed",
           "actions": {
-            "type": "failWithPollError"
+            "type": "failWithError"
           }
         }
       },
@@ -38,22 +46,16 @@ export default createMachine({
         "POLL_DEADLINE": [
           {
             "guard": {
-              "type": "hasSnapshot"
+              "type": "hasState"
             },
             "target": "closed",
-            "actions": "timeOutWithSnapshot"
+            "actions": "timeOutWithState"
           },
           {
             "target": "closed",
             "actions": "failWithWaitTimeout"
           }
         ]
-      },
-      "on": {
-        "CANCEL": {
-          "target": "closed",
-          "actions": "cancelWithReason"
-        }
       }
     },
     "sleeping": {
@@ -67,18 +69,12 @@ export default createMachine({
               "type": "isLastSleep"
             },
             "target": "closed",
-            "actions": "timeOutWithSnapshot"
+            "actions": "timeOutWithState"
           },
           {
             "target": "polling"
           }
         ]
-      },
-      "on": {
-        "CANCEL": {
-          "target": "closed",
-          "actions": "cancelWithReason"
-        }
       }
     },
     "closed": {

@@ -7,9 +7,9 @@ import type { RuntimeToolHandlerContext, ToolTransport } from '../binding/index.
 import {
   type McpOperationDependencies,
   makeMcpOperationActors,
-} from '../machines/mcp-operation.actors.js';
-import { mcpOperationMachine } from '../machines/mcp-operation.machine.js';
-import type { McpTransportChoice } from '../machines/mcp-operation.types.js';
+} from '../machines/mcp-operation/mcp-operation.actors.js';
+import { mcpOperationMachine } from '../machines/mcp-operation/mcp-operation.machine.js';
+import type { McpTransportChoice } from '../machines/mcp-operation/mcp-operation.types.js';
 import { type SecretValue, secretHeaders } from '../machines/secret-value.js';
 import { createHostFence, type HostFence, parseConnectionUrl } from '../wire/index.js';
 import { checkConnectionBasics, requireConnectionName } from './connection-config.js';

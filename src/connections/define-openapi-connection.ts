@@ -4,8 +4,8 @@
  * for the mount. No I/O happens here: a URL spec is loaded by `mountConnections`.
  */
 import type { RuntimeToolHandlerContext, ToolTransport } from '../binding/index.js';
-import { makeOpenApiCallActors } from '../machines/open-api-call.actors.js';
-import { openApiCallMachine } from '../machines/open-api-call.machine.js';
+import { makeOpenApiCallActors } from '../machines/open-api-call/open-api-call.actors.js';
+import { openApiCallMachine } from '../machines/open-api-call/open-api-call.machine.js';
 import { assertOpenApiDocument } from '../openapi/index.js';
 import {
   ConnectionUrlError,

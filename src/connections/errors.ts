@@ -1,11 +1,15 @@
 /**
- * The connection errors. They are defined in the wire layer, which raises most of them
- * (decision 0003); this module is their public home under `stitchkit-transport/connections`.
+ * The connection errors under `stitchkit-transport/connections`. Those raised by an operation are
+ * defined in the wire layer, which raises most of them (decision 0003); the mount budget's error is
+ * defined here, where the mount raises it.
  */
+import { AppError, TOOL_ERROR_PROJECTION } from '../binding/app-error.js';
+import { brandSymbol } from '../binding/type-guards.js';
+import { ConnectionError } from '../wire/index.js';
+
 export {
   type AuthChallenge,
   ConnectionAuthorizationRequiredError,
-  ConnectionBudgetExceededError,
   type ConnectionErrorScope,
   type ConnectionOperation,
   ConnectionOperationError,
@@ -16,3 +20,53 @@ export {
   ConnectionTimeoutError,
   ConnectionUrlError,
 } from '../wire/index.js';
+
+const BUDGET_EXCEEDED = 'CONNECTION_BUDGET_EXCEEDED';
+
+/**
+ * The mounted connections expose more tools or schema bytes than the mount budget allows. It
+ * belongs to the whole mount, so its fields have no connection scope.
+ */
+export class ConnectionBudgetExceededError extends ConnectionError {
+  /** The registered brand of this class. */
+  static override readonly brand: symbol = brandSymbol(`error.${BUDGET_EXCEEDED}`);
+  override readonly name = 'ConnectionBudgetExceededError';
+  /** Stable code of this class. */
+  readonly code = BUDGET_EXCEEDED;
+  /** The configured budget. */
+  readonly limit: number;
+  /** What the connections actually expose. */
+  readonly actual: number;
+  /** What is counted. */
+  readonly unit: 'tools' | 'schema bytes';
+
+  constructor(fields: {
+    readonly limit: number;
+    readonly actual: number;
+    readonly unit: 'tools' | 'schema bytes';
+  }) {
+    super(
+      `Connection surface exposes ${fields.actual} ${fields.unit}, above the budget of ${fields.limit}`,
+    );
+    this.limit = fields.limit;
+    this.actual = fields.actual;
+    this.unit = fields.unit;
+  }
+
+  /** `BAD_REQUEST` / 400: the mount configuration must change. */
+  [TOOL_ERROR_PROJECTION](): AppError {
+    const message = `Connection surface exposes ${this.actual} ${this.unit}, above the budget of ${this.limit}.`;
+    return new AppError('BAD_REQUEST', {
+      message,
+      status: 400,
+      retryable: false,
+      details: {
+        message,
+        reason: 'mount-budget-exceeded',
+        limit: this.limit,
+        actual: this.actual,
+        unit: this.unit,
+      },
+    });
+  }
+}

@@ -3,8 +3,8 @@
  * Options are validated once, at definition, into frozen resolved objects.
  */
 
-import type { PhaseLimits } from '../machines/credentials.js';
 import { assertTimeoutMs, MAX_TIMER_MS } from '../machines/deadline.js';
+import type { PhaseLimits } from '../wire/index.js';
 import {
   type ConnectionOperation,
   type ConnectionPhase,

@@ -3,13 +3,13 @@
  * every outcome by the machine itself.
  */
 import type { RuntimeToolHandlerContext } from '../binding/index.js';
-import { REQUEST_ID } from '../machines/mcp-operation.policy.js';
+import { REQUEST_ID } from '../machines/mcp-operation/mcp-operation.policy.js';
 import type {
   McpCallerRelay,
   McpOperationOutput,
   McpProgressEvent,
   McpRequest,
-} from '../machines/mcp-operation.types.js';
+} from '../machines/mcp-operation/mcp-operation.types.js';
 import type { TransitionObserver } from '../machines/observe.js';
 import { runMachine } from '../machines/run-machine.js';
 import { phaseOfOperation } from '../wire/index.js';

@@ -15,7 +15,10 @@ import {
   type ToolAnnotations,
 } from '../binding/index.js';
 import { parseWithSchema } from '../binding/zod-schema.js';
-import type { McpProgressEvent, McpToolList } from '../machines/mcp-operation.types.js';
+import type {
+  McpProgressEvent,
+  McpToolList,
+} from '../machines/mcp-operation/mcp-operation.types.js';
 import type { TransitionObserver } from '../machines/observe.js';
 import { ConnectionProtocolError, operationScope } from '../wire/index.js';
 import { type ResolvedMcpConnection, resolveMcpConnection } from './define-mcp-connection.js';

@@ -3,8 +3,8 @@
  * result is plain `RuntimeToolDefinition` data for `mountAgent`, `mountMcp` or stitchkit itself.
  */
 import type { AnyRuntimeToolDefinition } from '../binding/index.js';
-import { ConnectionBudgetExceededError } from '../wire/index.js';
 import { recordMount, schemaBytesOf } from './catalog.js';
+import { ConnectionBudgetExceededError } from './errors.js';
 import { discoverMcpTools } from './mcp-tools.js';
 import { discoverOpenApiTools } from './openapi-tools.js';
 import {

@@ -10,9 +10,8 @@ import {
   type ToolAnnotations,
 } from '../binding/index.js';
 import type { TransitionObserver } from '../machines/observe.js';
-import type { OpenApiMethod } from '../machines/open-api-call.types.js';
 import { runMachine } from '../machines/run-machine.js';
-import { specLoadMachine } from '../machines/spec-load.machine.js';
+import { specLoadMachine } from '../machines/spec-load/spec-load.machine.js';
 import {
   annotationsForMethod,
   assertOpenApiDocument,
@@ -28,6 +27,7 @@ import {
   RefExpander,
   rawOperationName,
 } from '../openapi/index.js';
+import type { OpenApiMethod } from '../openapi/types.js';
 import type { HostFence } from '../wire/index.js';
 import {
   type ResolvedOpenApiConnection,

@@ -2,7 +2,7 @@
  * Public configuration types of `stitchkit-transport/connections`.
  */
 import type { RuntimeToolHandlerContext, ToolTransport } from '../binding/index.js';
-import type { McpTransportKind } from '../machines/mcp-operation.types.js';
+import type { McpTransportKind } from '../machines/mcp-operation/mcp-operation.types.js';
 import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';
 import type { OpenApiRefusalReason } from '../openapi/index.js';
 import type { OperationLimits } from './limits.js';

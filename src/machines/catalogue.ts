@@ -1,10 +1,10 @@
 /** Every machine of the library, for diagrams (`npm run visualize`) and for the model checks. */
 import type { AnyStateMachine } from 'xstate';
-import { downloadMachine } from './download.machine.js';
-import { mcpOperationMachine } from './mcp-operation.machine.js';
-import { openApiCallMachine } from './open-api-call.machine.js';
-import { specLoadMachine } from './spec-load.machine.js';
-import { waitMachine } from './wait.machine.js';
+import { downloadMachine } from './download/download.machine.js';
+import { mcpOperationMachine } from './mcp-operation/mcp-operation.machine.js';
+import { openApiCallMachine } from './open-api-call/open-api-call.machine.js';
+import { specLoadMachine } from './spec-load/spec-load.machine.js';
+import { waitMachine } from './wait/wait.machine.js';
 
 /** One catalogue entry: the file-name stem, the machine, and a one-line summary. */
 export interface MachineCatalogueEntry {

@@ -1,23 +1,11 @@
 /**
- * What every connection machine shares about a run's credential and limits: the token resolver a
- * connection provides, the actor that calls it for the run's principal, and the limits of a phase.
- * Resolving is the only step that touches host code, so it is one named actor everywhere.
+ * What every connection machine shares about a run's credential: the token resolver a connection
+ * provides, the actor that calls it for the run's principal, and the `starting` edge into
+ * `credentials`. Resolving is the only step that touches host code, so it is one named actor
+ * everywhere.
  */
 import { fromPromise } from 'xstate';
 import { SecretValue } from './secret-value.js';
-
-/** A deadline and a raw byte ceiling for one phase of an operation. */
-export interface PhaseLimits {
-  /** Milliseconds the phase may take, end to end. */
-  readonly timeoutMs: number;
-  /** Raw bytes the phase may read, SSE framing included. */
-  readonly maxResponseBytes: number;
-  /**
-   * When set, each upstream progress report restarts the `timeoutMs` window, never past this many
-   * milliseconds from the request's start; unset, progress extends nothing.
-   */
-  readonly maxTotalTimeoutMs?: number;
-}
 
 /** Resolves a run's token from its principal (the call's handler context; absent for discovery). */
 export type TokenResolver = (
@@ -66,8 +54,3 @@ export const toCredentials = {
   },
   target: 'credentials',
 } as const;
-
-/** A 401 always means "authorization required", on every request of every connection. */
-export function isUnauthorizedStatus(status: number): boolean {
-  return status === 401;
-}

@@ -4,7 +4,7 @@
  * OpenAPI tool reaches an open world. The title is the operation's `summary`. Pure.
  */
 import type { ToolAnnotations } from '../binding/index.js';
-import type { OpenApiMethod } from '../machines/open-api-call.types.js';
+import type { OpenApiMethod } from './types.js';
 
 /** The annotations of an operation with `method` and an optional `summary`. */
 export function annotationsForMethod(method: OpenApiMethod, summary: unknown): ToolAnnotations {

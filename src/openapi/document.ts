@@ -3,7 +3,7 @@
  * document order (methods outside the subset included, so they can be reported). Pure.
  */
 import { isRecord } from '../binding/type-guards.js';
-import type { OpenApiMethod } from '../machines/open-api-call.types.js';
+import type { OpenApiMethod } from './types.js';
 
 const METHODS: readonly string[] = ['get', 'head', 'post', 'put', 'patch', 'delete'];
 /** Methods a path item may declare that this library does not call. */

@@ -4,10 +4,10 @@
  * {@link OperationRefusal} with its reason; nothing here does I/O.
  */
 import { isRecord } from '../binding/type-guards.js';
-import type { CredentialPlacement, OpenApiMethod } from '../machines/open-api-call.types.js';
 import { MAX_EXPANDED_NODES, type RefExpander } from './expand.js';
 import { refuse } from './refusal.js';
 import { selectCredentialPlacement } from './security.js';
+import type { CredentialPlacement, OpenApiMethod } from './types.js';
 
 /** Where a parameter goes. */
 export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';

@@ -5,9 +5,9 @@
  * are refused before any I/O. The credential is placed later, by the machine. Pure: no I/O.
  */
 import { AppError } from '../binding/index.js';
-import { CONTROL_CHARACTERS } from '../machines/open-api-call.policy.js';
-import type { OpenApiRequest } from '../machines/open-api-call.types.js';
 import type { CompiledOperation } from './operation.js';
+import { CONTROL_CHARACTERS } from './security.js';
+import type { OpenApiRequest } from './types.js';
 
 function invalidInput(message: string): AppError {
   return new AppError('VALIDATION_ERROR', {

@@ -2,12 +2,14 @@
  * Where an operation's security puts the host's token: the first supported alternative of the
  * operation's requirements (or the document's). `{}` is anonymous; one apiKey (header, query,
  * cookie), http basic or bearer, oauth2 or openIdConnect (the host's token as a bearer) per
- * alternative. Pure: no I/O.
+ * alternative; and how the token is placed on the wire request once the run has resolved it.
+ * Pure: no I/O.
  */
 import { isRecord } from '../binding/type-guards.js';
-import type { CredentialPlacement } from '../machines/open-api-call.types.js';
+import type { WireRequest } from '../wire/index.js';
 import type { RefExpander } from './expand.js';
 import { refuse } from './refusal.js';
+import type { CredentialPlacement, OpenApiRequest } from './types.js';
 
 const API_KEY_PLACES: ReadonlySet<string> = new Set(['header', 'query', 'cookie']);
 
@@ -63,4 +65,56 @@ export function selectCredentialPlacement(
   return combined
     ? refuse('combined-security', 'requires several security schemes at once')
     : refuse('unknown-security', 'offers no security scheme this library can apply');
+}
+
+/** Characters that would split a header (or a cookie) on the wire. */
+export const CONTROL_CHARACTERS = /[\r\n\0]/;
+
+export function basicCredential(token: string): string {
+  return Buffer.from(token, 'utf8').toString('base64');
+}
+
+/**
+ * The wire request with the token placed where the operation's security says. Placed last, so no
+ * parameter can override it: a same-named header is replaced, a same-named query parameter or
+ * cookie is dropped.
+ */
+export function placeCredential(
+  request: OpenApiRequest,
+  token: string | undefined,
+  signal: AbortSignal,
+): WireRequest {
+  const url = new URL(request.url);
+  const headers: Record<string, string> = { ...request.headers };
+  let cookies = request.cookies;
+  const placement = request.credential;
+  if (token !== undefined && placement.kind !== 'none') {
+    // The token is never echoed, so a malformed one is refused here rather than by the client.
+    if (CONTROL_CHARACTERS.test(token)) {
+      throw new TypeError('A connection token must not contain CR, LF or NUL');
+    }
+    if (placement.kind === 'authorization') {
+      headers.authorization =
+        placement.scheme === 'Basic' ? `Basic ${basicCredential(token)}` : `Bearer ${token}`;
+    } else if (placement.kind === 'header') {
+      headers[placement.name.toLowerCase()] = token;
+    } else if (placement.kind === 'query') {
+      url.searchParams.set(placement.name, token);
+    } else if (placement.kind === 'cookie') {
+      // A `;` would end the cookie and start another one of the token's choosing.
+      if (token.includes(';')) {
+        throw new TypeError('A connection token placed in a cookie must not contain ";"');
+      }
+      const prefix = `${placement.name}=`;
+      cookies = [...cookies.filter((pair) => !pair.startsWith(prefix)), `${prefix}${token}`];
+    }
+  }
+  if (cookies.length > 0) headers.cookie = cookies.join('; ');
+  return {
+    url,
+    method: request.method,
+    headers,
+    signal,
+    ...(request.body === undefined ? {} : { body: request.body }),
+  };
 }

@@ -11,7 +11,7 @@ import {
   type RuntimeToolHandlerContext,
 } from '../binding/index.js';
 import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';
-import { WaitTimeoutError } from '../machines/wait-timeout-error.js';
+import { WaitTimeoutError } from '../machines/wait/wait.timeout-error.js';
 import { type ManagedNativeToolConfig, managedNativeFields } from './native-definition.js';
 import {
   assertWaitTimeoutSeconds,

@@ -4,14 +4,14 @@
  * Shared by `defineDownloadTool` and the raw `mountDownload` adapter.
  */
 import { assertTimeoutMs } from '../machines/deadline.js';
-import { makeDownloadActors } from '../machines/download.actors.js';
-import { downloadMachine } from '../machines/download.machine.js';
+import { makeDownloadActors } from '../machines/download/download.actors.js';
+import { downloadMachine } from '../machines/download/download.machine.js';
 import {
   DEFAULT_DOWNLOAD_BODY_TIMEOUT_MS,
   DEFAULT_DOWNLOAD_HEADER_TIMEOUT_MS,
   DEFAULT_DOWNLOAD_MAX_BYTES,
   isProgressDue,
-} from '../machines/download.policy.js';
+} from '../machines/download/download.policy.js';
 import type {
   InspectionObserver,
   TransitionLabels,

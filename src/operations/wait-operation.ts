@@ -9,9 +9,9 @@ import type {
   TransitionObserver,
 } from '../machines/observe.js';
 import { runMachine } from '../machines/run-machine.js';
-import { makeWaitActors, type WaitPollContext } from '../machines/wait.actors.js';
-import { waitMachine } from '../machines/wait.machine.js';
-import { DEFAULT_WAIT_TIMEOUT_MS } from '../machines/wait.policy.js';
+import { makeWaitActors, type WaitPollContext } from '../machines/wait/wait.actors.js';
+import { waitMachine } from '../machines/wait/wait.machine.js';
+import { DEFAULT_WAIT_TIMEOUT_MS } from '../machines/wait/wait.policy.js';
 
 /** Default overall deadline of a wait, in seconds: the wait machine's default (600 s). */
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = DEFAULT_WAIT_TIMEOUT_MS / 1000;

@@ -189,7 +189,10 @@ export async function fetchForDownload(
       const address = await checkedAddress(url, written, options);
       if (address !== undefined) pins.set(url.hostname.toLowerCase(), address);
       throwIfAborted(signal);
-      const answer = await requestOn(agent, url, { method: 'GET', headers, signal });
+      const answer = await raceAbort(
+        requestOn(agent, url, { method: 'GET', headers, signal }),
+        signal,
+      );
       // An abort destroys the body with an error; an unread body must not make it unhandled.
       answer.body.on('error', () => undefined);
       if (!REDIRECT_STATUSES.has(answer.statusCode)) {

@@ -46,7 +46,6 @@ export const CONNECTION_ERROR_CODES = Object.freeze({
   timeout: 'CONNECTION_TIMEOUT',
   responseTooLarge: 'CONNECTION_RESPONSE_TOO_LARGE',
   protocol: 'CONNECTION_PROTOCOL_ERROR',
-  budgetExceeded: 'CONNECTION_BUDGET_EXCEEDED',
 } as const);
 
 function brandFor(code: string): symbol {
@@ -355,48 +354,6 @@ export class ConnectionProtocolError extends ConnectionOperationError {
       operation: this.operation,
       phase: this.phase,
       rpcCode: this.rpcCode,
-    });
-  }
-}
-
-/**
- * The mounted connections expose more tools or schema bytes than the mount budget allows. It
- * belongs to the whole mount, so its fields have no connection scope.
- */
-export class ConnectionBudgetExceededError extends ConnectionError {
-  /** The registered brand of this class. */
-  static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.budgetExceeded);
-  override readonly name = 'ConnectionBudgetExceededError';
-  /** Stable code of this class. */
-  readonly code = CONNECTION_ERROR_CODES.budgetExceeded;
-  /** The configured budget. */
-  readonly limit: number;
-  /** What the connections actually expose. */
-  readonly actual: number;
-  /** What is counted. */
-  readonly unit: 'tools' | 'schema bytes';
-
-  constructor(fields: {
-    readonly limit: number;
-    readonly actual: number;
-    readonly unit: 'tools' | 'schema bytes';
-  }) {
-    super(
-      `Connection surface exposes ${fields.actual} ${fields.unit}, above the budget of ${fields.limit}`,
-    );
-    this.limit = fields.limit;
-    this.actual = fields.actual;
-    this.unit = fields.unit;
-  }
-
-  /** `BAD_REQUEST` / 400: the mount configuration must change. */
-  [TOOL_ERROR_PROJECTION](): AppError {
-    return projection('BAD_REQUEST', 400, {
-      message: `Connection surface exposes ${this.actual} ${this.unit}, above the budget of ${this.limit}.`,
-      reason: 'mount-budget-exceeded',
-      limit: this.limit,
-      actual: this.actual,
-      unit: this.unit,
     });
   }
 }

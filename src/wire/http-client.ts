@@ -6,7 +6,7 @@
  * bounds are the callers'.
  */
 import { Agent, type Dispatcher } from 'undici';
-import { type NodeBody, raceAbort, type WireResponse } from './abortable-read.js';
+import type { NodeBody, WireResponse } from './abortable-read.js';
 
 /**
  * undici's own timeouts, off on every agent this library creates: a head awaited for 300 s, or 300 s
@@ -76,18 +76,20 @@ export interface DispatchOptions {
  * Sends one request on `dispatcher` through undici's `request` API, called on the dispatcher itself
  * with the origin and path it takes (the fragment is never sent). undici's top-level
  * `request(url, options)` reads the same two from the URL and copies the options into a new object
- * before it dispatches; on Node 20 that copy takes V8's slow path, and the wrapper cost about
- * 30–60 µs of CPU per request on the development VM. undici follows no redirect on this API.
+ * before it dispatches, which costs CPU on every request (decision 0020). undici follows no
+ * redirect on this API.
  *
- * The answer is raced against the signal: undici records an abort that comes while its connection
- * is being made and rejects only once the connection is made or fails (decision 0020).
+ * The answer is not raced against the signal here: undici records an abort that comes while its
+ * connection is being made and rejects only once the connection is made or fails, so each caller
+ * races it once (`fetchWithoutRedirects` for every connection request, the download's hop loop for
+ * each hop; decision 0020).
  */
 export function requestOn(
   dispatcher: Dispatcher,
   url: URL,
   options: DispatchOptions,
 ): Promise<Dispatcher.ResponseData> {
-  const answer = dispatcher.request({
+  return dispatcher.request({
     origin: url.origin,
     path: url.search === '' ? url.pathname : `${url.pathname}${url.search}`,
     method: options.method,
@@ -95,7 +97,6 @@ export function requestOn(
     signal: options.signal,
     body: options.body ?? null,
   });
-  return raceAbort(answer, options.signal);
 }
 
 /** The default {@link WireSend}: undici's `request` on the shared keep-alive pool. */

@@ -1,12 +1,12 @@
 /**
  * The wire layer: pure HTTP mechanics used by machine actors (the fence, redirect refusal, bounded
  * reads, SSE frames, JSON-RPC envelopes, the guarded download fetch and its address policy) and
- * the errors they raise. The abortable-read primitives are not re-exported: the readers here and
- * the file boundary (which streams a download body into a file) import them directly.
+ * the errors they raise. Of the abortable-read primitives only `cancelBody` is re-exported, for the
+ * actors that give up a body unread; the readers here and the file boundary import the rest
+ * directly.
  */
 export { cancelBody, type WireResponse } from './abortable-read.js';
 export {
-  type AddressClass,
   addressRefusal,
   classifyAddress,
   type HostRefusal,
@@ -27,15 +27,11 @@ export {
   type DownloadResponse,
   fetchForDownload,
   type HostResolver,
-  MAX_DOWNLOAD_REDIRECTS,
-  parseDownloadUrl,
   type ResolvedAddress,
 } from './download-fetch.js';
 export {
   type AuthChallenge,
-  CONNECTION_ERROR_CODES,
   ConnectionAuthorizationRequiredError,
-  ConnectionBudgetExceededError,
   ConnectionError,
   type ConnectionErrorScope,
   ConnectionOperationError,
@@ -49,14 +45,12 @@ export {
   describeRedirect,
   fetchWithoutRedirects,
   MAX_REDIRECT_PATH_CHARS,
-  type RedirectTarget,
 } from './fetch-guarded.js';
 export type { WireRequest, WireSend } from './http-client.js';
 export {
   buildJsonRpcNotification,
   buildJsonRpcRequest,
   type CallToolResult,
-  type InitializeOutcome,
   isResponseTo,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -70,15 +64,17 @@ export {
   type Tool,
   unwrapJsonRpcResponse,
 } from './json-rpc.js';
+export { isEventStream, isJsonMediaType, mediaTypeEssence } from './media-type.js';
 export {
   type ConnectionOperation,
   type ConnectionPhase,
   type OperationScope,
   operationScope,
+  type PhaseLimits,
   phaseOfOperation,
 } from './operation.js';
 export { redactUrl } from './redact.js';
-export { createSseFrameMeter, type SseFrameMeter } from './sse-frame-meter.js';
+export { createSseFrameMeter } from './sse-frame-meter.js';
 export {
   readSseBatches,
   readSseMessages,

@@ -1,6 +1,7 @@
 /**
- * Media types and file extensions for transferred files: the essence of a `Content-Type`, the
- * extension a type is saved under, and the type a file name implies. Pure: no I/O.
+ * Media types: the essence of a `Content-Type`, the two kinds of answer the connections decode
+ * (JSON, an SSE stream), and for transferred files the extension a type is saved under and the type
+ * a file name implies. Pure: no I/O.
  */
 
 /** The type a file is reported as when nothing better is known. */
@@ -38,6 +39,19 @@ export function mediaTypeEssence(contentType: string | null | undefined): string
   if (contentType == null) return null;
   const essence = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
   return /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(essence) ? essence : null;
+}
+
+const JSON_SUFFIX = /^[a-z0-9.+-]+\/[a-z0-9.+-]+\+json$/;
+
+/** A JSON media type: `application/json`, or any `+json` suffix (e.g. `application/problem+json`). */
+export function isJsonMediaType(contentType: string | null | undefined): boolean {
+  const essence = mediaTypeEssence(contentType);
+  return essence !== null && (essence === 'application/json' || JSON_SUFFIX.test(essence));
+}
+
+/** An SSE stream: `text/event-stream`, whatever its parameters. */
+export function isEventStream(contentType: string | null | undefined): boolean {
+  return mediaTypeEssence(contentType) === 'text/event-stream';
 }
 
 /** The extension (with its dot) a media type is saved under, if the table knows it. */

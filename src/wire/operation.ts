@@ -1,6 +1,7 @@
 /**
  * Where a connection request or failure belongs: the closed vocabularies of operations and phases,
- * and the one scope type that the wire, the JSON-RPC layer, the readers and the errors share.
+ * the one scope type that the wire, the JSON-RPC layer, the readers and the errors share, and the
+ * limits of a phase.
  * Pure: no I/O. The vocabularies are closed so arbitrary method names or URLs never enter
  * diagnostics.
  */
@@ -56,4 +57,17 @@ export function operationScope(
   operation: ConnectionOperation,
 ): OperationScope {
   return { connectionName, operation, phase: phaseOfOperation(operation) };
+}
+
+/** A deadline and a raw byte ceiling for one phase of an operation. */
+export interface PhaseLimits {
+  /** Milliseconds the phase may take, end to end. */
+  readonly timeoutMs: number;
+  /** Raw bytes the phase may read, SSE framing included. */
+  readonly maxResponseBytes: number;
+  /**
+   * When set, each upstream progress report restarts the `timeoutMs` window, never past this many
+   * milliseconds from the request's start; unset, progress extends nothing.
+   */
+  readonly maxTotalTimeoutMs?: number;
 }

@@ -6,7 +6,7 @@ import {
   TOOL_ERROR_PROJECTION,
 } from '../../src/binding/index.js';
 import { brandSymbol, hasBrand, isRecord } from '../../src/binding/type-guards.js';
-import { WaitTimeoutError } from '../../src/machines/wait-timeout-error.js';
+import { WaitTimeoutError } from '../../src/machines/wait/wait.timeout-error.js';
 
 const BRAND = brandSymbol('test.Brand');
 const OTHER = brandSymbol('test.Other');

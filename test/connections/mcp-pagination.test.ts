@@ -8,7 +8,7 @@ import {
   defineMcpClientConnection,
   mountConnections,
 } from '../../src/connections/index.js';
-import { MAX_TOOL_LIST_PAGES } from '../../src/machines/mcp-operation.policy.js';
+import { MAX_TOOL_LIST_PAGES } from '../../src/machines/mcp-operation/mcp-operation.policy.js';
 import { type FaultServer, mcpHandler, reply, type SeenRequest } from '../fixtures/fault-server.js';
 import { useFaultServers } from '../support/fault-suite.js';
 

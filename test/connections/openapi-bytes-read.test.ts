@@ -41,13 +41,19 @@ afterAll(async () => {
   await server.close();
 });
 
-/** The `getFile` tool, and the `total` of every `BYTES_READ` its calls' machines received. */
+/**
+ * The `getFile` tool, and the running total after every `BYTES_READ` its calls' machines received
+ * (each event brings the bytes read since the last one).
+ */
 async function getFile() {
   const totals: number[] = [];
+  let total = 0;
   const inspect = (inspection: InspectionEvent): void => {
     if (inspection.type !== '@xstate.event') return;
-    const event = inspection.event as { type: string; total?: number };
-    if (event.type === 'BYTES_READ') totals.push(event.total ?? Number.NaN);
+    const event = inspection.event as { type: string; bytes?: number };
+    if (event.type !== 'BYTES_READ') return;
+    total += event.bytes ?? Number.NaN;
+    totals.push(total);
   };
   const [tool] = await mountConnections([
     defineOpenApiConnection({ name: 'files', spec: DOCUMENT, baseUrl: server.origin, inspect }),

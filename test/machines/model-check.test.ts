@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type AnyStateMachine, createMachine } from 'xstate';
-import { makeWaitActors } from '../../src/machines/wait.actors.js';
-import { waitMachine } from '../../src/machines/wait.machine.js';
+import { makeWaitActors } from '../../src/machines/wait/wait.actors.js';
+import { waitMachine } from '../../src/machines/wait/wait.machine.js';
 import {
   checkModel,
   findExitsWithoutCleanup,
@@ -16,13 +16,34 @@ import { walkEveryEdge } from '../support/model-walk.js';
 
 type StatesConfig = Record<string, Record<string, unknown>>;
 
-/** A copy of `wait` with its states patched: the same implementations, one seeded defect. */
-function seedDefect(patch: (states: StatesConfig) => StatesConfig): AnyStateMachine {
+/**
+ * A copy of `wait` with its states patched (and its root's keys replaced by `root`): the same
+ * implementations, one seeded defect.
+ */
+function seedDefect(
+  patch: (states: StatesConfig) => StatesConfig,
+  root: Record<string, unknown> = {},
+): AnyStateMachine {
   const config = waitMachine.config as unknown as { states: StatesConfig };
   return createMachine(
-    { ...waitMachine.config, states: patch({ ...config.states }) } as never,
+    { ...waitMachine.config, ...root, states: patch({ ...config.states }) } as never,
     waitMachine.implementations as never,
   ) as unknown as AnyStateMachine;
+}
+
+/** A state's own `CANCEL`, as the root has it, into `target`. */
+function cancelInto(target: string) {
+  return {
+    CANCEL: {
+      target,
+      actions: {
+        type: 'failCancelled',
+        params: ({ event }: { readonly event: { readonly reason?: unknown } }) => ({
+          reason: event.reason,
+        }),
+      },
+    },
+  };
 }
 
 describe('model checks catch seeded defects', () => {
@@ -40,7 +61,7 @@ describe('model checks catch seeded defects', () => {
       ...states,
       polling: {
         ...states.polling,
-        on: { CANCEL: { target: 'bypass', actions: 'cancelWithReason' } },
+        on: cancelInto('bypass'),
       },
       bypass: { type: 'final' },
     }));
@@ -75,10 +96,11 @@ describe('model checks catch seeded defects', () => {
   });
 
   it('reports a waiting state without a CANCEL transition', () => {
-    const defective = seedDefect((states) => ({
-      ...states,
-      sleeping: { after: (states.sleeping as { after: unknown }).after },
-    }));
+    // The root's CANCEL moves to `polling` alone, so `sleeping` has none of its own or inherited.
+    const defective = seedDefect(
+      (states) => ({ ...states, polling: { ...states.polling, on: cancelInto('closed') } }),
+      { on: {} },
+    );
     expect(findWaitingStatesWithoutDeadlineOrCancel(defective)).toEqual([
       'wait.sleeping: no CANCEL transition',
     ]);

@@ -2,8 +2,8 @@ import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { fromPromise, setup } from 'xstate';
 import { runMachine } from '../../src/machines/run-machine.js';
-import { makeWaitActors } from '../../src/machines/wait.actors.js';
-import { waitMachine } from '../../src/machines/wait.machine.js';
+import { makeWaitActors } from '../../src/machines/wait/wait.actors.js';
+import { waitMachine } from '../../src/machines/wait/wait.machine.js';
 
 const timeoutsAlive = () =>
   process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;

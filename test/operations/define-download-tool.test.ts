@@ -21,7 +21,7 @@ import { createFileBoundary, type FileBoundary } from '../../src/operations/file
 import { modelCalling, run } from '../support/agent-model.js';
 import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
 import { expectNoOpenSockets } from '../support/leaks.js';
-import { type LoopbackServer, startLoopbackServer } from '../wire/loopback-server.js';
+import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
 
 const Input = z.object({ name: z.string() });
 

@@ -8,8 +8,8 @@ import {
   toolCauseFromResult,
   toolErrorFromResult,
 } from '../../src/binding/index.js';
-import { DEFAULT_WAIT_TIMEOUT_MS } from '../../src/machines/wait.policy.js';
-import { WaitTimeoutError } from '../../src/machines/wait-timeout-error.js';
+import { DEFAULT_WAIT_TIMEOUT_MS } from '../../src/machines/wait/wait.policy.js';
+import { WaitTimeoutError } from '../../src/machines/wait/wait.timeout-error.js';
 import { defineWaitTool, type WaitToolConfig } from '../../src/operations/define-wait-tool.js';
 import {
   assertWaitTimeoutSeconds,

@@ -7,7 +7,7 @@ import { createFileBoundary, type FileBoundary } from '../../src/operations/file
 import { mountDownload } from '../../src/operations/mount-download.js';
 import { type McpPeer, startMcpPeer } from '../support/binding-mcp-peer.js';
 import { expectNoOpenSockets } from '../support/leaks.js';
-import { type LoopbackServer, startLoopbackServer } from '../wire/loopback-server.js';
+import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
 
 let root: string;
 let files: FileBoundary;

@@ -1,6 +1,7 @@
 /**
- * The import direction of docs/architecture.md ("Layers and the import rule"), pinned: binding <- wire <- machines <- openapi, operations
- * <- connections <- cli. A file that needs to import "upwards" belongs lower.
+ * The import direction of docs/architecture.md ("Layers and the import rule"), pinned: binding <-
+ * wire <- openapi <- machines <- operations <- connections <- cli, and diagrams beside them,
+ * importing only `xstate`. A file that needs to import "upwards" belongs lower.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -12,12 +13,13 @@ const SRC = resolve(import.meta.dirname, '../../src');
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   binding: [],
   wire: ['binding'],
-  machines: ['binding', 'wire'],
-  openapi: ['binding', 'wire', 'machines'],
-  operations: ['binding', 'wire', 'machines'],
-  connections: ['binding', 'wire', 'machines', 'openapi', 'operations'],
-  cli: ['binding', 'wire', 'machines', 'openapi', 'operations', 'connections'],
-  '.': ['binding', 'wire', 'machines', 'openapi', 'operations', 'connections', 'cli'],
+  openapi: ['binding', 'wire'],
+  machines: ['binding', 'wire', 'openapi'],
+  operations: ['binding', 'wire', 'openapi', 'machines'],
+  connections: ['binding', 'wire', 'openapi', 'machines', 'operations'],
+  cli: ['binding', 'wire', 'openapi', 'machines', 'operations', 'connections'],
+  diagrams: [],
+  '.': ['binding', 'wire', 'openapi', 'machines', 'operations', 'connections', 'cli'],
 };
 
 function sourceFiles(dir: string): string[] {
@@ -33,9 +35,12 @@ function layerOf(file: string): string {
   return rest.length === 0 ? '.' : (first ?? '.');
 }
 
+function importSpecifiers(text: string): string[] {
+  return [...text.matchAll(/from\s+'([^']+)'/g)].map((match) => match[1] ?? '');
+}
+
 function relativeImports(text: string): string[] {
-  const specifiers = [...text.matchAll(/from\s+'(\.[^']+)'/g)].map((match) => match[1] ?? '');
-  return specifiers.filter((specifier) => specifier.startsWith('.'));
+  return importSpecifiers(text).filter((specifier) => specifier.startsWith('.'));
 }
 
 describe('source layering', () => {
@@ -43,7 +48,17 @@ describe('source layering', () => {
 
   it('sees every layer that exists today', () => {
     expect([...new Set(files.map(layerOf))].sort()).toEqual(
-      expect.arrayContaining(['.', 'binding', 'connections', 'machines', 'operations', 'wire']),
+      expect.arrayContaining([
+        '.',
+        'binding',
+        'cli',
+        'connections',
+        'diagrams',
+        'machines',
+        'openapi',
+        'operations',
+        'wire',
+      ]),
     );
   });
 
@@ -64,6 +79,17 @@ describe('source layering', () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it('keeps the diagrams generic: they import only `xstate` and each other', () => {
+    const foreign = files
+      .filter((file) => layerOf(file) === 'diagrams')
+      .flatMap((file) =>
+        importSpecifiers(readFileSync(file, 'utf8'))
+          .filter((specifier) => specifier !== 'xstate' && !specifier.startsWith('./'))
+          .map((specifier) => `${relative(SRC, file)} imports ${specifier}`),
+      );
+    expect(foreign).toEqual([]);
   });
 
   it('keeps the optional `ai` package out of the runtime code', () => {

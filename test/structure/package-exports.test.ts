@@ -24,6 +24,7 @@ const SOURCES: Record<string, string> = {
   './connections': '../../src/connections/index.js',
   './operations': '../../src/operations/index.js',
   './machines': '../../src/machines/index.js',
+  './diagrams': '../../src/diagrams/index.js',
 };
 
 async function builtNames(specifier: string): Promise<string[]> {

@@ -1,6 +1,6 @@
 /** The abstracted model of the `download` machine used by its model checks and walks. */
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
-import type { DownloadHead } from '../../src/machines/download.types.js';
+import type { DownloadHead } from '../../src/machines/download/download.types.js';
 import type { ModelOptions } from './model-graph.js';
 
 /** The byte cap of the modelled download. */

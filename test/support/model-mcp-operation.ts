@@ -3,13 +3,16 @@
  * how a snapshot becomes a vertex, and the concrete outcomes each actor and stream event can have.
  */
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
-import { MAX_STREAM_RESUMPTIONS, resumeDelayMs } from '../../src/machines/mcp-operation.policy.js';
+import {
+  MAX_STREAM_RESUMPTIONS,
+  resumeDelayMs,
+} from '../../src/machines/mcp-operation/mcp-operation.policy.js';
 import type {
   McpCallerRelay,
   McpOperationContext,
   McpOperationInput,
   RpcExchange,
-} from '../../src/machines/mcp-operation.types.js';
+} from '../../src/machines/mcp-operation/mcp-operation.types.js';
 import { SecretValue } from '../../src/machines/secret-value.js';
 import {
   ConnectionResponseTooLargeError,

@@ -10,7 +10,7 @@ import type {
   OpenApiCallInput,
   OpenApiCallOutput,
   OpenApiExchange,
-} from '../../src/machines/open-api-call.types.js';
+} from '../../src/machines/open-api-call/open-api-call.types.js';
 import { SecretValue } from '../../src/machines/secret-value.js';
 import {
   ConnectionResponseTooLargeError,
@@ -30,7 +30,7 @@ export const CALL_TIMEOUT_MS = 3_000;
 export const CALL_MAX_BYTES = 2_048;
 /** The token the modelled provider resolves. */
 export const MODEL_TOKEN = 'token-1';
-/** The running total of the modelled byte report. */
+/** The bytes one modelled report brings. */
 export const REPORTED_BYTES = 512;
 
 /** Input of the modelled call: a GET with a bearer credential, for a principal. */
@@ -59,8 +59,12 @@ export function serializeOpenApiCallState(snapshot: AnyMachineSnapshot): string 
       outcome: describeOutcome(snapshot.output as OpenApiCallOutput),
     });
   }
+  // Reports add up; the model tells no report from some (a second one is a self-loop).
   const context = snapshot.context as OpenApiCallContext;
-  return JSON.stringify({ value: snapshot.value, readBytes: context.readBytes });
+  return JSON.stringify({
+    value: snapshot.value,
+    readBytes: Math.min(context.readBytes, REPORTED_BYTES),
+  });
 }
 
 const scope = operationScope('model', 'openapi/call');
@@ -156,7 +160,7 @@ const eventCases: Readonly<Record<string, readonly AnyEventObject[]>> = {
     type: 'xstate.error.actor.sendRequest',
     error,
   })),
-  BYTES_READ: [{ type: 'BYTES_READ', total: REPORTED_BYTES }],
+  BYTES_READ: [{ type: 'BYTES_READ', bytes: REPORTED_BYTES }],
   CANCEL: [{ type: 'CANCEL', reason: 'caller stopped' }],
 };
 

@@ -8,7 +8,7 @@ import type {
   SpecExchange,
   SpecLoadInput,
   SpecLoadOutput,
-} from '../../src/machines/spec-load.types.js';
+} from '../../src/machines/spec-load/spec-load.types.js';
 import {
   ConnectionResponseTooLargeError,
   ConnectionUrlError,

@@ -1,6 +1,6 @@
 /** The abstracted model of the `wait` machine used by its model checks and walks. */
 import type { AnyMachineSnapshot } from 'xstate';
-import type { WaitContext, WaitPollOutput } from '../../src/machines/wait.types.js';
+import type { WaitContext, WaitPollOutput } from '../../src/machines/wait/wait.types.js';
 import type { ModelOptions } from './model-graph.js';
 
 /** The overall deadline of the modelled wait. */
@@ -24,7 +24,7 @@ export function serializeWaitState(snapshot: AnyMachineSnapshot): string {
   const context = snapshot.context as WaitContext;
   return JSON.stringify({
     value: snapshot.value,
-    hasSnapshot: context.polls > 0,
+    hasState: context.polls > 0,
     lastSleep: snapshot.value === 'sleeping' ? context.sleepUntil >= context.deadlineAt : undefined,
   });
 }

@@ -17,7 +17,7 @@ import {
   liveSignal,
   serveEachTest,
   writeInChunks,
-} from './loopback-server.js';
+} from '../support/loopback-server.js';
 
 const serve = serveEachTest();
 

@@ -7,7 +7,7 @@ import {
   type HostResolver,
 } from '../../src/wire/download-fetch.js';
 import { expectNoOpenSockets } from '../support/leaks.js';
-import { type LoopbackServer, startLoopbackServer } from './loopback-server.js';
+import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
 
 const servers: LoopbackServer[] = [];
 afterEach(async () => {

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { agentToolErrorFromResult } from '../../src/binding/agent-tool-error.js';
 import { AppError, projectToolError } from '../../src/binding/app-error.js';
 import { toolResultFromError } from '../../src/binding/tool-result.js';
+import { ConnectionBudgetExceededError } from '../../src/connections/errors.js';
 import {
   ConnectionAuthorizationRequiredError,
-  ConnectionBudgetExceededError,
   ConnectionError,
   ConnectionProtocolError,
   ConnectionRequestError,

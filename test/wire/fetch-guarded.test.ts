@@ -11,7 +11,7 @@ import {
 } from '../../src/wire/fetch-guarded.js';
 import type { OperationScope } from '../../src/wire/operation.js';
 import { createHostFence, type HostFence } from '../../src/wire/url-fence.js';
-import { type LoopbackServer, liveSignal, serveEachTest } from './loopback-server.js';
+import { type LoopbackServer, liveSignal, serveEachTest } from '../support/loopback-server.js';
 
 const serve = serveEachTest();
 

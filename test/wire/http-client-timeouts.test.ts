@@ -14,7 +14,7 @@ import {
   leakedHandles,
   liveSignal,
   startLoopbackServer,
-} from './loopback-server.js';
+} from '../support/loopback-server.js';
 
 /** Past undici's default head and body timeouts (300 s each). */
 const SILENCE_MS = 301_000;

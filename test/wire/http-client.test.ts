@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WireResponse } from '../../src/wire/abortable-read.js';
 import { sendWithUndici } from '../../src/wire/http-client.js';
-import { type LoopbackServer, liveSignal, serveEachTest } from './loopback-server.js';
+import { type LoopbackServer, liveSignal, serveEachTest } from '../support/loopback-server.js';
 
 const serve = serveEachTest();
 

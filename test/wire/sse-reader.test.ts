@@ -12,7 +12,7 @@ import {
   liveSignal,
   serveEachTest,
   writeInChunks,
-} from './loopback-server.js';
+} from '../support/loopback-server.js';
 
 const serve = serveEachTest();
 

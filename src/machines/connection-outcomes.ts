@@ -1,0 +1,122 @@
+/**
+ * The failures every connection machine (`mcpOperation`, `openApiCall`, `specLoad`) decides alike:
+ * one action per failure, each building the typed error for the operation's scope and setting it
+ * as the run's outcome. A machine spreads them into its setup with the scope of its own run, and
+ * its own failures (a byte ceiling, a fence) sit beside them.
+ */
+import { assign, type EventObject, type MachineContext } from 'xstate';
+import {
+  type AuthChallenge,
+  ConnectionAuthorizationRequiredError,
+  ConnectionProtocolError,
+  ConnectionRequestError,
+  ConnectionTimeoutError,
+  type OperationScope,
+} from '../wire/index.js';
+
+/** A failed outcome, as every machine's context holds it. */
+export function failed(error: unknown): {
+  outcome: { readonly ok: false; readonly error: unknown };
+} {
+  return { outcome: { ok: false, error } };
+}
+
+/** A 401 always means "authorization required", on every request of every connection. */
+export function isUnauthorizedStatus(status: number): boolean {
+  return status === 401;
+}
+
+/** A refused HTTP answer: its status, the excerpt of its body, and a 401's or 403's challenge. */
+export interface RefusalParams {
+  readonly status: number;
+  readonly body: string;
+  readonly challenge?: AuthChallenge | undefined;
+}
+
+type With<T> = { readonly event: T };
+/** What the charts' mappers read of an exchange: its kind, and the fields of the kinds below. */
+type Answered = With<{
+  readonly output: {
+    readonly kind: string;
+    readonly status?: number;
+    readonly body?: string;
+    readonly challenge?: AuthChallenge | undefined;
+    readonly violation?: string;
+  };
+}>;
+
+// Param mappers every connection chart uses, from the event in hand. Those of one kind of answer
+// are taken only after the guard that selects it, so their fallbacks are never used.
+
+/** How an actor's exchange ended, for the guards that judge it. */
+export const exchangeOf = <T>({ event }: With<{ readonly output: T }>) => ({
+  exchange: event.output,
+});
+/** An actor's failure, for `failWithError`. */
+export const errorOf = ({ event }: With<{ readonly error: unknown }>) => ({ error: event.error });
+/** The caller's abort reason, for `failCancelled`. */
+export const reasonOf = ({ event }: With<{ readonly reason: unknown }>) => ({
+  reason: event.reason,
+});
+/** A refused answer's status, body and challenge, for `failHttpStatus`. */
+export const refusalOf = ({ event: { output } }: Answered): RefusalParams =>
+  output.kind === 'http-error'
+    ? { status: output.status ?? 0, body: output.body ?? '', challenge: output.challenge }
+    : { status: 0, body: '', challenge: undefined };
+/** A refused answer's challenge, for `failUnauthorized`. */
+export const challengeOf = ({ event: { output } }: Answered) => ({
+  challenge: output.kind === 'http-error' ? output.challenge : undefined,
+});
+/** What a malformed answer broke, for `failProtocol`. */
+export const violationOf = ({ event: { output } }: Answered) => ({
+  violation: output.kind === 'malformed' ? (output.violation ?? '') : '',
+});
+
+/** The context every connection machine has: somewhere to put its outcome. */
+type WithOutcome = MachineContext & { readonly outcome: unknown };
+
+/**
+ * The shared failure actions of a connection machine. `scopeOf` gives the scope of the operation
+ * in progress once the event in hand is taken (an answer may carry bytes not yet counted).
+ */
+export function connectionFailureActions<TContext extends WithOutcome, TEvent extends EventObject>(
+  scopeOf: (context: TContext, event: unknown) => OperationScope,
+) {
+  // The one cast: a failed outcome fits every machine's output, which TypeScript cannot see
+  // through the generic context.
+  const fail = (error: unknown) => failed(error) as unknown as Partial<TContext>;
+  return {
+    failUnauthorized: assign<
+      TContext,
+      TEvent,
+      { readonly challenge: AuthChallenge | undefined },
+      TEvent,
+      never
+    >(({ context, event }, params) =>
+      fail(new ConnectionAuthorizationRequiredError({ ...scopeOf(context, event), ...params })),
+    ),
+    failHttpStatus: assign<TContext, TEvent, RefusalParams, TEvent, never>(
+      ({ context, event }, params) =>
+        fail(new ConnectionRequestError({ ...scopeOf(context, event), ...params })),
+    ),
+    failProtocol: assign<TContext, TEvent, { readonly violation: string }, TEvent, never>(
+      ({ context, event }, params) =>
+        fail(
+          new ConnectionProtocolError({ ...scopeOf(context, event), violation: params.violation }),
+        ),
+    ),
+    failTimeout: assign<TContext, TEvent, { readonly timeoutMs: number }, TEvent, never>(
+      ({ context, event }, params) =>
+        fail(
+          new ConnectionTimeoutError({ ...scopeOf(context, event), timeoutMs: params.timeoutMs }),
+        ),
+    ),
+    failWithError: assign<TContext, TEvent, { readonly error: unknown }, TEvent, never>(
+      (_, params) => fail(params.error),
+    ),
+    // The caller's abort reason, exactly as given: never converted.
+    failCancelled: assign<TContext, TEvent, { readonly reason: unknown }, TEvent, never>(
+      (_, params) => fail(params.reason),
+    ),
+  };
+}

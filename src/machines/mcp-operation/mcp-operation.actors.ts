@@ -1,0 +1,525 @@
+/**
+ * The I/O of the `mcpOperation` machine, as named actors, with the input builders that map the
+ * machine's context onto each actor's input. Each actor performs one exchange and reports what
+ * happened; the machine's guards decide what it means. Every actor stops promptly when XState
+ * aborts its signal (a deadline fired, the caller cancelled, or the state was left).
+ * Dependencies (the token resolver, the HTTP sender) enter once, through {@link makeMcpOperationActors}.
+ * What the stream actors answer the server lives in `server-requests.ts`. The file runs past ~400
+ * lines because it holds all the I/O of the chart: five actors over two wires.
+ */
+import { fromCallback, fromPromise } from 'xstate';
+import {
+  type AuthChallenge,
+  ConnectionProtocolError,
+  cancelBody,
+  challengeOfResponse,
+  drainBounded,
+  fetchWithoutRedirects,
+  isEventStream,
+  isResponseTo,
+  operationScope,
+  parseJsonText,
+  type ReadBudget,
+  readBoundedText,
+  readErrorExcerpt,
+  readSseBatches,
+  readSseMessages,
+  resolveEndpointUrl,
+  type WireRequest,
+  type WireResponse,
+  type WireSend,
+} from '../../wire/index.js';
+import { type BytesReadCounter, bytesReadCounter } from '../bytes-read.js';
+import { isUnauthorizedStatus } from '../connection-outcomes.js';
+import { makeResolveCredentials, type TokenResolver } from '../credentials.js';
+import { SecretValue } from '../secret-value.js';
+import {
+  buildRequestHeaders,
+  decodeRpcResponse,
+  isServerMessage,
+  progressOf,
+  SSE_ACCEPT,
+  STREAMABLE_ACCEPT,
+} from './mcp-operation.policy.js';
+import { handleServerMessage, type ServerRequestScope } from './mcp-operation.server-requests.js';
+import type { McpOperationContext, McpOperationEvent, RpcExchange } from './mcp-operation.types.js';
+
+/** What the actors depend on; both have defaults, so the bare machine runs without a token. */
+export interface McpOperationDependencies {
+  /** Resolves a run's bearer token from its principal; default: no token. */
+  readonly resolveToken?: TokenResolver;
+  /** Sends every request; default the wire's own (undici on one shared keep-alive pool). */
+  readonly send?: WireSend;
+}
+
+/** Where bytes-read and upstream progress are reported (the parent machine). */
+export interface ByteReporter {
+  send(
+    event:
+      | { type: 'BYTES_READ'; bytes: number }
+      | { type: 'PROGRESS'; progress: number; total?: number; message?: string },
+  ): void;
+}
+
+/**
+ * What every actor of a run shares: the operation's scope, the fence, the headers known so far,
+ * and the caller the upstream's requests and log messages are relayed to (still wrapped).
+ */
+type ActorBase = ServerRequestScope;
+
+/** Input of the `exchange` actor: one HTTP request and how to read its answer. */
+export interface ExchangeInput {
+  /** What every actor of the run shares. */
+  readonly base: ActorBase;
+  readonly reporter: ByteReporter;
+  readonly url: string;
+  readonly method: 'POST' | 'GET';
+  /** The JSON-RPC message to POST. */
+  readonly message?: object;
+  /** The id of the response to wait for; absent for notifications and legacy POSTs. */
+  readonly expectId?: number;
+  /** Resume an SSE response after this event id. */
+  readonly lastEventId?: string;
+  /** The request's progress token: matching progress notifications are reported. */
+  readonly progressToken?: string | number;
+  /** The operation's byte ceiling and what it has already read. */
+  readonly maxBytes: number;
+  readonly alreadyRead: number;
+}
+
+/** Input of the `legacyStream` actor: the GET that carries the legacy HTTP+SSE session. */
+export interface LegacyStreamInput {
+  /** What every actor of the run shares. */
+  readonly base: ActorBase;
+  readonly url: string;
+  /** Per-frame raw byte ceiling; per-operation budgets are enforced by the machine. */
+  readonly maxFrameBytes: number;
+  /** Bound on the error body read when the GET is refused. */
+  readonly maxErrorBytes: number;
+}
+
+/** Input of the `callerStream` actor: the standalone GET held open for the call's relayed requests. */
+export interface CallerStreamInput {
+  /** What every actor of the run shares. */
+  readonly base: ActorBase;
+  readonly url: string;
+  /** Per-frame raw byte ceiling; per-operation budgets are enforced by the machine. */
+  readonly maxFrameBytes: number;
+  /** Bound on the acknowledgement drained after each answer posted back. */
+  readonly maxAnswerBytes: number;
+}
+
+/** Input of the `deleteSession` actor. */
+export interface DeleteSessionInput {
+  /** What every actor of the run shares. */
+  readonly base: ActorBase;
+  readonly url: string;
+}
+
+/** The scope, fence and headers of the operation in progress (secrets still wrapped). */
+function actorBase(context: McpOperationContext): ActorBase {
+  return {
+    scope: operationScope(context.connectionName, context.operation),
+    fence: context.fence,
+    headers: {
+      staticHeaders: context.headers,
+      token: context.token,
+      sessionId: context.sessionId,
+      protocolVersion: context.protocolVersion,
+    },
+    relay: context.relay,
+    callerCapabilities: context.callerCapabilities,
+  };
+}
+
+/** The input of an `exchange` actor for the operation in progress, to the run's own URL. */
+export function exchangeInput(
+  context: McpOperationContext,
+  self: ByteReporter,
+  shape: Pick<ExchangeInput, 'method' | 'message' | 'expectId' | 'lastEventId'>,
+): ExchangeInput {
+  // Spreads last: in Node 20's V8 a key written after a spread takes a slow path (~1.5 µs each).
+  return {
+    base: actorBase(context),
+    // The legacy wire posts to the announced endpoint; the Streamable one to the connection URL.
+    url: context.endpoint ?? context.url,
+    reporter: self,
+    maxBytes: context.maxBytes,
+    alreadyRead: context.readBytes,
+    ...(context.progressToken === undefined ? {} : { progressToken: context.progressToken }),
+    ...shape,
+  };
+}
+
+/**
+ * The input of the `legacyStream` actor, opened while the operation is `endpoint`. Per-operation
+ * budgets are enforced by the machine (`exceedsReadBudget`); the stream only bounds one frame.
+ */
+export function legacyStreamInput(context: McpOperationContext): LegacyStreamInput {
+  return {
+    base: actorBase(context),
+    url: context.url,
+    maxFrameBytes: Math.max(
+      context.limits.handshake.maxResponseBytes,
+      context.limits.request.maxResponseBytes,
+    ),
+    maxErrorBytes: context.limits.handshake.maxResponseBytes,
+  };
+}
+
+/**
+ * The input of the `callerStream` actor, spawned once the handshake is done. Its frames are bounded
+ * like the request's; its bytes count toward the operation in progress (`exceedsReadBudget`).
+ */
+export function callerStreamInput(context: McpOperationContext): CallerStreamInput {
+  return {
+    base: actorBase(context),
+    url: context.url,
+    maxFrameBytes: context.limits.request.maxResponseBytes,
+    maxAnswerBytes: context.limits.handshake.maxResponseBytes,
+  };
+}
+
+/** The input of the `deleteSession` actor that ends a stateful session. */
+export function deleteSessionInput(context: McpOperationContext): DeleteSessionInput {
+  return { base: actorBase(context), url: context.url };
+}
+
+/**
+ * What a stream actor's own controller aborts with when the machine stops it: one error for the
+ * process, whose stack is captured and formatted once. undici destroys the stream's body and socket
+ * with the abort reason, and Node's stream `destroy` reads the error's `stack`; a fresh
+ * `DOMException` per stopped stream cost a legacy call about 0.3 ms to build and format with
+ * source maps on. It never leaves the actor: a stopped stream's failure is ignored.
+ */
+const STREAM_STOPPED = new Error('the mcpOperation machine stopped this stream');
+
+/**
+ * Stops a stream actor's request while no stack trace is captured. Ending a response that is
+ * still open destroys its socket, and undici builds two errors of its own for that
+ * (`RequestAbortedError`, `InformationalError`) whose stacks Node's stream `destroy` reads. They
+ * never leave the wire: the stopped stream's failure is ignored. Capturing and formatting them
+ * cost a legacy call about 0.12 ms. The limit is restored before this returns, and the signal
+ * has no listener but undici's and the stream's own reads.
+ */
+function stopStream(controller: AbortController): void {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    controller.abort(STREAM_STOPPED);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/** A counter's report as the machine takes it: a `BYTES_READ` of the count's growth. */
+function reportGrowth(
+  send: (event: { type: 'BYTES_READ'; bytes: number }) => void,
+): (bytes: number) => void {
+  return (bytes) => send({ type: 'BYTES_READ', bytes });
+}
+
+/** The read budget of one exchange: its ceiling, what it already read, and its byte counter. */
+function readBudget(
+  input: ExchangeInput,
+  signal: AbortSignal,
+  response: WireResponse,
+): ReadBudget & Pick<BytesReadCounter, 'bytesRead' | 'closeUnreported'> {
+  const counter = bytesReadCounter(
+    signal,
+    reportGrowth((event) => input.reporter.send(event)),
+    input.alreadyRead,
+    response.body ?? undefined,
+  );
+  return {
+    bytesRead: counter.bytesRead,
+    closeUnreported: counter.closeUnreported,
+    onBytes: counter.onBytes,
+    maxBytes: input.maxBytes,
+    alreadyRead: input.alreadyRead,
+    signal,
+    // Last, as in `exchangeInput`: the scope's keys are not among the ones above.
+    ...input.base.scope,
+  };
+}
+
+/** Reads the awaited response from an SSE answer; an early end is an interruption for the chart. */
+async function readSseResponse(
+  response: WireResponse,
+  input: ExchangeInput,
+  budget: ReturnType<typeof readBudget>,
+  expectId: number,
+  send: WireSend | undefined,
+): Promise<RpcExchange> {
+  let lastEventId: string | undefined;
+  let retryMs: number | undefined;
+  // Keys first, the spread last: in Node 20's V8 a key written after a spread takes a slow path.
+  const batches = readSseBatches(response, {
+    maxFrameBytes: input.maxBytes,
+    onRetry: (ms) => {
+      retryMs = ms;
+    },
+    ...budget,
+  });
+  for await (const batch of batches) {
+    for (const message of batch) {
+      if (message.id !== undefined) lastEventId = message.id === '' ? undefined : message.id;
+      if (message.data === '') continue; // priming events carry an id and no payload
+      const scope = { observedReadBytes: budget.bytesRead(), ...input.base.scope };
+      const parsed = parseJsonText(message.data, scope);
+      const progress = progressOf(parsed, input.progressToken);
+      if (progress !== undefined) {
+        if (!budget.signal.aborted) input.reporter.send({ type: 'PROGRESS', ...progress });
+        continue;
+      }
+      if (await handleServerMessage(input.base, parsed, input.url, budget, send)) continue;
+      if (!isResponseTo(parsed, expectId)) continue; // notifications and other ids: not ours
+      const decoded = decodeRpcResponse(parsed, expectId, scope);
+      if (!decoded.ok) throw decoded.error;
+      return { kind: 'response', value: decoded.value, sessionId: undefined };
+    }
+  }
+  return { kind: 'interrupted', lastEventId, retryMs };
+}
+
+/** The optional `challenge` field, absent rather than `undefined` when none was sent. */
+function challengeField(challenge: AuthChallenge | undefined): { challenge?: AuthChallenge } {
+  return challenge === undefined ? {} : { challenge };
+}
+
+/** One exchange: the request, then its answer with the bytes it read and did not report. */
+async function runExchange(
+  input: ExchangeInput,
+  signal: AbortSignal,
+  send: WireSend | undefined,
+): Promise<RpcExchange> {
+  const isPost = input.method === 'POST';
+  const request: WireRequest = {
+    url: new URL(input.url),
+    method: input.method,
+    headers: buildRequestHeaders(input.base.headers, {
+      accept: isPost ? STREAMABLE_ACCEPT : SSE_ACCEPT,
+      ...(isPost ? { contentType: 'application/json' } : {}),
+      ...(input.lastEventId === undefined ? {} : { lastEventId: input.lastEventId }),
+    }),
+    signal,
+    ...(input.message === undefined ? {} : { body: JSON.stringify(input.message) }),
+  };
+  const response = await fetchWithoutRedirects(request, input.base.scope, input.base.fence, send);
+  const budget = readBudget(input, signal, response);
+  const answer = await readAnswer(response, input, budget, send);
+  // The key first: in Node 20's V8 a key written after a spread takes a slow path.
+  return { unreportedBytes: budget.closeUnreported(), ...answer };
+}
+
+/** What the answer to one exchange says, read within its budget. */
+async function readAnswer(
+  response: WireResponse,
+  input: ExchangeInput,
+  budget: ReturnType<typeof readBudget>,
+  send: WireSend | undefined,
+): Promise<RpcExchange> {
+  if (!response.ok) {
+    // The machine's guards decide what a status means; here it only decides what to read: a 401
+    // body carries nothing the client uses, so it is cancelled rather than read. Its challenge
+    // (and a 403's) is in the headers.
+    const challenge = challengeField(challengeOfResponse(response));
+    if (isUnauthorizedStatus(response.status)) {
+      cancelBody(response);
+      return { kind: 'http-error', status: response.status, body: '', ...challenge };
+    }
+    return {
+      kind: 'http-error',
+      status: response.status,
+      body: await readErrorExcerpt(response, budget),
+      ...challenge,
+    };
+  }
+  const sessionHeader = response.headers.get('mcp-session-id');
+  const sessionId = sessionHeader ? new SecretValue(sessionHeader) : undefined;
+  if (input.expectId === undefined) {
+    await drainBounded(response, budget);
+    return { kind: 'accepted', status: response.status };
+  }
+  if (isEventStream(response.headers.get('content-type'))) {
+    const exchange = await readSseResponse(response, input, budget, input.expectId, send);
+    return exchange.kind === 'response' ? { ...exchange, sessionId } : exchange;
+  }
+  const text = await readBoundedText(response, budget);
+  const scope = { observedReadBytes: budget.bytesRead(), ...input.base.scope };
+  const decoded = decodeRpcResponse(parseJsonText(text, scope), input.expectId, scope);
+  if (!decoded.ok) throw decoded.error;
+  return { kind: 'response', value: decoded.value, sessionId };
+}
+
+/** The GET that opens a long-lived SSE stream (legacy or standalone), fenced, with the run's headers. */
+function openSseGet(
+  base: ActorBase,
+  url: URL,
+  signal: AbortSignal,
+  send: WireSend | undefined,
+): Promise<WireResponse> {
+  const headers = buildRequestHeaders(base.headers, { accept: SSE_ACCEPT });
+  return fetchWithoutRedirects(
+    { url, method: 'GET', headers, signal },
+    base.scope,
+    base.fence,
+    send,
+  );
+}
+
+/**
+ * The legacy HTTP+SSE stream: opens the GET, then reports the endpoint and every JSON-RPC message
+ * to the machine, which owns all decisions, each with the bytes read since the last report; a
+ * chunk no event carries is reported as `BYTES_READ`. Its cleanup aborts the GET.
+ */
+async function readLegacyStream(
+  input: LegacyStreamInput,
+  signal: AbortSignal,
+  sendBack: (event: McpOperationEvent) => void,
+  send: WireSend | undefined,
+  counter: BytesReadCounter,
+): Promise<void> {
+  // Keys first, the spread last: in Node 20's V8 a key written after a spread takes a slow path.
+  const budget: ReadBudget = { maxBytes: input.maxErrorBytes, signal, ...input.base.scope };
+  const url = new URL(input.url);
+  const response = await openSseGet(input.base, url, signal, send);
+  if (!response.ok) {
+    let body = '';
+    const challenge = challengeField(challengeOfResponse(response));
+    if (isUnauthorizedStatus(response.status)) cancelBody(response);
+    else body = await readErrorExcerpt(response, budget);
+    sendBack({ type: 'STREAM_REJECTED', status: response.status, body, ...challenge });
+    return;
+  }
+  if (!isEventStream(response.headers.get('content-type'))) {
+    cancelBody(response);
+    throw new ConnectionProtocolError({
+      ...input.base.scope,
+      violation: 'answered the legacy SSE GET without text/event-stream',
+    });
+  }
+  // The first event a chunk completes carries the chunk's bytes (decision 0018); a chunk that
+  // completes none, or whose events the machine never sees, is reported as `BYTES_READ`.
+  const batches = readSseBatches(response, {
+    maxBytes: Number.POSITIVE_INFINITY,
+    maxFrameBytes: input.maxFrameBytes,
+    onBytes: counter.onBytes,
+    onEventBytes: counter.hold,
+    signal,
+    ...input.base.scope,
+  });
+  let endpoint: URL | undefined;
+  for await (const batch of batches) {
+    for (const message of batch) {
+      // The machine may stop the stream on any event it is sent: nothing is handed on after that.
+      if (signal.aborted) return;
+      if (message.event === 'endpoint') {
+        // An unusable endpoint fails the stream with the wire's refusal; the fence is the chart's.
+        endpoint = resolveEndpointUrl(message.data, url, input.base.scope);
+        sendBack({ type: 'SSE_ENDPOINT', url: endpoint.href, bytes: counter.takeUnreported() });
+      } else if (message.event === 'message' && message.data !== '') {
+        const parsed = parseJsonText(message.data, input.base.scope);
+        const answerUrl = endpoint?.href;
+        if (answerUrl === undefined || !isServerMessage(parsed)) {
+          sendBack({ type: 'SSE_MESSAGE', message: parsed, bytes: counter.takeUnreported() });
+          continue;
+        }
+        // Answered on the endpoint (fenced by the wire before any byte is sent); counted as read,
+        // and the bytes held so far are reported before the answer's round trip.
+        counter.reportUnreported();
+        const onBytes = bytesReadCounter(signal, reportGrowth(sendBack)).onBytes;
+        await handleServerMessage(input.base, parsed, answerUrl, { ...budget, onBytes }, send);
+      }
+    }
+    counter.reportUnreported();
+  }
+  if (!signal.aborted) sendBack({ type: 'STREAM_ENDED' });
+}
+
+/**
+ * The standalone GET stream of a Streamable HTTP session, held while the call relays: tells the
+ * machine once it is open (or that none is held: refused, not SSE, ended, failed), then answers
+ * every server request on it and passes its log messages on. Its bytes are reported as read.
+ */
+async function readCallerStream(
+  input: CallerStreamInput,
+  signal: AbortSignal,
+  sendBack: (event: McpOperationEvent) => void,
+  send: WireSend | undefined,
+): Promise<void> {
+  const response = await openSseGet(input.base, new URL(input.url), signal, send);
+  // The specification lets a server refuse the stream (405); the call then relays on its own stream.
+  if (!response.ok || !isEventStream(response.headers.get('content-type'))) {
+    cancelBody(response);
+    sendBack({ type: 'CALLER_STREAM_CLOSED' });
+    return;
+  }
+  sendBack({ type: 'CALLER_STREAM_OPEN' });
+  const messages = readSseMessages(response, {
+    ...input.base.scope,
+    signal,
+    maxBytes: Number.POSITIVE_INFINITY,
+    maxFrameBytes: input.maxFrameBytes,
+    onBytes: bytesReadCounter(signal, reportGrowth(sendBack)).onBytes,
+  });
+  for await (const message of messages) {
+    if (message.data === '') continue;
+    const parsed = parseJsonText(message.data, input.base.scope);
+    const onBytes = bytesReadCounter(signal, reportGrowth(sendBack)).onBytes;
+    const budget = { signal, maxBytes: input.maxAnswerBytes, onBytes, ...input.base.scope };
+    await handleServerMessage(input.base, parsed, input.url, budget, send);
+  }
+  if (!signal.aborted) sendBack({ type: 'CALLER_STREAM_CLOSED' });
+}
+
+/** Builds the named actors of `mcpOperation`; pass them to `mcpOperationMachine.provide`. */
+export function makeMcpOperationActors(deps: McpOperationDependencies = {}) {
+  // `undefined` lets the wire use its default sender: one home for that default.
+  const { send } = deps;
+  return {
+    /** Resolves this run's bearer token for its principal. */
+    resolveCredentials: makeResolveCredentials(deps.resolveToken),
+
+    /** One HTTP exchange with the server: a POST (JSON or SSE answer) or a resuming GET. */
+    exchange: fromPromise<RpcExchange, ExchangeInput>(({ input, signal }) =>
+      runExchange(input, signal, send),
+    ),
+
+    /** The legacy HTTP+SSE stream, reported event by event to the machine. */
+    legacyStream: fromCallback<McpOperationEvent, LegacyStreamInput>(({ input, sendBack }) => {
+      const controller = new AbortController();
+      const { signal } = controller;
+      const counter = bytesReadCounter(signal, reportGrowth(sendBack));
+      readLegacyStream(input, signal, sendBack, send, counter).catch((error: unknown) => {
+        // What the failing chunk held is read too: reported before the failure.
+        counter.reportUnreported();
+        if (!signal.aborted) sendBack({ type: 'STREAM_FAILED', error });
+      });
+      return () => stopStream(controller);
+    }),
+
+    /** The standalone GET stream held for a relaying call, reported to the machine. */
+    callerStream: fromCallback<McpOperationEvent, CallerStreamInput>(({ input, sendBack }) => {
+      const controller = new AbortController();
+      const { signal } = controller;
+      readCallerStream(input, signal, sendBack, send).catch(() => {
+        // A failed stream only stops relaying on it; the call goes on (and fails on its own).
+        if (!signal.aborted) sendBack({ type: 'CALLER_STREAM_CLOSED' });
+      });
+      return () => stopStream(controller);
+    }),
+
+    /** Ends a stateful Streamable HTTP session with `DELETE`; any answer is accepted (405 too). */
+    deleteSession: fromPromise<void, DeleteSessionInput>(async ({ input, signal }) => {
+      const headers = buildRequestHeaders(input.base.headers, { accept: STREAMABLE_ACCEPT });
+      const response = await fetchWithoutRedirects(
+        { url: new URL(input.url), method: 'DELETE', headers, signal },
+        input.base.scope,
+        input.base.fence,
+        send,
+      );
+      cancelBody(response);
+    }),
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * The named guards of `mcpOperation`. Each one is a total predicate over typed params that the
+ * chart maps from the event or context at the transition, so a guard never inspects an untyped
+ * event and its verdict does not depend on where it sits in a list. Pure: no I/O.
+ */
+
+import type { ToolCallerCapabilities } from '../../binding/caller.js';
+import {
+  ConnectionResponseTooLargeError,
+  type HostFence,
+  isInsideFence,
+  isResponseTo,
+} from '../../wire/index.js';
+import { isUnauthorizedStatus } from '../connection-outcomes.js';
+import { credentialGuards } from '../credentials.js';
+import type { SecretValue } from '../secret-value.js';
+import {
+  declaresCallerCapabilities,
+  isFallbackStatus,
+  MAX_STREAM_RESUMPTIONS,
+  progressOf,
+} from './mcp-operation.policy.js';
+import type {
+  AbandonCause,
+  DecodedResponse,
+  McpTransportChoice,
+  RpcExchange,
+} from './mcp-operation.types.js';
+
+/** How one exchange ended. */
+export interface ExchangeParams {
+  readonly exchange: RpcExchange;
+}
+
+/** Where a paged `tools/list` stands once a page arrived. */
+export interface PageParams {
+  /** The cursor the page announced; `undefined` on the last page and for `tools/call`. */
+  readonly nextCursor: string | undefined;
+  /** Pages collected before this one. */
+  readonly page: number;
+  /** How many pages the run may follow. */
+  readonly maxListPages: number;
+}
+
+/** An interrupted exchange, and how often the stream was already resumed. */
+export interface ResumeParams extends ExchangeParams {
+  readonly resumeAttempts: number;
+}
+
+/** Bytes a chunk added to what the operation had read, and its ceiling. */
+export interface ReadParams {
+  readonly readBytes: number;
+  readonly bytes: number;
+  readonly maxBytes: number;
+}
+
+/** A legacy stream message, and where the step that waits for the pending response stands. */
+export interface LegacyStepParams {
+  readonly message: unknown;
+  readonly pendingId: number;
+  /** The endpoint accepted the step's POST. */
+  readonly accepted: boolean;
+  /** The answer the stream already brought, if it came before the POST's acceptance. */
+  readonly answer: DecodedResponse | undefined;
+}
+
+/** Every guard of the chart, by the name the chart and the diagrams use. */
+export const mcpOperationGuards = {
+  ...credentialGuards,
+
+  /**
+   * The caller declared something it can answer (sampling, elicitation, roots): the call holds the
+   * session's standalone GET stream, where servers send requests not tied to ours. Only then, so
+   * a call that cannot relay stays at its three requests.
+   */
+  relaysToCaller: (
+    _: unknown,
+    { capabilities }: { readonly capabilities: ToolCallerCapabilities },
+  ): boolean => declaresCallerCapabilities(capabilities),
+
+  /** The exchange was refused with 401: authorization is required, on every request. */
+  isUnauthorized: (_: unknown, { exchange }: ExchangeParams): boolean =>
+    exchange.kind === 'http-error' && isUnauthorizedStatus(exchange.status),
+
+  /**
+   * The exchange was refused with 400, 404 or 405 and the connection probes its wire (`auto`);
+   * the chart asks only on the first initialize.
+   */
+  isFallbackStatus: (
+    _: unknown,
+    { exchange, transportType }: ExchangeParams & { readonly transportType: McpTransportChoice },
+  ): boolean =>
+    transportType === 'auto' && exchange.kind === 'http-error' && isFallbackStatus(exchange.status),
+
+  /** The connection was told to speak legacy HTTP+SSE: no Streamable probe is sent. */
+  isSseOnly: (_: unknown, { transportType }: { readonly transportType: McpTransportChoice }) =>
+    transportType === 'sse',
+
+  /** The exchange was refused with any non-2xx status. */
+  isHttpError: (_: unknown, { exchange }: ExchangeParams): boolean =>
+    exchange.kind === 'http-error',
+
+  /** The exchange carried the awaited JSON-RPC response. */
+  isResponse: (_: unknown, { exchange }: ExchangeParams): boolean => exchange.kind === 'response',
+
+  /** The SSE response broke off after an event id, and the resumption bound is not reached. */
+  canResume: (_: unknown, { exchange, resumeAttempts }: ResumeParams): boolean =>
+    exchange.kind === 'interrupted' &&
+    exchange.lastEventId !== undefined &&
+    resumeAttempts < MAX_STREAM_RESUMPTIONS,
+
+  /** The page announced a next one, and the page limit leaves room for it. */
+  hasNextPage: (_: unknown, { nextCursor, page, maxListPages }: PageParams): boolean =>
+    nextCursor !== undefined && page + 1 < maxListPages,
+
+  /** The page announced a next one, but the page limit is reached: the catalog is unbounded. */
+  hasCursorAtPageLimit: (_: unknown, { nextCursor, page, maxListPages }: PageParams): boolean =>
+    nextCursor !== undefined && page + 1 >= maxListPages,
+
+  /** The failure was a byte ceiling: it ends the run even where other failures are ignored. */
+  isSizeFailure: (_: unknown, { error }: { readonly error: unknown }): boolean =>
+    ConnectionResponseTooLargeError.isInstance(error),
+
+  /** The chunk just read takes the operation over its byte ceiling. */
+  exceedsReadBudget: (_: unknown, { readBytes, bytes, maxBytes }: ReadParams): boolean =>
+    readBytes + bytes > maxBytes,
+
+  /** The announced legacy endpoint is a URL inside the host fence; checked before any POST. */
+  isFencedEndpoint: (
+    _: unknown,
+    { endpoint, fence }: { readonly endpoint: string | undefined; readonly fence: HostFence },
+  ): boolean =>
+    endpoint !== undefined && URL.canParse(endpoint) && isInsideFence(new URL(endpoint), fence),
+
+  /**
+   * The legacy stream's message answers the pending request, and its POST was already accepted:
+   * the step has both its answers.
+   */
+  isAcceptedResponse: (_: unknown, { message, pendingId, accepted }: LegacyStepParams): boolean =>
+    accepted && isResponseTo(message, pendingId),
+
+  /**
+   * The legacy stream's message answers the pending request before its POST's own answer: it is
+   * held while the POST finishes. A second answer to the same id is not (the first one stands).
+   */
+  isEarlyResponse: (
+    _: unknown,
+    { message, pendingId, accepted, answer }: LegacyStepParams,
+  ): boolean => !accepted && answer === undefined && isResponseTo(message, pendingId),
+
+  /** The pending request's answer already arrived on the legacy stream. */
+  holdsLegacyAnswer: (
+    _: unknown,
+    { answer }: { readonly answer: DecodedResponse | undefined },
+  ): boolean => answer !== undefined,
+
+  /** The legacy stream's answer decoded into a valid result. */
+  isAnswered: (_: unknown, { answer }: { readonly answer: DecodedResponse | undefined }): boolean =>
+    answer?.ok === true,
+
+  /** The request's phase sets `maxTotalTimeoutMs`, so progress restarts its window. */
+  extendsDeadline: (
+    _: unknown,
+    { maxTotalTimeoutMs }: { readonly maxTotalTimeoutMs: number | undefined },
+  ): boolean => maxTotalTimeoutMs !== undefined,
+
+  /** A legacy stream message is progress for our request and the phase lets progress extend. */
+  isDeadlineExtendingNotice: (
+    _: unknown,
+    params: {
+      readonly message: unknown;
+      readonly progressToken: string | number | undefined;
+      readonly maxTotalTimeoutMs: number | undefined;
+    },
+  ): boolean =>
+    params.maxTotalTimeoutMs !== undefined &&
+    progressOf(params.message, params.progressToken) !== undefined,
+
+  /** A legacy stream message is the upstream's progress for our request. */
+  isProgressNotice: (
+    _: unknown,
+    {
+      message,
+      progressToken,
+    }: { readonly message: unknown; readonly progressToken: string | number | undefined },
+  ): boolean => progressOf(message, progressToken) !== undefined,
+
+  /** The run gave up a request it had sent: teardown sends `notifications/cancelled` first. */
+  hasAbandonedRequest: (
+    _: unknown,
+    { abandoned }: { readonly abandoned: AbandonCause | undefined },
+  ): boolean => abandoned !== undefined,
+
+  /** The server assigned a Streamable HTTP session, which teardown must end. */
+  hasSession: (
+    _: unknown,
+    { sessionId }: { readonly sessionId: SecretValue | undefined },
+  ): boolean => sessionId !== undefined,
+};

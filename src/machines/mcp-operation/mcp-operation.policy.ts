@@ -1,0 +1,350 @@
+/**
+ * Pure policy of the `mcpOperation` machine: the fallback rule, resumption bounds, deadlines, the
+ * messages and headers it sends, and response decoding. Pure: no I/O, no clock (time is passed in).
+ */
+
+import {
+  callerServes,
+  type ToolCallerAnswer,
+  type ToolCallerCapabilities,
+  type ToolLogMessage,
+} from '../../binding/caller.js';
+import {
+  buildJsonRpcNotification,
+  buildJsonRpcRequest,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  LATEST_PROTOCOL_VERSION,
+  type OperationScope,
+  parseCallToolResult,
+  parseInitializeResult,
+  parseListToolsResult,
+  unwrapJsonRpcResponse,
+} from '../../wire/index.js';
+import type { SecretValue } from '../secret-value.js';
+import type {
+  DecodedResponse,
+  McpRequest,
+  McpRequestResult,
+  McpToolList,
+} from './mcp-operation.types.js';
+
+/** The JSON-RPC id of `initialize`; every run is a fresh client, so ids restart at 1. */
+export const INITIALIZE_ID = 1;
+/** The JSON-RPC id of the run's request (`tools/list` or `tools/call`). */
+export const REQUEST_ID = 2;
+
+/** How many times a Streamable SSE response may be resumed with `Last-Event-ID`. */
+export const MAX_STREAM_RESUMPTIONS = 3;
+/** Wait before resuming when the server gave no `retry:` advice (the SDK's default, 1 s). */
+export const DEFAULT_RESUME_DELAY_MS = 1_000;
+/** Ceiling on a server-supplied `retry:` value: the server cannot make us sleep longer. */
+export const MAX_RESUME_DELAY_MS = 5_000;
+/** How many `tools/list` pages one discovery follows before refusing the catalog as unbounded. */
+export const MAX_TOOL_LIST_PAGES = 50;
+/** Bound on the best-effort `DELETE` that ends a stateful session during teardown. */
+export const SESSION_END_TIMEOUT_MS = 2_000;
+
+const FALLBACK_STATUSES: ReadonlySet<number> = new Set([400, 404, 405]);
+
+/**
+ * The MCP backwards-compatibility rule (spec 2025-11-25, transports): a Streamable HTTP
+ * `initialize` that fails with 400, 404 or 405 means "not a Streamable endpoint"; nothing else does.
+ */
+export function isFallbackStatus(status: number): boolean {
+  return FALLBACK_STATUSES.has(status);
+}
+
+/** The wait before resuming an interrupted SSE response: the server's advice, clamped. */
+export function resumeDelayMs(retryMs: number | undefined): number {
+  if (retryMs === undefined || !Number.isFinite(retryMs) || retryMs < 0) {
+    return DEFAULT_RESUME_DELAY_MS;
+  }
+  return Math.min(Math.floor(retryMs), MAX_RESUME_DELAY_MS);
+}
+
+/** What a POST accepts: a JSON answer or an SSE stream (Streamable HTTP). */
+export const STREAMABLE_ACCEPT = 'application/json, text/event-stream';
+/** What a GET that opens a stream accepts. */
+export const SSE_ACCEPT = 'text/event-stream';
+
+/** The secret-bearing header parts known so far; revealed only by {@link buildRequestHeaders}. */
+export interface HeaderParts {
+  readonly staticHeaders: Readonly<Record<string, SecretValue>>;
+  readonly token: SecretValue | undefined;
+  readonly sessionId: SecretValue | undefined;
+  readonly protocolVersion: string | undefined;
+}
+
+/** How one exchange frames its body and its answer. */
+export interface HeaderFraming {
+  readonly accept: string;
+  readonly contentType?: string;
+  readonly lastEventId?: string;
+}
+
+/**
+ * The connection's request headers for one exchange; the only place secrets are revealed. The
+ * parts and the framing come apart, so no caller builds a merged object per request.
+ */
+export function buildRequestHeaders(
+  parts: HeaderParts,
+  framing: HeaderFraming,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parts.staticHeaders)) headers[name] = value.reveal();
+  // Protocol headers are written after the static ones so configuration cannot break framing.
+  headers.accept = framing.accept;
+  if (framing.contentType !== undefined) headers['content-type'] = framing.contentType;
+  if (parts.token !== undefined) headers.authorization = `Bearer ${parts.token.reveal()}`;
+  if (parts.sessionId !== undefined) headers['mcp-session-id'] = parts.sessionId.reveal();
+  if (parts.protocolVersion !== undefined) headers['mcp-protocol-version'] = parts.protocolVersion;
+  if (framing.lastEventId !== undefined) headers['last-event-id'] = framing.lastEventId;
+  return headers;
+}
+
+/** The name and version this client reports in `initialize`. */
+export const CLIENT_INFO = Object.freeze({ name: 'stitchkit-transport', version: '0.1.0' });
+
+/**
+ * The `initialize` request: the SDK's latest protocol version and the caller's capabilities (none
+ * when nobody can answer). `roots.listChanged` is never declared: a per-call client cannot relay
+ * the caller's later changes.
+ */
+export function initializeMessage(capabilities: ToolCallerCapabilities = {}): JsonRpcRequest {
+  const declared: Record<string, unknown> = { ...capabilities };
+  if (capabilities.roots !== undefined) {
+    const { listChanged: _ignored, ...roots } = capabilities.roots;
+    declared.roots = roots;
+  }
+  return buildJsonRpcRequest(INITIALIZE_ID, 'initialize', {
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+    capabilities: declared,
+    clientInfo: { ...CLIENT_INFO },
+  });
+}
+
+/** Whether the call relays the upstream's requests to a caller that declared it can answer some. */
+export function declaresCallerCapabilities(capabilities: ToolCallerCapabilities): boolean {
+  return Object.keys(capabilities).length > 0;
+}
+
+/** The `notifications/initialized` notification. */
+export function initializedMessage(): JsonRpcNotification {
+  return buildJsonRpcNotification('notifications/initialized');
+}
+
+/** The run's request under JSON-RPC id `id` (`tools/list` with the page cursor, or `tools/call`). */
+export function requestMessage(
+  request: McpRequest,
+  id: number,
+  cursor: string | undefined,
+  progressToken?: string | number,
+): JsonRpcRequest {
+  const { method, params } = requestEnvelope(request, cursor);
+  if (progressToken === undefined || method !== 'tools/call') {
+    return buildJsonRpcRequest(id, method, params);
+  }
+  const meta = (params?._meta ?? {}) as Record<string, unknown>;
+  return buildJsonRpcRequest(id, method, { ...params, _meta: { ...meta, progressToken } });
+}
+
+/**
+ * The progress report in `message` when it is a `notifications/progress` for `progressToken`,
+ * else `undefined`. A report without a numeric `progress` is not one.
+ */
+export function progressOf(
+  message: unknown,
+  progressToken: string | number | undefined,
+): { progress: number; total?: number; message?: string } | undefined {
+  if (progressToken === undefined || typeof message !== 'object' || message === null) {
+    return undefined;
+  }
+  const { method, params } = message as { method?: unknown; params?: unknown };
+  if (method !== 'notifications/progress' || typeof params !== 'object' || params === null) {
+    return undefined;
+  }
+  const report = params as Record<string, unknown>;
+  if (report.progressToken !== progressToken || typeof report.progress !== 'number') {
+    return undefined;
+  }
+  return {
+    progress: report.progress,
+    ...(typeof report.total === 'number' ? { total: report.total } : {}),
+    ...(typeof report.message === 'string' ? { message: report.message } : {}),
+  };
+}
+
+/** The JSON-RPC method name and params of the run's request (a `tools/list` page cursor too). */
+export function requestEnvelope(
+  request: McpRequest,
+  cursor: string | undefined,
+): { method: string; params: Record<string, unknown> } {
+  if (request.method === 'tools/call')
+    return { method: 'tools/call', params: { ...request.params } };
+  return { method: 'tools/list', params: cursor === undefined ? {} : { cursor } };
+}
+
+/** The cursor of the next `tools/list` page, when the decoded result announces one. */
+export function nextCursorOf(value: unknown): string | undefined {
+  const cursor = (value as { nextCursor?: unknown } | undefined)?.nextCursor;
+  return typeof cursor === 'string' && cursor !== '' ? cursor : undefined;
+}
+
+/** Appends one `tools/list` page to the pages collected so far. */
+export function mergeToolPages(collected: McpToolList | undefined, page: McpToolList): McpToolList {
+  if (collected === undefined) return { tools: page.tools, rejected: page.rejected };
+  return {
+    tools: [...collected.tools, ...page.tools],
+    rejected: [...collected.rejected, ...page.rejected],
+  };
+}
+
+/** The run's result: the merged listing for `tools/list` (this page last), else the call result. */
+export function requestResult(
+  request: McpRequest,
+  collected: McpToolList | undefined,
+  value: unknown,
+): McpRequestResult {
+  return request.method === 'tools/list'
+    ? mergeToolPages(collected, value as McpToolList)
+    : (value as McpRequestResult);
+}
+
+/**
+ * Decodes one JSON-RPC response for the operation that awaits it: unwraps the envelope and
+ * validates the result with the MCP SDK's schemas. Never throws.
+ */
+export function decodeRpcResponse(
+  message: unknown,
+  expectedId: number,
+  scope: OperationScope,
+): DecodedResponse {
+  try {
+    const result = unwrapJsonRpcResponse(message, expectedId, scope);
+    switch (scope.operation) {
+      case 'initialize':
+        return { ok: true, value: parseInitializeResult(result, scope) };
+      case 'tools/list':
+        return { ok: true, value: parseListToolsResult(result, scope) };
+      case 'tools/call':
+        return { ok: true, value: parseCallToolResult(result, scope) };
+      default:
+        return { ok: true, value: result };
+    }
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/**
+ * Whether giving up the operation in progress must be announced with `notifications/cancelled`:
+ * only the run's request, never the handshake, and not a request whose answer the legacy stream
+ * already brought (the specification reserves the notice for requests believed in progress).
+ */
+export function isCancellableRequest(operation: string, answered: boolean): boolean {
+  return !answered && (operation === 'tools/call' || operation === 'tools/list');
+}
+
+/**
+ * The `notifications/cancelled` for the request `requestId`. The reason is a fixed sentence by
+ * cause: the caller's own abort reason may hold anything, so it never leaves the process.
+ */
+export function cancelledMessage(
+  requestId: number,
+  cause: 'cancelled' | 'timeout' | undefined,
+): JsonRpcNotification {
+  return buildJsonRpcNotification('notifications/cancelled', {
+    requestId,
+    reason:
+      cause === 'timeout' ? 'The client timed out the request' : 'The client cancelled the request',
+  });
+}
+
+/** JSON-RPC "method not found": what a client answers a request it does not implement. */
+export const METHOD_NOT_FOUND = -32601;
+
+/** A JSON-RPC answer the client posts back to the server. */
+export interface JsonRpcAnswer {
+  readonly jsonrpc: '2.0';
+  readonly id: string | number;
+  readonly result?: Readonly<Record<string, unknown>>;
+  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
+}
+
+/** A request the server sent the client during the call. */
+export interface ServerRequestMessage {
+  readonly id: string | number;
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/** The server request in `message`, or `undefined` for anything else (responses, notifications). */
+export function serverRequestOf(message: unknown): ServerRequestMessage | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { id, method, params } = message as { id?: unknown; method?: unknown; params?: unknown };
+  if (typeof method !== 'string' || (typeof id !== 'string' && typeof id !== 'number')) {
+    return undefined;
+  }
+  const plain = typeof params === 'object' && params !== null && !Array.isArray(params);
+  return { id, method, params: plain ? (params as Record<string, unknown>) : {} };
+}
+
+/**
+ * The client's own answer to a server request, or `undefined` when the caller must answer it.
+ * `ping` gets the empty result the specification requires; a method the caller declared (through
+ * its capabilities) is the caller's; every other method is refused with -32601.
+ */
+export function localAnswer(
+  request: ServerRequestMessage,
+  capabilities: ToolCallerCapabilities,
+): JsonRpcAnswer | undefined {
+  if (request.method === 'ping') return { jsonrpc: '2.0', id: request.id, result: {} };
+  if (callerServes(capabilities, request.method)) return undefined;
+  return {
+    jsonrpc: '2.0',
+    id: request.id,
+    error: { code: METHOD_NOT_FOUND, message: 'Method not found' },
+  };
+}
+
+/** The caller's answer, as the JSON-RPC answer posted back under the server's request id. */
+export function relayedAnswer(id: string | number, answer: ToolCallerAnswer): JsonRpcAnswer {
+  return 'result' in answer
+    ? { jsonrpc: '2.0', id, result: answer.result }
+    : { jsonrpc: '2.0', id, error: answer.error };
+}
+
+/** The params of a `notifications/message` (a log message), or `undefined` for anything else. */
+export function logMessageOf(message: unknown): ToolLogMessage | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { method, params, id } = message as { method?: unknown; params?: unknown; id?: unknown };
+  if (method !== 'notifications/message' || id !== undefined) return undefined;
+  if (typeof params !== 'object' || params === null) return undefined;
+  const log = params as Record<string, unknown>;
+  if (typeof log.level !== 'string' || !('data' in log)) return undefined;
+  return log as unknown as ToolLogMessage;
+}
+
+/**
+ * True for what a stream actor handles itself rather than passing to the machine: a server
+ * request (answered) or a log message (passed on to the caller).
+ */
+export function isServerMessage(message: unknown): boolean {
+  return serverRequestOf(message) !== undefined || logMessageOf(message) !== undefined;
+}
+
+/**
+ * When the request's deadline fires for a window that starts `now`: `timeoutMs` later, never
+ * later than `maxTotalTimeoutMs` after the request started (when set).
+ */
+export function requestWindowEnd(
+  startedAt: number,
+  now: number,
+  limits: { readonly timeoutMs: number; readonly maxTotalTimeoutMs?: number },
+): number {
+  const window = now + limits.timeoutMs;
+  return limits.maxTotalTimeoutMs === undefined
+    ? window
+    : Math.min(window, startedAt + limits.maxTotalTimeoutMs);
+}

@@ -1,0 +1,218 @@
+/**
+ * Types of the `mcpOperation` machine: its input, context, events and output, and the shapes its
+ * actors report. Context holds data only: secrets and the principal sit in it wrapped in
+ * {@link SecretValue}, so serialised snapshots never show them; functions enter through
+ * `makeMcpOperationActors(deps)`.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolCaller, ToolCallerCapabilities } from '../../binding/caller.js';
+import type {
+  AuthChallenge,
+  ConnectionOperation,
+  HostFence,
+  McpToolList,
+  PhaseLimits,
+} from '../../wire/index.js';
+import type { CancelEvent, MachineResult } from '../run-machine.js';
+import type { SecretValue } from '../secret-value.js';
+
+export type { McpToolList, PhaseLimits } from '../../wire/index.js';
+export type { TokenResolver } from '../credentials.js';
+
+/** The MCP request one machine run performs after the handshake. */
+export type McpRequest =
+  | { readonly method: 'tools/list' }
+  | {
+      readonly method: 'tools/call';
+      readonly params: { readonly name: string; readonly arguments: Record<string, unknown> };
+    };
+
+/** Which wire the operation ended up on. */
+export type McpTransportKind = 'streamable-http' | 'sse';
+
+/**
+ * Which wire to speak: `auto` probes Streamable HTTP and falls back to legacy SSE on 400/404/405
+ * of the first `initialize` (ADR 0180); a named wire is used as told, without probe or fallback.
+ */
+export type McpTransportChoice = McpTransportKind | 'auto';
+
+/** The result of the machine's request, by method. */
+export type McpRequestResult = McpToolList | CallToolResult;
+
+/** What a run of `mcpOperation` needs. Built once per connection and call by the connection layer. */
+export interface McpOperationInput {
+  /** The connection's name; used in host-facing error messages only. */
+  readonly connectionName: string;
+  /** The connection URL (absolute http(s), already inside the fence). */
+  readonly url: string;
+  /** Hosts this connection may talk to. */
+  readonly fence: HostFence;
+  /** Static headers from the connection config, wrapped as secrets. */
+  readonly headers: Readonly<Record<string, SecretValue>>;
+  /** Who the run acts for (a tool call's handler context); opaque: only the token resolver reads it. */
+  readonly principal?: unknown;
+  /**
+   * Whether the connection has a token provider to call for this run; default `true`. Without one
+   * there is nothing to resolve: the run skips `credentials` and its actor.
+   */
+  readonly resolvesToken?: boolean;
+  /** The wire to speak; default `auto` (probe Streamable HTTP, fall back on 400/404/405). */
+  readonly transportType?: McpTransportChoice;
+  /** The request to perform after the handshake. */
+  readonly request: McpRequest;
+  /** Handshake limits are always the discovery limits; request limits are the phase's. */
+  readonly limits: { readonly handshake: PhaseLimits; readonly request: PhaseLimits };
+  /** How many `tools/list` pages to follow; default `MAX_TOOL_LIST_PAGES`. */
+  readonly maxListPages?: number;
+  /**
+   * Sent as `_meta.progressToken` with `tools/call` when someone listens to progress; each
+   * matching `notifications/progress` is then emitted as a `progress` event of the run.
+   */
+  readonly progressToken?: string | number;
+  /**
+   * The call's caller, when it can receive anything: its capabilities are declared upstream, the
+   * upstream's requests for them are relayed to it (on the call's stream and, when it declared
+   * any, on a standalone GET stream held for the call), and log messages are passed on.
+   */
+  readonly relay?: McpCallerRelay;
+}
+
+/**
+ * The call's caller, reached through the run: the binding's `ctx.caller`. Its capabilities are
+ * declared upstream in `initialize`, the upstream's requests for them are relayed to it, and the
+ * upstream's log messages are passed on.
+ */
+export type McpCallerRelay = ToolCaller;
+
+/** A progress report of the upstream, as the run emits it (`notifications/progress` params). */
+export interface McpProgressEvent {
+  readonly type: 'progress';
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+/** A decoded JSON-RPC response: the value, or the protocol error that refused it. */
+export type DecodedResponse =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly error: unknown };
+
+/** Context of `mcpOperation`: the input with its defaults filled in, then the run's data. */
+export interface McpOperationContext
+  extends Required<Omit<McpOperationInput, 'principal' | 'progressToken' | 'relay'>> {
+  /** The progress token of the request, when someone listens. */
+  progressToken: string | number | undefined;
+  /** The caller relay, wrapped so snapshots never serialise it; wiped at teardown. */
+  relay: SecretValue<McpCallerRelay> | undefined;
+  /** The capabilities declared upstream in `initialize`: the caller's, or none. */
+  callerCapabilities: ToolCallerCapabilities;
+  /** The principal, wrapped so snapshots never serialise it; wiped at teardown. */
+  principal: SecretValue<unknown> | undefined;
+  /** The bearer token once resolved. */
+  token: SecretValue | undefined;
+  /** The wire in use. */
+  transport: McpTransportKind;
+  /** The legacy SSE POST endpoint, once announced and resolved. */
+  endpoint: string | undefined;
+  /** The Streamable HTTP session id, when the server assigned one. */
+  sessionId: SecretValue | undefined;
+  /** The protocol version the server chose. */
+  protocolVersion: string | undefined;
+  /** Absolute time (ms since epoch) at which the handshake deadline fires. */
+  handshakeDeadlineAt: number;
+  /** Absolute time (ms since epoch) at which the request deadline fires. */
+  requestDeadlineAt: number;
+  /** When the request started, for the `maxTotalTimeoutMs` cap. */
+  requestStartedAt: number;
+  /** The operation in progress, for errors and limits. */
+  operation: ConnectionOperation;
+  /** Raw bytes the operation in progress has read. */
+  readBytes: number;
+  /** Raw byte ceiling of the operation in progress. */
+  maxBytes: number;
+  /** How many times the request's SSE stream has been resumed. */
+  resumeAttempts: number;
+  /** The last SSE event id seen on the request's stream. */
+  lastEventId: string | undefined;
+  /** The server's `retry:` advice for the request's stream, in ms. */
+  retryMs: number | undefined;
+  /** The JSON-RPC id of the response the run waits for. */
+  pendingId: number;
+  /** `tools/list` pages collected before the current one. */
+  collected: McpToolList | undefined;
+  /** The cursor of the `tools/list` page to request next. */
+  cursor: string | undefined;
+  /** How many `tools/list` pages were collected. */
+  page: number;
+  /** The pending response taken from the legacy stream, decoded; the Streamable wire needs none. */
+  legacyAnswer: DecodedResponse | undefined;
+  /** The endpoint accepted the pending legacy POST; its answer on the stream may still be due. */
+  legacyAccepted: boolean;
+  /** Why the sent request was given up (the caller cancelled, its deadline fired), if it was. */
+  abandoned: AbandonCause | undefined;
+  /** The final outcome, decided before teardown. */
+  outcome: McpOperationOutput | undefined;
+}
+
+/** Why a request that was sent is given up; teardown then sends `notifications/cancelled`. */
+export type AbandonCause = 'cancelled' | 'timeout';
+
+/** Events the machine receives besides actor completions and delays. */
+export type McpOperationEvent =
+  | CancelEvent
+  | { readonly type: 'BYTES_READ'; readonly bytes: number }
+  | {
+      readonly type: 'PROGRESS';
+      readonly progress: number;
+      readonly total?: number;
+      readonly message?: string;
+    }
+  /** `bytes`: what the stream read since its last report, carried by this event (decision 0018). */
+  | { readonly type: 'SSE_ENDPOINT'; readonly url: string; readonly bytes: number }
+  | { readonly type: 'SSE_MESSAGE'; readonly message: unknown; readonly bytes: number }
+  | {
+      readonly type: 'STREAM_REJECTED';
+      readonly status: number;
+      readonly body: string;
+      /** The `WWW-Authenticate` challenge of a 401 or 403, when it parses. */
+      readonly challenge?: AuthChallenge;
+    }
+  | { readonly type: 'STREAM_ENDED' }
+  | { readonly type: 'STREAM_FAILED'; readonly error: unknown }
+  /** The standalone GET stream that carries the upstream's requests for the caller is open. */
+  | { readonly type: 'CALLER_STREAM_OPEN' }
+  /** The standalone GET stream was refused (405 and the like), ended or failed: none is held. */
+  | { readonly type: 'CALLER_STREAM_CLOSED' };
+
+/**
+ * How one Streamable HTTP exchange ended, as the machine's guards see it. `interrupted` is an SSE
+ * response that ended before the answer; it can be resumed only when it had an event id.
+ * `unreportedBytes` is what the answer read and no `BYTES_READ` reported (absent: none).
+ */
+export type RpcExchange = { readonly unreportedBytes?: number } & (
+  | {
+      readonly kind: 'http-error';
+      readonly status: number;
+      readonly body: string;
+      /** The `WWW-Authenticate` challenge of a 401 or 403, when it parses. */
+      readonly challenge?: AuthChallenge;
+    }
+  | { readonly kind: 'accepted'; readonly status: number }
+  | {
+      readonly kind: 'response';
+      readonly value: unknown;
+      readonly sessionId: SecretValue | undefined;
+    }
+  | {
+      readonly kind: 'interrupted';
+      readonly lastEventId: string | undefined;
+      readonly retryMs: number | undefined;
+    }
+);
+
+/** The machine's output: the request's result, or the typed failure (or the caller's reason). */
+export type McpOperationOutput = MachineResult<{
+  readonly result: McpRequestResult;
+  readonly transport: McpTransportKind;
+  readonly protocolVersion: string;
+}>;

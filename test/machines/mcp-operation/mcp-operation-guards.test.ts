@@ -1,0 +1,219 @@
+/**
+ * The guards of `mcpOperation`, one table per guard: each is a total predicate over the params the
+ * chart maps, so its verdict is checked here row by row, without the chart around it.
+ */
+import { describe, expect, it } from 'vitest';
+import { mcpOperationGuards as guards } from '../../../src/machines/mcp-operation/mcp-operation.guards.js';
+import { MAX_STREAM_RESUMPTIONS } from '../../../src/machines/mcp-operation/mcp-operation.policy.js';
+import type { RpcExchange } from '../../../src/machines/mcp-operation/mcp-operation.types.js';
+import { SecretValue } from '../../../src/machines/secret-value.js';
+import {
+  ConnectionProtocolError,
+  ConnectionResponseTooLargeError,
+  createHostFence,
+} from '../../../src/wire/index.js';
+
+const refused = (status: number): RpcExchange => ({ kind: 'http-error', status, body: '' });
+const response: RpcExchange = { kind: 'response', value: {}, sessionId: undefined };
+const accepted: RpcExchange = { kind: 'accepted', status: 202 };
+const interrupted: RpcExchange = { kind: 'interrupted', lastEventId: 'e1', retryMs: undefined };
+const endedWithoutId: RpcExchange = { kind: 'interrupted', lastEventId: undefined, retryMs: 10 };
+
+/** Every exchange kind, so each guard is seen to refuse all the others. */
+const EXCHANGES: readonly (readonly [string, RpcExchange])[] = [
+  ['400', refused(400)],
+  ['401', refused(401)],
+  ['403', refused(403)],
+  ['404', refused(404)],
+  ['405', refused(405)],
+  ['500', refused(500)],
+  ['a response', response],
+  ['accepted', accepted],
+  ['interrupted after an id', interrupted],
+  ['ended without an id', endedWithoutId],
+];
+
+function verdicts(guard: (_: unknown, params: { exchange: RpcExchange }) => boolean): string[] {
+  return EXCHANGES.filter(([, exchange]) => guard(undefined, { exchange })).map(([label]) => label);
+}
+
+describe('exchange guards', () => {
+  it.each([
+    ['isUnauthorized', guards.isUnauthorized, ['401']],
+    ['isHttpError', guards.isHttpError, ['400', '401', '403', '404', '405', '500']],
+    ['isResponse', guards.isResponse, ['a response']],
+  ] as const)('%s holds for exactly %j', (_name, guard, expected) => {
+    expect(verdicts(guard)).toEqual(expected);
+  });
+
+  it.each([
+    ['auto', ['400', '404', '405']],
+    ['streamable-http', []],
+    ['sse', []],
+  ] as const)(
+    'isFallbackStatus with transport %s holds for exactly %j',
+    (transportType, expected) => {
+      expect(
+        verdicts((_, params) => guards.isFallbackStatus(undefined, { ...params, transportType })),
+      ).toEqual(expected);
+    },
+  );
+});
+
+describe('resolvesToken', () => {
+  it.each([true, false])('is %s exactly when the connection has a token provider', (has) => {
+    expect(guards.resolvesToken(undefined, { resolvesToken: has })).toBe(has);
+  });
+});
+
+describe('isSseOnly', () => {
+  it.each([
+    ['auto', false],
+    ['streamable-http', false],
+    ['sse', true],
+  ] as const)('%s -> %s', (transportType, expected) => {
+    expect(guards.isSseOnly(undefined, { transportType })).toBe(expected);
+  });
+});
+
+describe('canResume', () => {
+  it.each([
+    ['an interruption after an id, no resumption yet', interrupted, 0, true],
+    [
+      'an interruption after an id, one resumption left',
+      interrupted,
+      MAX_STREAM_RESUMPTIONS - 1,
+      true,
+    ],
+    ['an interruption after an id, bound reached', interrupted, MAX_STREAM_RESUMPTIONS, false],
+    ['an interruption without an id', endedWithoutId, 0, false],
+    ['a response', response, 0, false],
+    ['a refusal', refused(500), 0, false],
+  ] as const)('%s -> %s', (_label, exchange, resumeAttempts, expected) => {
+    expect(guards.canResume(undefined, { exchange, resumeAttempts })).toBe(expected);
+  });
+});
+
+describe('hasNextPage and hasCursorAtPageLimit', () => {
+  it.each([
+    ['a last page', undefined, 0, 50, false, false],
+    ['a cursor on the first of 50 pages', 'c', 0, 50, true, false],
+    ['a cursor on page 49 of 50', 'c', 48, 50, true, false],
+    ['a cursor on the 50th page of 50', 'c', 49, 50, false, true],
+    ['a cursor with a one-page limit', 'c', 0, 1, false, true],
+    ['no cursor at the limit', undefined, 49, 50, false, false],
+  ] as const)(
+    '%s: next %s, at limit %s',
+    (_label, nextCursor, page, maxListPages, next, atLimit) => {
+      const params = { nextCursor, page, maxListPages };
+      expect(guards.hasNextPage(undefined, params)).toBe(next);
+      expect(guards.hasCursorAtPageLimit(undefined, params)).toBe(atLimit);
+    },
+  );
+});
+
+describe('isSizeFailure', () => {
+  it.each([
+    [
+      'a size error',
+      new ConnectionResponseTooLargeError({ connectionName: 'c', maxBytes: 1 }),
+      true,
+    ],
+    [
+      'a protocol error',
+      new ConnectionProtocolError({ connectionName: 'c', violation: 'x' }),
+      false,
+    ],
+    ['a plain error', new Error('network'), false],
+    ['a non-error', 'reset', false],
+  ])('%s -> %s', (_label, error, expected) => {
+    expect(guards.isSizeFailure(undefined, { error })).toBe(expected);
+  });
+});
+
+describe('exceedsReadBudget', () => {
+  it.each([
+    [0, 1_000, 1_000, false],
+    [999, 1, 1_000, false],
+    [999, 2, 1_000, true],
+    [0, 1_001, 1_000, true],
+  ])('%i read + %i new against %i -> %s', (readBytes, bytes, maxBytes, expected) => {
+    expect(guards.exceedsReadBudget(undefined, { readBytes, bytes, maxBytes })).toBe(expected);
+  });
+});
+
+describe('isFencedEndpoint', () => {
+  const fence = createHostFence('c', new URL('http://127.0.0.1:7000/mcp'), ['other.test']);
+
+  it.each([
+    ['the connection host', 'http://127.0.0.1:7000/messages?sessionId=1', true],
+    ['an allowed host', 'https://other.test/messages', true],
+    ['another port', 'http://127.0.0.1:7001/messages', false],
+    ['another host', 'http://evil.test/messages', false],
+    ['no endpoint yet', undefined, false],
+    ['text that is not a URL', 'not a url', false],
+  ])('%s -> %s', (_label, endpoint, expected) => {
+    expect(guards.isFencedEndpoint(undefined, { endpoint, fence })).toBe(expected);
+  });
+});
+
+describe('isAcceptedResponse and isEarlyResponse', () => {
+  const RESULT = { jsonrpc: '2.0', id: 2, result: {} };
+  const held = { ok: true, value: {} } as const;
+  it.each([
+    ['the awaited result', RESULT, true],
+    ['the awaited error', { jsonrpc: '2.0', id: 2, error: { code: -1, message: 'no' } }, true],
+    ['an answer to another id', { jsonrpc: '2.0', id: 3, result: {} }, false],
+    ['a server request with the same id', { jsonrpc: '2.0', id: 2, method: 'ping' }, false],
+    ['a notification', { jsonrpc: '2.0', method: 'notifications/message' }, false],
+    ['not JSON-RPC', 'hello', false],
+  ])('%s: the pending response -> %s', (_label, message, expected) => {
+    const step = { message, pendingId: 2, answer: undefined };
+    expect(guards.isAcceptedResponse(undefined, { ...step, accepted: true })).toBe(expected);
+    expect(guards.isEarlyResponse(undefined, { ...step, accepted: false })).toBe(expected);
+  });
+
+  it.each([
+    ['before the POST was accepted', false, undefined, false, true],
+    ['after the POST was accepted', true, undefined, true, false],
+    ['again, before the POST was accepted', false, held, false, false],
+  ] as const)(
+    'the pending result %s: accepted %s, early %s',
+    (_label, accepted, answer, ...verdicts) => {
+      const step = { message: RESULT, pendingId: 2, accepted, answer };
+      expect([
+        guards.isAcceptedResponse(undefined, step),
+        guards.isEarlyResponse(undefined, step),
+      ]).toEqual(verdicts);
+    },
+  );
+});
+
+describe('isAnswered, holdsLegacyAnswer and hasSession', () => {
+  it.each([
+    ['a decoded value', { ok: true, value: {} }, true, true],
+    ['a decoding failure', { ok: false, error: new Error('bad') }, false, true],
+    ['nothing yet', undefined, false, false],
+  ] as const)('%s: answered %s, held %s', (_label, answer, answered, held) => {
+    expect(guards.isAnswered(undefined, { answer })).toBe(answered);
+    expect(guards.holdsLegacyAnswer(undefined, { answer })).toBe(held);
+  });
+
+  it.each([
+    ['a session id', new SecretValue('s-1'), true],
+    ['none', undefined, false],
+  ])('hasSession: %s -> %s', (_label, sessionId, expected) => {
+    expect(guards.hasSession(undefined, { sessionId })).toBe(expected);
+  });
+});
+
+describe('relaysToCaller', () => {
+  it.each([
+    [{}, false],
+    [{ sampling: {} }, true],
+    [{ elicitation: { form: {} } }, true],
+    [{ roots: {} }, true],
+  ])('capabilities %j: %s', (capabilities, expected) => {
+    expect(guards.relaysToCaller(undefined, { capabilities })).toBe(expected);
+  });
+});

@@ -1,0 +1,392 @@
+/**
+ * Model checks of `mcpOperation` (docs/architecture.md, "Invariants"): invariants 1–5 over the
+ * explored model, every final state carrying an outcome, and the real actor walked along every edge
+ * with deferred actor results and fake timers. Model sizes are pinned, so a model that silently
+ * shrank (or a chart that grew) fails here first.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  type AnyEventObject,
+  type AnyStateMachine,
+  fromCallback,
+  fromPromise,
+  transition,
+} from 'xstate';
+import {
+  mcpOperationMachine,
+  mcpOperationSetup,
+} from '../../../src/machines/mcp-operation/mcp-operation.machine.js';
+import type { McpOperationContext } from '../../../src/machines/mcp-operation/mcp-operation.types.js';
+import { isInsideFence } from '../../../src/wire/index.js';
+import { checkModel, modelCheckProblems } from '../../support/model-check.js';
+import { buildModelGraph, type ModelOptions } from '../../support/model-graph.js';
+import {
+  mcpListModelOptions,
+  mcpModelOptions,
+  mcpRelayModelOptions,
+  mcpSseModelOptions,
+  mcpStreamableOnlyModelOptions,
+  mcpTokenlessModelOptions,
+} from '../../support/model-mcp-operation.js';
+import { walkEveryEdge } from '../../support/model-walk.js';
+
+const ONLY_FIRST_INITIALIZE_ON_400_404_405 = [400, 404, 405].map((status) => ({
+  from: { streamable: 'initializing' },
+  event: 'xstate.done.actor.postInitialize',
+  status,
+}));
+
+/**
+ * The call and the paged discovery (at most two pages in the model) of a connection that probes
+ * its wire, and the call of a connection told its wire (legacy SSE, or Streamable HTTP only).
+ */
+// Every stable legacy state takes each of the model's stream events, since each carries bytes
+// that count (decision 0018): the ones no state decides on are self-loops on `legacy`, and the two
+// past the byte ceiling are edges into the final state. A legacy POST step is three vertices
+// (decision 0019): nothing arrived yet, the POST accepted, or the answer held (valid or an error).
+const MODELS: readonly {
+  readonly name: string;
+  readonly options: ModelOptions;
+  /** Vertices and edges of the explored model; edges into the final state; edges into a legacy POST. */
+  readonly size: { states: number; edges: number; finalEdges: number; legacyPostEdges: number };
+  /** Every edge into the legacy wire from outside it. */
+  readonly intoLegacy: readonly unknown[];
+  /** Whether 400/404/405 on the first initialize falls back. */
+  readonly probes: boolean;
+}[] = [
+  {
+    name: 'tools/call',
+    options: mcpModelOptions,
+    size: { states: 38, edges: 387, finalEdges: 175, legacyPostEdges: 113 },
+    intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
+    probes: true,
+  },
+  {
+    name: 'tools/call, no token provider',
+    options: mcpTokenlessModelOptions,
+    // The call model without `credentials`: one state and its four edges (done, error, deadline,
+    // CANCEL) fewer, three of them into the final state.
+    size: { states: 37, edges: 383, finalEdges: 172, legacyPostEdges: 113 },
+    intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
+    probes: true,
+  },
+  {
+    name: 'tools/list',
+    options: mcpListModelOptions,
+    size: { states: 65, edges: 582, finalEdges: 253, legacyPostEdges: 154 },
+    intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
+    probes: true,
+  },
+  {
+    name: 'tools/call, transport sse',
+    options: mcpSseModelOptions,
+    size: { states: 17, edges: 249, finalEdges: 121, legacyPostEdges: 113 },
+    intoLegacy: [
+      { from: 'credentials', event: 'xstate.done.actor.resolveCredentials', status: undefined },
+    ],
+    probes: false,
+  },
+  {
+    name: 'tools/call, transport streamable-http',
+    options: mcpStreamableOnlyModelOptions,
+    size: { states: 28, edges: 150, finalEdges: 68, legacyPostEdges: 0 },
+    intoLegacy: [],
+    probes: false,
+  },
+  {
+    name: 'tools/call relaying to a caller that can sample, transport streamable-http',
+    options: mcpRelayModelOptions,
+    size: { states: 30, edges: 162, finalEdges: 71, legacyPostEdges: 0 },
+    intoLegacy: [],
+    probes: false,
+  },
+];
+
+const LEGACY_STATES = [
+  'initializing',
+  'initializeCheck',
+  'notifying',
+  'requesting',
+  'responseCheck',
+];
+
+/** Every model edge into the legacy wire from outside it: where the fallback can happen. */
+function fallbackEdges(machine: AnyStateMachine, options: ModelOptions) {
+  return buildModelGraph(machine, options)
+    .edges.filter(
+      (edge) => edge.targetSnapshot.matches('legacy') && !edge.sourceSnapshot.matches('legacy'),
+    )
+    .map((edge) => ({
+      from: edge.sourceSnapshot.value,
+      event: edge.event.type,
+      status: (edge.event as { output?: { status?: number } }).output?.status,
+    }));
+}
+
+/** Model states that post to the legacy endpoint although it is outside the fence. */
+function postsOutsideFence(machine: AnyStateMachine, options: ModelOptions) {
+  return buildModelGraph(machine, options)
+    .edges.map((edge) => edge.targetSnapshot)
+    .filter((snapshot) => LEGACY_STATES.some((state) => snapshot.matches({ legacy: state })))
+    .filter((snapshot) => {
+      const { endpoint, fence } = snapshot.context as McpOperationContext;
+      return endpoint === undefined || !isInsideFence(new URL(endpoint), fence);
+    });
+}
+
+describe.each(MODELS)('mcpOperation model of $name', ({ options, size, intoLegacy, probes }) => {
+  it('satisfies invariants 1–4: no trap state, teardown into final, cleanup on exit, deadlines and CANCEL, delays resolve', () => {
+    const report = checkModel(mcpOperationMachine, options);
+    expect(modelCheckProblems(report)).toEqual([]);
+    expect({ states: report.states, edges: report.edges }).toEqual({
+      states: size.states,
+      edges: size.edges,
+    });
+  });
+
+  it('decides an outcome on every edge into the final state (the output fallback is unreachable)', () => {
+    const graph = buildModelGraph(mcpOperationMachine, options);
+    const final = graph.edges.filter((edge) => edge.targetSnapshot.status === 'done');
+    expect(final).toHaveLength(size.finalEdges);
+    const withoutOutcome = final.filter(
+      (edge) => (edge.targetSnapshot.context as McpOperationContext).outcome === undefined,
+    );
+    expect(withoutOutcome.map((edge) => edge.event.type)).toEqual([]);
+  });
+
+  it('enters legacy SSE only by the fallback from the first initialize on 400, 404 and 405, or when told to', () => {
+    expect(fallbackEdges(mcpOperationMachine, options)).toEqual(intoLegacy);
+  });
+
+  it('never falls back from any other state or status (every status 100–599 on every exchange)', () => {
+    const graph = buildModelGraph(mcpOperationMachine, options);
+    const offenders: string[] = [];
+    for (const snapshot of graph.states.values()) {
+      if (snapshot.status !== 'active' || snapshot.matches('legacy')) continue;
+      for (const id of ['postInitialize', 'postInitialized', 'postRequest', 'resumeRequest']) {
+        for (let status = 100; status < 600; status += 1) {
+          const event = {
+            type: `xstate.done.actor.${id}`,
+            output: { kind: 'http-error', status, body: '' },
+          } as never;
+          if (!snapshot.can(event)) continue;
+          const [next] = transition(mcpOperationMachine, snapshot, event);
+          const fellBack = next.matches('legacy');
+          const where = JSON.stringify(snapshot.value);
+          const expected = probes && id === 'postInitialize' && [400, 404, 405].includes(status);
+          if (fellBack && !expected) offenders.push(`${where} ${id} ${status}`);
+          if (!fellBack && expected) offenders.push(`${where} ${id} ${status} did not fall back`);
+        }
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('never reaches a state that posts to the legacy endpoint unless the endpoint is inside the fence', () => {
+    const graph = buildModelGraph(mcpOperationMachine, options);
+    const posting = graph.edges.filter((edge) =>
+      LEGACY_STATES.some((state) => edge.targetSnapshot.matches({ legacy: state })),
+    );
+    expect(posting).toHaveLength(size.legacyPostEdges);
+    expect(postsOutsideFence(mcpOperationMachine, options)).toEqual([]);
+  });
+});
+
+describe.each(MODELS)('mcpOperation ($name) walked on the real actor', ({ options, size }) => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 0 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('takes every edge of the model as predicted', async () => {
+    const pending = new Map<
+      string,
+      { resolve(value: unknown): void; reject(error: unknown): void }
+    >();
+    const deferred = fromPromise<unknown, unknown>(
+      ({ self }) =>
+        new Promise((resolve, reject) => {
+          pending.set(self.id, { resolve, reject });
+        }),
+    );
+    const machine = mcpOperationMachine.provide({
+      actors: {
+        resolveCredentials: deferred as never,
+        exchange: deferred as never,
+        deleteSession: deferred as never,
+        // Stream events are sent to the machine by the walk itself.
+        legacyStream: fromCallback(() => () => {}) as never,
+        callerStream: fromCallback(() => () => {}) as never,
+      },
+    });
+    const settle =
+      (kind: 'done' | 'error') =>
+      ({ event }: { event: AnyEventObject }) => {
+        const id = event.type.replace(`xstate.${kind}.actor.`, '');
+        const entry = pending.get(id);
+        if (entry === undefined) throw new Error(`no pending actor ${id}`);
+        if (kind === 'done') entry.resolve((event as { output?: unknown }).output);
+        else entry.reject((event as { error?: unknown }).error);
+      };
+    const executors: Record<string, (step: { event: AnyEventObject }) => void> = {};
+    for (const type of Object.keys(options.eventCases ?? {})) {
+      if (type.startsWith('xstate.done.actor.')) executors[type] = settle('done');
+      if (type.startsWith('xstate.error.actor.')) executors[type] = settle('error');
+    }
+    const report = await walkEveryEdge(machine, {
+      ...options,
+      beforePath: () => {
+        pending.clear();
+        vi.setSystemTime(0);
+      },
+      executors,
+    });
+    expect(report.failures).toEqual([]);
+    expect({ walked: report.walked, total: report.total }).toEqual({
+      walked: size.edges,
+      total: size.edges,
+    });
+  });
+});
+
+const TEARDOWN = ['cancellingRequest', 'endingSession'];
+
+/** Whether taking `edge` on `machine` executes the built-in action `type` for the `callerStream` child. */
+function touchesCallerStream(
+  machine: AnyStateMachine,
+  edge: { sourceSnapshot: unknown; event: AnyEventObject },
+  type: 'xstate.spawnChild' | 'xstate.stopChild',
+): boolean {
+  const [, actions] = transition(machine, edge.sourceSnapshot as never, edge.event as never);
+  return (actions as readonly { type: string; params?: unknown }[]).some(
+    (action) =>
+      action.type === type &&
+      (action.params as { id?: unknown } | undefined)?.id === 'callerStream',
+  );
+}
+
+/** The relaying model's edges that decide the outcome while the stream is held, and those that leave it open. */
+function streamStops(machine: AnyStateMachine) {
+  const graph = buildModelGraph(machine, mcpRelayModelOptions);
+  const deciding = graph.edges.filter(
+    (edge) =>
+      'callerStream' in edge.sourceSnapshot.children &&
+      !TEARDOWN.some((state) => edge.sourceSnapshot.matches(state)) &&
+      (edge.targetSnapshot.status === 'done' ||
+        TEARDOWN.some((state) => edge.targetSnapshot.matches(state))),
+  );
+  const withoutStop = deciding.filter(
+    (edge) => !touchesCallerStream(machine, edge, 'xstate.stopChild'),
+  );
+  return { deciding: deciding.length, withoutStop: withoutStop.map((edge) => edge.event.type) };
+}
+
+describe('mcpOperation of a connection without a token provider', () => {
+  it('starts with its first POST and never spawns resolveCredentials', () => {
+    const initialOf = (options: ModelOptions) => {
+      const graph = buildModelGraph(mcpOperationMachine, options);
+      const snapshot = graph.states.get(graph.initial);
+      return {
+        value: snapshot?.value,
+        resolving: snapshot?.children.resolveCredentials !== undefined,
+        credentialEdges: graph.edges.filter((edge) => edge.sourceSnapshot.matches('credentials'))
+          .length,
+      };
+    };
+    expect(initialOf(mcpTokenlessModelOptions)).toEqual({
+      value: { streamable: 'initializing' },
+      resolving: false,
+      credentialEdges: 0,
+    });
+    expect(initialOf(mcpModelOptions)).toEqual({
+      value: 'credentials',
+      resolving: true,
+      credentialEdges: 4,
+    });
+  });
+});
+
+describe('mcpOperation relaying to its caller', () => {
+  it('holds the standalone stream only for a caller that declared something, and stops it on every edge that decides the outcome', () => {
+    const spawnsOf = (options: ModelOptions) =>
+      buildModelGraph(mcpOperationMachine, options).edges.filter((edge) =>
+        touchesCallerStream(mcpOperationMachine, edge, 'xstate.spawnChild'),
+      );
+    expect(spawnsOf(mcpStreamableOnlyModelOptions)).toHaveLength(0);
+    // notifying's done (accepted, 500) and both errors, with and without a session.
+    expect(
+      spawnsOf(mcpRelayModelOptions).map((edge) => JSON.stringify(edge.sourceSnapshot.value)),
+    ).toEqual(Array(6).fill(JSON.stringify({ streamable: 'notifying' })));
+
+    const { deciding, withoutStop } = streamStops(mcpOperationMachine);
+    expect(deciding).toBe(DECIDING_WHILE_STREAM_HELD);
+    expect(withoutStop).toEqual([]);
+  });
+});
+
+describe('the checks catch defects seeded into a copy of mcpOperation', () => {
+  it('finds the edges into the final state once closed no longer runs teardown', () => {
+    const config = mcpOperationMachine.config;
+    const withoutTeardown = mcpOperationSetup.createMachine({
+      ...config,
+      states: { ...config.states, closed: { type: 'final' } },
+    } as never) as unknown as AnyStateMachine;
+    const report = checkModel(withoutTeardown, mcpModelOptions);
+    expect(report.finalEdgesWithoutTeardown.length).toBe(report.edges - countNonFinalEdges());
+    expect(report.finalEdgesWithoutTeardown).toHaveLength(CALL_MODEL_FINAL_EDGES);
+  });
+
+  it('sees a fallback on 401 (the mastra and LangChain bug) as an extra fallback edge', () => {
+    const fallsBackOn401 = mcpOperationMachine.provide({
+      guards: {
+        isUnauthorized: () => false,
+        isFallbackStatus: ({ event }) =>
+          [400, 401, 404, 405].includes(
+            (event as { output?: { status?: number } }).output?.status ?? 0,
+          ),
+      },
+    });
+    expect(fallbackEdges(fallsBackOn401, mcpModelOptions)).not.toEqual(
+      ONLY_FIRST_INITIALIZE_ON_400_404_405,
+    );
+    expect(fallbackEdges(fallsBackOn401, mcpModelOptions).map((edge) => edge.status)).toEqual([
+      400, 401, 404, 405,
+    ]);
+  });
+
+  it('sees the standalone stream left open once closing no longer stops it', () => {
+    const config = mcpOperationMachine.config;
+    const closing = (config.states as Record<string, Record<string, unknown>>).closing;
+    const leavesStreamOpen = mcpOperationSetup.createMachine({
+      ...config,
+      states: { ...config.states, closing: { ...closing, entry: [] } },
+    } as never) as unknown as AnyStateMachine;
+    // The edges straight into the final state still stop it (a final machine stops its children);
+    // those into the cancellation notice or the session DELETE would keep it open through them.
+    expect(streamStops(leavesStreamOpen).withoutStop).toHaveLength(DECIDING_INTO_TEARDOWN_STATES);
+  });
+
+  it('sees posts to an endpoint outside the fence once the fence guard is bypassed', () => {
+    const unfenced = mcpOperationMachine.provide({ guards: { isFencedEndpoint: () => true } });
+    // The model's off-fence endpoint (another port) is let through into the legacy initialize.
+    expect(postsOutsideFence(unfenced, mcpModelOptions)).toHaveLength(UNFENCED_LEGACY_POSTS);
+  });
+});
+
+/** Edges of the relaying model that decide the outcome while the standalone stream is held. */
+const DECIDING_WHILE_STREAM_HELD = 68;
+/** Of those, the edges into `cancellingRequest` or `endingSession` rather than the final state. */
+const DECIDING_INTO_TEARDOWN_STATES = 41;
+/** Edges into the final state of the call model (MODELS[0].size.finalEdges). */
+const CALL_MODEL_FINAL_EDGES = 175;
+/** Legacy POST states reached once the fence guard lets the model's off-fence endpoint through. */
+const UNFENCED_LEGACY_POSTS = 1;
+
+/** Edges of the call model that do not enter the final state. */
+function countNonFinalEdges(): number {
+  return buildModelGraph(mcpOperationMachine, mcpModelOptions).edges.filter(
+    (edge) => edge.targetSnapshot.status !== 'done',
+  ).length;
+}

@@ -1,0 +1,297 @@
+/**
+ * The pure policy of `mcpOperation`, one table per rule: the fallback statuses, the resume delay
+ * clamp, the headers of an exchange, the request envelope and tools/list pages, and decoding.
+ */
+import { describe, expect, it } from 'vitest';
+import { isUnauthorizedStatus } from '../../../src/machines/connection-outcomes.js';
+import {
+  buildRequestHeaders,
+  DEFAULT_RESUME_DELAY_MS,
+  decodeRpcResponse,
+  initializeMessage,
+  isCancellableRequest,
+  isFallbackStatus,
+  localAnswer,
+  logMessageOf,
+  MAX_RESUME_DELAY_MS,
+  mergeToolPages,
+  nextCursorOf,
+  relayedAnswer,
+  requestEnvelope,
+  resumeDelayMs,
+  serverRequestOf,
+} from '../../../src/machines/mcp-operation/mcp-operation.policy.js';
+import { SecretValue, secretHeaders } from '../../../src/machines/secret-value.js';
+import { ConnectionProtocolError } from '../../../src/wire/index.js';
+
+describe('isFallbackStatus', () => {
+  it('is true for 400, 404 and 405 and for no other status from 100 to 599', () => {
+    const statuses = Array.from({ length: 500 }, (_, index) => index + 100);
+    expect(statuses.filter(isFallbackStatus)).toEqual([400, 404, 405]);
+  });
+});
+
+describe('isUnauthorizedStatus', () => {
+  it('is true for 401 only (403 stays a refusal)', () => {
+    const statuses = Array.from({ length: 500 }, (_, index) => index + 100);
+    expect(statuses.filter(isUnauthorizedStatus)).toEqual([401]);
+  });
+});
+
+describe('isCancellableRequest', () => {
+  it("is true for the run's request while no answer is held, and never for the handshake", () => {
+    const operations = ['initialize', 'notifications/initialized', 'tools/call', 'tools/list'];
+    const rows = operations.flatMap((operation) =>
+      [false, true].map((answered) => [
+        operation,
+        answered,
+        isCancellableRequest(operation, answered),
+      ]),
+    );
+    expect(rows.filter(([, , cancellable]) => cancellable)).toEqual([
+      ['tools/call', false, true],
+      ['tools/list', false, true],
+    ]);
+  });
+});
+
+describe('resumeDelayMs', () => {
+  it.each([
+    ['no advice', undefined, DEFAULT_RESUME_DELAY_MS],
+    ['a negative advice', -5, DEFAULT_RESUME_DELAY_MS],
+    ['a non-finite advice', Number.NaN, DEFAULT_RESUME_DELAY_MS],
+    ['the conformance suite advice', 500, 500],
+    ['zero', 0, 0],
+    ['a fraction', 1.7, 1],
+    ['an advice above the ceiling', 86_400_000, MAX_RESUME_DELAY_MS],
+  ])('waits the right time for %s', (_label, advice, expected) => {
+    expect(resumeDelayMs(advice)).toBe(expected);
+  });
+});
+
+describe('buildRequestHeaders', () => {
+  it('puts protocol headers over static ones and the bearer over a static Authorization', () => {
+    const headers = buildRequestHeaders(
+      {
+        staticHeaders: secretHeaders({
+          'X-Api-Key': 'k',
+          Accept: 'text/html',
+          Authorization: 'Basic static',
+        }),
+        token: new SecretValue('t0k'),
+        sessionId: new SecretValue('s-1'),
+        protocolVersion: '2025-11-25',
+      },
+      {
+        accept: 'application/json, text/event-stream',
+        contentType: 'application/json',
+        lastEventId: 'e-7',
+      },
+    );
+    expect(headers).toEqual({
+      'x-api-key': 'k',
+      accept: 'application/json, text/event-stream',
+      authorization: 'Bearer t0k',
+      'content-type': 'application/json',
+      'mcp-session-id': 's-1',
+      'mcp-protocol-version': '2025-11-25',
+      'last-event-id': 'e-7',
+    });
+  });
+
+  it('sends no Authorization, session or version header before they exist', () => {
+    expect(
+      buildRequestHeaders(
+        {
+          staticHeaders: secretHeaders(undefined),
+          token: undefined,
+          sessionId: undefined,
+          protocolVersion: undefined,
+        },
+        { accept: 'text/event-stream' },
+      ),
+    ).toEqual({ accept: 'text/event-stream' });
+  });
+});
+
+describe('requestEnvelope and tools/list pages', () => {
+  it.each([
+    [
+      'a call',
+      { method: 'tools/call', params: { name: 'echo', arguments: { a: 1 } } },
+      undefined,
+      {
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { a: 1 } },
+      },
+    ],
+    [
+      'a first listing page',
+      { method: 'tools/list' },
+      undefined,
+      { method: 'tools/list', params: {} },
+    ],
+    [
+      'a later listing page',
+      { method: 'tools/list' },
+      'c-2',
+      {
+        method: 'tools/list',
+        params: { cursor: 'c-2' },
+      },
+    ],
+  ] as const)('builds %s', (_label, request, cursor, expected) => {
+    expect(requestEnvelope(request, cursor)).toEqual(expected);
+  });
+
+  it.each([
+    [{ nextCursor: 'c-2' }, 'c-2'],
+    [{ nextCursor: '' }, undefined],
+    [{ nextCursor: 7 }, undefined],
+    [{}, undefined],
+    [undefined, undefined],
+  ])('reads the next cursor of %j as %j', (page, expected) => {
+    expect(nextCursorOf(page)).toBe(expected);
+  });
+
+  it('appends pages in order, tools and refusals alike, dropping the page cursor', () => {
+    const first = {
+      tools: [{ name: 'a', inputSchema: { type: 'object' as const } }],
+      rejected: [{ message: 'bad' }],
+      nextCursor: 'c-2',
+    };
+    const second = {
+      tools: [{ name: 'b', inputSchema: { type: 'object' as const } }],
+      rejected: [],
+    };
+    expect(mergeToolPages(mergeToolPages(undefined, first), second)).toEqual({
+      tools: [first.tools[0], second.tools[0]],
+      rejected: [{ message: 'bad' }],
+    });
+  });
+});
+
+describe('decodeRpcResponse', () => {
+  const scope = { connectionName: 'c', operation: 'tools/call', phase: 'call' } as const;
+
+  it('returns the validated call result', () => {
+    expect(decodeRpcResponse({ jsonrpc: '2.0', id: 2, result: { content: [] } }, 2, scope)).toEqual(
+      { ok: true, value: { content: [] } },
+    );
+  });
+
+  it.each([
+    ['a JSON-RPC error', { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'no' } }],
+    ['another id', { jsonrpc: '2.0', id: 3, result: { content: [] } }],
+    ['an invalid result', { jsonrpc: '2.0', id: 2, result: { content: 'nope' } }],
+  ])('refuses %s with a ConnectionProtocolError and never throws', (_label, message) => {
+    const decoded = decodeRpcResponse(message, 2, scope);
+    expect(decoded.ok).toBe(false);
+    expect(decoded.ok ? undefined : decoded.error).toBeInstanceOf(ConnectionProtocolError);
+  });
+});
+
+describe('initializeMessage', () => {
+  const capabilitiesOf = (message: ReturnType<typeof initializeMessage>) =>
+    (message.params as { capabilities: unknown }).capabilities;
+
+  it.each([
+    [undefined, {}],
+    [{}, {}],
+    [
+      { sampling: { tools: {} }, elicitation: { form: {} } },
+      { sampling: { tools: {} }, elicitation: { form: {} } },
+    ],
+    // A per-call client cannot relay later root changes, so it never declares them.
+    [{ roots: { listChanged: true } }, { roots: {} }],
+  ])('declares %j as %j', (declared, expected) => {
+    expect(capabilitiesOf(initializeMessage(declared))).toEqual(expected);
+  });
+});
+
+describe('server requests', () => {
+  it.each([
+    [
+      { jsonrpc: '2.0', id: 7, method: 'ping' },
+      { id: 7, method: 'ping', params: {} },
+    ],
+    [
+      { jsonrpc: '2.0', id: 's', method: 'roots/list', params: { _meta: { a: 1 } } },
+      { id: 's', method: 'roots/list', params: { _meta: { a: 1 } } },
+    ],
+    [
+      { jsonrpc: '2.0', id: 1, method: 'x', params: [1] },
+      { id: 1, method: 'x', params: {} },
+    ],
+    [{ jsonrpc: '2.0', method: 'notifications/message', params: {} }, undefined],
+    [{ jsonrpc: '2.0', id: 2, result: {} }, undefined],
+    [{ jsonrpc: '2.0', id: null, method: 'ping' }, undefined],
+    ['ping', undefined],
+  ])('serverRequestOf(%j) is %j', (message, expected) => {
+    expect(serverRequestOf(message)).toEqual(expected);
+  });
+
+  const request = (method: string) => ({ id: 9, method, params: {} });
+  const notFound = { jsonrpc: '2.0', id: 9, error: { code: -32601, message: 'Method not found' } };
+
+  it.each([
+    ['ping', {}, { jsonrpc: '2.0', id: 9, result: {} }],
+    ['ping', { sampling: {} }, { jsonrpc: '2.0', id: 9, result: {} }],
+    ['sampling/createMessage', {}, notFound],
+    ['sampling/createMessage', { sampling: {} }, undefined],
+    ['sampling/createMessage', { elicitation: {} }, notFound],
+    ['elicitation/create', { elicitation: {} }, undefined],
+    ['roots/list', { roots: {} }, undefined],
+    ['tasks/get', { sampling: {}, elicitation: {}, roots: {} }, notFound],
+  ])(
+    'localAnswer of %s with %j is %j (undefined: the caller answers)',
+    (method, capabilities, expected) => {
+      expect(localAnswer(request(method), capabilities)).toEqual(expected);
+    },
+  );
+
+  it('posts back the caller answer under the server id, as written', () => {
+    expect(relayedAnswer('r-1', { result: { action: 'accept', content: { a: 1 } } })).toEqual({
+      jsonrpc: '2.0',
+      id: 'r-1',
+      result: { action: 'accept', content: { a: 1 } },
+    });
+    expect(relayedAnswer(3, { error: { code: -1, message: 'User rejected', data: [1] } })).toEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -1, message: 'User rejected', data: [1] },
+    });
+  });
+
+  it.each([
+    [
+      { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } },
+      { level: 'info', data: 'x' },
+    ],
+    [
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level: 'error', logger: 'db', data: { n: 1 } },
+      },
+      { level: 'error', logger: 'db', data: { n: 1 } },
+    ],
+    [{ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info' } }, undefined],
+    [{ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'x' } }, undefined],
+    [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'notifications/message',
+        params: { level: 'info', data: 1 },
+      },
+      undefined,
+    ],
+    [
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { level: 'info', data: 1 } },
+      undefined,
+    ],
+  ])('logMessageOf(%j) is %j', (message, expected) => {
+    expect(logMessageOf(message)).toEqual(expected);
+  });
+});

@@ -1,0 +1,114 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AnyEventObject } from 'xstate';
+import { makeOpenApiCallActors } from '../../../src/machines/open-api-call/open-api-call.actors.js';
+import { openApiCallMachine } from '../../../src/machines/open-api-call/open-api-call.machine.js';
+import { deferredSend } from '../../support/fake-wire.js';
+import { checkModel, modelCheckProblems } from '../../support/model-check.js';
+import { buildModelGraph } from '../../support/model-graph.js';
+import {
+  CALL_URL,
+  callWireFor,
+  MODEL_TOKEN,
+  openApiCallModelOptions,
+  providerFor,
+} from '../../support/model-open-api-call.js';
+import { walkEveryEdge } from '../../support/model-walk.js';
+
+describe('openApiCall machine model', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 0 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('satisfies the model invariants (no trap, teardown, cleanup, deadlines, delays)', () => {
+    const report = checkModel(openApiCallMachine, openApiCallModelOptions);
+    expect(modelCheckProblems(report)).toEqual([]);
+    // Vertices: credentials, requesting before and after a byte report, and 14 final outcomes
+    // (2 token failures; 200, 204, malformed, 401, 403, 500; 3 send failures; the deadline with
+    // 0 and with 512 bytes reported; CANCEL). Edges: credentials 6 (2 tokens, 2 failures, the
+    // deadline, CANCEL), each requesting vertex 12 (6 answers, 3 failures, the deadline, CANCEL,
+    // BYTES_READ).
+    expect({ states: report.states, edges: report.edges }).toEqual({ states: 17, edges: 30 });
+  });
+
+  it('decides an outcome on every edge into the final state (the output fallback is unreachable)', () => {
+    const graph = buildModelGraph(openApiCallMachine, openApiCallModelOptions);
+    const final = graph.edges.filter((edge) => edge.targetSnapshot.status === 'done');
+    expect(final).toHaveLength(26);
+    const withoutOutcome = final.filter(
+      (edge) => (edge.targetSnapshot.context as { outcome?: unknown }).outcome === undefined,
+    );
+    expect(withoutOutcome.map((edge) => edge.event.type)).toEqual([]);
+  });
+
+  it('drives the real actor along every edge of the model', async () => {
+    const wire = deferredSend();
+    const principals: unknown[] = [];
+    let provider: { resolve(value: unknown): void; reject(error: unknown): void } | undefined;
+    const machine = openApiCallMachine.provide({
+      actors: makeOpenApiCallActors({
+        resolveToken: (principal) => {
+          principals.push(principal);
+          return new Promise<string | undefined>((resolve, reject) => {
+            provider = { resolve: resolve as (value: unknown) => void, reject };
+          });
+        },
+        send: wire.send,
+      }),
+    });
+    const resolveToken = ({ event }: { event: AnyEventObject }) => {
+      const outcome = providerFor(event);
+      if (provider === undefined) throw new Error('the token provider was not called');
+      if ('reject' in outcome) provider.reject(outcome.reject);
+      else provider.resolve(outcome.resolve);
+    };
+    const answer = ({ event }: { event: AnyEventObject }) => {
+      const outcome = callWireFor(event);
+      if ('reject' in outcome) wire.fail(outcome.reject);
+      else wire.answer(outcome);
+    };
+    const report = await walkEveryEdge(machine, {
+      ...openApiCallModelOptions,
+      beforePath: () => {
+        provider = undefined;
+        wire.reset();
+        vi.setSystemTime(0);
+      },
+      executors: {
+        'xstate.done.actor.resolveCredentials': resolveToken,
+        'xstate.error.actor.resolveCredentials': resolveToken,
+        'xstate.done.actor.sendRequest': answer,
+        'xstate.error.actor.sendRequest': answer,
+      },
+    });
+    console.info(
+      `openApiCall: walked ${report.walked}/${report.total} edges in ${report.paths} paths`,
+    );
+    expect(report.failures).toEqual([]);
+    expect(report.walked).toBe(report.total);
+    expect(report.total).toBe(30);
+    // No edge is first taken on the way to another, so every edge is its own path; each path
+    // asked the provider once, for the run's principal.
+    expect(report.paths).toBe(30);
+    expect(principals).toEqual(Array.from({ length: 30 }, () => ({ user: 'u1' })));
+    // 26 paths reached `requesting`: 25 by the first token edge (the bearer is placed), one by
+    // the anonymous edge (no authorization header).
+    const sent = wire.requests.map(({ url, method, headers }) => ({
+      url: url.href,
+      method,
+      authorization: headers.authorization,
+    }));
+    expect(sent).toHaveLength(26);
+    expect(
+      sent.filter((request) => request.authorization === `Bearer ${MODEL_TOKEN}`),
+    ).toHaveLength(25);
+    expect(sent.filter((request) => request.authorization === undefined)).toEqual([
+      { url: CALL_URL, method: 'GET', authorization: undefined },
+    ]);
+    expect(new Set(sent.map((request) => `${request.method} ${request.url}`))).toEqual(
+      new Set([`GET ${CALL_URL}`]),
+    );
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * Where the run's token goes on the wire request: `placeCredential`, one row per placement, and
+ * the control characters that are refused before any I/O.
+ */
+import { describe, expect, it } from 'vitest';
+import { CONTROL_CHARACTERS, placeCredential } from '../../src/openapi/security.js';
+import type { CredentialPlacement, OpenApiRequest } from '../../src/openapi/types.js';
+
+const SIGNAL = new AbortController().signal;
+
+function request(
+  credential: CredentialPlacement,
+  extra: Partial<Omit<OpenApiRequest, 'credential'>> = {},
+): OpenApiRequest {
+  return {
+    method: 'GET',
+    url: 'https://api.example.com/pets?limit=5',
+    headers: { accept: 'application/json' },
+    cookies: [],
+    credential,
+    ...extra,
+  };
+}
+
+describe('placeCredential', () => {
+  it('puts a bearer token in the authorization header, replacing a same-named header', () => {
+    const wire = placeCredential(
+      request(
+        { kind: 'authorization', scheme: 'Bearer' },
+        { headers: { accept: 'application/json', authorization: 'Bearer forged' } },
+      ),
+      'tok-1',
+      SIGNAL,
+    );
+    expect(wire.headers).toEqual({ accept: 'application/json', authorization: 'Bearer tok-1' });
+    expect(wire.url.href).toBe('https://api.example.com/pets?limit=5');
+    expect(wire.method).toBe('GET');
+    expect(wire.signal).toBe(SIGNAL);
+    expect('body' in wire).toBe(false);
+  });
+
+  it('encodes a basic token `user:pass` as base64', () => {
+    const wire = placeCredential(
+      request({ kind: 'authorization', scheme: 'Basic' }),
+      'user:pass',
+      SIGNAL,
+    );
+    expect(wire.headers.authorization).toBe('Basic dXNlcjpwYXNz');
+    expect(Buffer.from('dXNlcjpwYXNz', 'base64').toString('utf8')).toBe('user:pass');
+  });
+
+  it('puts an apiKey header last, overriding a same-named header parameter (names lowercased)', () => {
+    const wire = placeCredential(
+      request(
+        { kind: 'header', name: 'X-API-Key' },
+        { headers: { accept: 'application/json', 'x-api-key': 'from-arguments' } },
+      ),
+      'tok-1',
+      SIGNAL,
+    );
+    expect(wire.headers).toEqual({ accept: 'application/json', 'x-api-key': 'tok-1' });
+  });
+
+  it('puts an apiKey query parameter last, replacing a same-named query parameter', () => {
+    const wire = placeCredential(
+      request(
+        { kind: 'query', name: 'api_key' },
+        { url: 'https://api.example.com/pets?api_key=from-arguments&limit=5' },
+      ),
+      'tok-1',
+      SIGNAL,
+    );
+    expect(wire.url.searchParams.getAll('api_key')).toEqual(['tok-1']);
+    expect(wire.url.href).toBe('https://api.example.com/pets?api_key=tok-1&limit=5');
+    expect(wire.headers).toEqual({ accept: 'application/json' });
+  });
+
+  it('puts an apiKey cookie last, replacing a same-named cookie and keeping the others', () => {
+    const wire = placeCredential(
+      request(
+        { kind: 'cookie', name: 'sid' },
+        { cookies: ['theme=dark', 'sid=from-arguments', 'sidebar=open'] },
+      ),
+      'tok-1',
+      SIGNAL,
+    );
+    expect(wire.headers.cookie).toBe('theme=dark; sidebar=open; sid=tok-1');
+  });
+
+  it('refuses a cookie token with ";", which would add a cookie, without echoing it', () => {
+    const placing = () =>
+      placeCredential(request({ kind: 'cookie', name: 'sid' }), 'tok; admin=1', SIGNAL);
+    expect(placing).toThrow(
+      new TypeError('A connection token placed in a cookie must not contain ";"'),
+    );
+  });
+
+  it('sends the cookie parameters as they are when no token is placed', () => {
+    const wire = placeCredential(
+      request({ kind: 'cookie', name: 'sid' }, { cookies: ['theme=dark'] }),
+      undefined,
+      SIGNAL,
+    );
+    expect(wire.headers).toEqual({ accept: 'application/json', cookie: 'theme=dark' });
+  });
+
+  it.each([
+    ['authorization', { kind: 'authorization', scheme: 'Bearer' }],
+    ['header', { kind: 'header', name: 'x-api-key' }],
+    ['query', { kind: 'query', name: 'api_key' }],
+    ['cookie', { kind: 'cookie', name: 'sid' }],
+  ] as const)(
+    'places nothing for an anonymous run (%s placement, no token)',
+    (_label, placement) => {
+      const wire = placeCredential(request(placement), undefined, SIGNAL);
+      expect(wire.headers).toEqual({ accept: 'application/json' });
+      expect(wire.url.href).toBe('https://api.example.com/pets?limit=5');
+    },
+  );
+
+  it('ignores the token for a `none` placement, even one that would be refused elsewhere', () => {
+    for (const token of ['tok-1', 'bad\r\ntoken']) {
+      const wire = placeCredential(request({ kind: 'none' }), token, SIGNAL);
+      expect(wire.headers).toEqual({ accept: 'application/json' });
+      expect(wire.url.href).toBe('https://api.example.com/pets?limit=5');
+    }
+  });
+
+  it('keeps the body and the method of the request', () => {
+    const wire = placeCredential(
+      request({ kind: 'none' }, { method: 'POST', body: '{"name":"rex"}' }),
+      undefined,
+      SIGNAL,
+    );
+    expect({ method: wire.method, body: wire.body }).toEqual({
+      method: 'POST',
+      body: '{"name":"rex"}',
+    });
+  });
+
+  const PLACEMENTS: readonly CredentialPlacement[] = [
+    { kind: 'authorization', scheme: 'Bearer' },
+    { kind: 'authorization', scheme: 'Basic' },
+    { kind: 'header', name: 'x-api-key' },
+    { kind: 'query', name: 'api_key' },
+    { kind: 'cookie', name: 'sid' },
+  ];
+  const BAD_TOKENS = ['secret-\r-1', 'secret-\n-2', 'secret-\r\nx-injected: 1', 'secret-\0-4'];
+
+  it.each(
+    PLACEMENTS.flatMap((placement) =>
+      BAD_TOKENS.map((token) => [placement.kind, placement, token] as const),
+    ),
+  )(
+    'refuses a token with CR, LF or NUL (%s) with a TypeError that does not contain it',
+    (_kind, placement, token) => {
+      expect(CONTROL_CHARACTERS.test(token)).toBe(true);
+      let thrown: unknown;
+      try {
+        placeCredential(request(placement), token, SIGNAL);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(TypeError);
+      const message = (thrown as TypeError).message;
+      expect(message).toBe('A connection token must not contain CR, LF or NUL');
+      expect(message).not.toContain('secret');
+      expect(JSON.stringify(thrown)).not.toContain('secret');
+    },
+  );
+
+  it('does not change the request it was given', () => {
+    const original = request(
+      { kind: 'cookie', name: 'sid' },
+      { cookies: ['sid=old'], headers: { accept: 'application/json' } },
+    );
+    const copy = structuredClone(original);
+    placeCredential(original, 'tok-1', SIGNAL);
+    expect(original).toEqual(copy);
+  });
+});
