@@ -4,7 +4,7 @@
  * happened; the machine's guards decide what it means. Every actor stops promptly when XState
  * aborts its signal (a deadline fired, the caller cancelled, or the state was left).
  * Dependencies (the token resolver, the HTTP sender) enter once, through {@link makeMcpOperationActors}.
- * What the stream actors answer the server lives in `server-requests.ts`. The file runs past ~400
+ * What the stream actors answer the server lives in `mcp-operation.server-requests.ts`. The file runs past ~400
  * lines because it holds all the I/O of the chart: five actors over two wires.
  */
 import { fromCallback, fromPromise } from 'xstate';
@@ -36,13 +36,17 @@ import { SecretValue } from '../secret-value.js';
 import {
   buildRequestHeaders,
   decodeRpcResponse,
-  isServerMessage,
   progressOf,
   SSE_ACCEPT,
   STREAMABLE_ACCEPT,
 } from './mcp-operation.policy.js';
-import { handleServerMessage, type ServerRequestScope } from './mcp-operation.server-requests.js';
-import type { McpOperationContext, McpOperationEvent, RpcExchange } from './mcp-operation.types.js';
+import { handleServerMessage, isServerMessage } from './mcp-operation.server-requests.js';
+import type {
+  ActorBase,
+  McpOperationContext,
+  McpOperationEvent,
+  RpcExchange,
+} from './mcp-operation.types.js';
 
 /** What the actors depend on; both have defaults, so the bare machine runs without a token. */
 export interface McpOperationDependencies {
@@ -60,12 +64,6 @@ export interface ByteReporter {
       | { type: 'PROGRESS'; progress: number; total?: number; message?: string },
   ): void;
 }
-
-/**
- * What every actor of a run shares: the operation's scope, the fence, the headers known so far,
- * and the caller the upstream's requests and log messages are relayed to (still wrapped).
- */
-type ActorBase = ServerRequestScope;
 
 /** Input of the `exchange` actor: one HTTP request and how to read its answer. */
 export interface ExchangeInput {
@@ -138,7 +136,6 @@ export function exchangeInput(
   self: ByteReporter,
   shape: Pick<ExchangeInput, 'method' | 'message' | 'expectId' | 'lastEventId'>,
 ): ExchangeInput {
-  // Spreads last: in Node 20's V8 a key written after a spread takes a slow path (~1.5 µs each).
   return {
     base: actorBase(context),
     // The legacy wire posts to the announced endpoint; the Streamable one to the connection URL.
@@ -188,9 +185,9 @@ export function deleteSessionInput(context: McpOperationContext): DeleteSessionI
 /**
  * What a stream actor's own controller aborts with when the machine stops it: one error for the
  * process, whose stack is captured and formatted once. undici destroys the stream's body and socket
- * with the abort reason, and Node's stream `destroy` reads the error's `stack`; a fresh
- * `DOMException` per stopped stream cost a legacy call about 0.3 ms to build and format with
- * source maps on. It never leaves the actor: a stopped stream's failure is ignored.
+ * with the abort reason, and Node's stream `destroy` reads the error's `stack`, so a fresh
+ * `DOMException` per stopped stream would be built and formatted on every legacy call (decision
+ * 0022). It never leaves the actor: a stopped stream's failure is ignored.
  */
 const STREAM_STOPPED = new Error('the mcpOperation machine stopped this stream');
 
@@ -198,9 +195,9 @@ const STREAM_STOPPED = new Error('the mcpOperation machine stopped this stream')
  * Stops a stream actor's request while no stack trace is captured. Ending a response that is
  * still open destroys its socket, and undici builds two errors of its own for that
  * (`RequestAbortedError`, `InformationalError`) whose stacks Node's stream `destroy` reads. They
- * never leave the wire: the stopped stream's failure is ignored. Capturing and formatting them
- * cost a legacy call about 0.12 ms. The limit is restored before this returns, and the signal
- * has no listener but undici's and the stream's own reads.
+ * never leave the wire: the stopped stream's failure is ignored, so their stacks are not worth
+ * capturing (decision 0022). The limit is restored before this returns, and the signal has no
+ * listener but undici's and the stream's own reads.
  */
 function stopStream(controller: AbortController): void {
   const limit = Error.stackTraceLimit;
@@ -238,7 +235,6 @@ function readBudget(
     maxBytes: input.maxBytes,
     alreadyRead: input.alreadyRead,
     signal,
-    // Last, as in `exchangeInput`: the scope's keys are not among the ones above.
     ...input.base.scope,
   };
 }
@@ -253,7 +249,6 @@ async function readSseResponse(
 ): Promise<RpcExchange> {
   let lastEventId: string | undefined;
   let retryMs: number | undefined;
-  // Keys first, the spread last: in Node 20's V8 a key written after a spread takes a slow path.
   const batches = readSseBatches(response, {
     maxFrameBytes: input.maxBytes,
     onRetry: (ms) => {
@@ -308,7 +303,6 @@ async function runExchange(
   const response = await fetchWithoutRedirects(request, input.base.scope, input.base.fence, send);
   const budget = readBudget(input, signal, response);
   const answer = await readAnswer(response, input, budget, send);
-  // The key first: in Node 20's V8 a key written after a spread takes a slow path.
   return { unreportedBytes: budget.closeUnreported(), ...answer };
 }
 
@@ -343,7 +337,9 @@ async function readAnswer(
   }
   if (isEventStream(response.headers.get('content-type'))) {
     const exchange = await readSseResponse(response, input, budget, input.expectId, send);
-    return exchange.kind === 'response' ? { ...exchange, sessionId } : exchange;
+    return exchange.kind === 'response'
+      ? { kind: 'response', value: exchange.value, sessionId }
+      : exchange;
   }
   const text = await readBoundedText(response, budget);
   const scope = { observedReadBytes: budget.bytesRead(), ...input.base.scope };
@@ -380,7 +376,6 @@ async function readLegacyStream(
   send: WireSend | undefined,
   counter: BytesReadCounter,
 ): Promise<void> {
-  // Keys first, the spread last: in Node 20's V8 a key written after a spread takes a slow path.
   const budget: ReadBudget = { maxBytes: input.maxErrorBytes, signal, ...input.base.scope };
   const url = new URL(input.url);
   const response = await openSseGet(input.base, url, signal, send);
@@ -429,7 +424,7 @@ async function readLegacyStream(
         // and the bytes held so far are reported before the answer's round trip.
         counter.reportUnreported();
         const onBytes = bytesReadCounter(signal, reportGrowth(sendBack)).onBytes;
-        await handleServerMessage(input.base, parsed, answerUrl, { ...budget, onBytes }, send);
+        await handleServerMessage(input.base, parsed, answerUrl, { onBytes, ...budget }, send);
       }
     }
     counter.reportUnreported();
@@ -457,11 +452,11 @@ async function readCallerStream(
   }
   sendBack({ type: 'CALLER_STREAM_OPEN' });
   const messages = readSseMessages(response, {
-    ...input.base.scope,
     signal,
     maxBytes: Number.POSITIVE_INFINITY,
     maxFrameBytes: input.maxFrameBytes,
     onBytes: bytesReadCounter(signal, reportGrowth(sendBack)).onBytes,
+    ...input.base.scope,
   });
   for await (const message of messages) {
     if (message.data === '') continue;

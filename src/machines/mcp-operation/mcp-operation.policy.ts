@@ -1,14 +1,10 @@
 /**
  * Pure policy of the `mcpOperation` machine: the fallback rule, resumption bounds, deadlines, the
- * messages and headers it sends, and response decoding. Pure: no I/O, no clock (time is passed in).
+ * messages and headers it sends, and response decoding (what it answers the server's own requests
+ * is in `mcp-operation.server-requests.ts`, beside the I/O that posts it). Pure: no I/O, no clock (time is passed in).
  */
 
-import {
-  callerServes,
-  type ToolCallerAnswer,
-  type ToolCallerCapabilities,
-  type ToolLogMessage,
-} from '../../binding/caller.js';
+import type { ToolCallerCapabilities } from '../../binding/caller.js';
 import {
   buildJsonRpcNotification,
   buildJsonRpcRequest,
@@ -145,8 +141,13 @@ export function requestMessage(
   if (progressToken === undefined || method !== 'tools/call') {
     return buildJsonRpcRequest(id, method, params);
   }
-  const meta = (params?._meta ?? {}) as Record<string, unknown>;
-  return buildJsonRpcRequest(id, method, { ...params, _meta: { ...meta, progressToken } });
+  // The token is set after the copies, so neither the caller's `_meta` nor its params can replace
+  // it; assigned rather than written after a spread (docs/architecture.md, "Per-call objects").
+  const meta: Record<string, unknown> = { ...(params?._meta as Record<string, unknown>) };
+  meta.progressToken = progressToken;
+  const withMeta: Record<string, unknown> = { ...params };
+  withMeta._meta = meta;
+  return buildJsonRpcRequest(id, method, withMeta);
 }
 
 /**
@@ -259,79 +260,6 @@ export function cancelledMessage(
     reason:
       cause === 'timeout' ? 'The client timed out the request' : 'The client cancelled the request',
   });
-}
-
-/** JSON-RPC "method not found": what a client answers a request it does not implement. */
-export const METHOD_NOT_FOUND = -32601;
-
-/** A JSON-RPC answer the client posts back to the server. */
-export interface JsonRpcAnswer {
-  readonly jsonrpc: '2.0';
-  readonly id: string | number;
-  readonly result?: Readonly<Record<string, unknown>>;
-  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
-}
-
-/** A request the server sent the client during the call. */
-export interface ServerRequestMessage {
-  readonly id: string | number;
-  readonly method: string;
-  readonly params: Readonly<Record<string, unknown>>;
-}
-
-/** The server request in `message`, or `undefined` for anything else (responses, notifications). */
-export function serverRequestOf(message: unknown): ServerRequestMessage | undefined {
-  if (typeof message !== 'object' || message === null) return undefined;
-  const { id, method, params } = message as { id?: unknown; method?: unknown; params?: unknown };
-  if (typeof method !== 'string' || (typeof id !== 'string' && typeof id !== 'number')) {
-    return undefined;
-  }
-  const plain = typeof params === 'object' && params !== null && !Array.isArray(params);
-  return { id, method, params: plain ? (params as Record<string, unknown>) : {} };
-}
-
-/**
- * The client's own answer to a server request, or `undefined` when the caller must answer it.
- * `ping` gets the empty result the specification requires; a method the caller declared (through
- * its capabilities) is the caller's; every other method is refused with -32601.
- */
-export function localAnswer(
-  request: ServerRequestMessage,
-  capabilities: ToolCallerCapabilities,
-): JsonRpcAnswer | undefined {
-  if (request.method === 'ping') return { jsonrpc: '2.0', id: request.id, result: {} };
-  if (callerServes(capabilities, request.method)) return undefined;
-  return {
-    jsonrpc: '2.0',
-    id: request.id,
-    error: { code: METHOD_NOT_FOUND, message: 'Method not found' },
-  };
-}
-
-/** The caller's answer, as the JSON-RPC answer posted back under the server's request id. */
-export function relayedAnswer(id: string | number, answer: ToolCallerAnswer): JsonRpcAnswer {
-  return 'result' in answer
-    ? { jsonrpc: '2.0', id, result: answer.result }
-    : { jsonrpc: '2.0', id, error: answer.error };
-}
-
-/** The params of a `notifications/message` (a log message), or `undefined` for anything else. */
-export function logMessageOf(message: unknown): ToolLogMessage | undefined {
-  if (typeof message !== 'object' || message === null) return undefined;
-  const { method, params, id } = message as { method?: unknown; params?: unknown; id?: unknown };
-  if (method !== 'notifications/message' || id !== undefined) return undefined;
-  if (typeof params !== 'object' || params === null) return undefined;
-  const log = params as Record<string, unknown>;
-  if (typeof log.level !== 'string' || !('data' in log)) return undefined;
-  return log as unknown as ToolLogMessage;
-}
-
-/**
- * True for what a stream actor handles itself rather than passing to the machine: a server
- * request (answered) or a log message (passed on to the caller).
- */
-export function isServerMessage(message: unknown): boolean {
-  return serverRequestOf(message) !== undefined || logMessageOf(message) !== undefined;
 }
 
 /**

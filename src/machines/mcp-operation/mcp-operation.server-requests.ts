@@ -2,42 +2,96 @@
  * What an MCP client run answers the server during a call, for every stream actor of
  * `mcpOperation`: a server request is answered locally (`ping`, or `-32601` for what the caller
  * never declared) or by the call's caller through its relay, and the answer is POSTed back with
- * the run's headers; a log message is passed on to the caller (decisions 0012 and 0014).
+ * the run's headers; a log message is passed on to the caller (decisions 0012 and 0014). The
+ * rules (which message is a server request, what is answered locally) are pure functions here,
+ * beside the I/O that follows them.
  */
 
-import type { ToolCallerCapabilities, ToolCallerMethod } from '../../binding/caller.js';
+import {
+  CALLER_METHOD_NOT_FOUND,
+  callerServes,
+  type ToolCallerAnswer,
+  type ToolCallerCapabilities,
+  type ToolCallerMethod,
+  type ToolLogMessage,
+} from '../../binding/caller.js';
 import {
   drainBounded,
   fetchWithoutRedirects,
-  type HostFence,
-  type OperationScope,
   type ReadBudget,
   type WireSend,
 } from '../../wire/index.js';
-import type { SecretValue } from '../secret-value.js';
-import {
-  buildRequestHeaders,
-  type HeaderParts,
-  type JsonRpcAnswer,
-  localAnswer,
-  logMessageOf,
-  relayedAnswer,
-  type ServerRequestMessage,
-  STREAMABLE_ACCEPT,
-  serverRequestOf,
-} from './mcp-operation.policy.js';
-import type { McpCallerRelay } from './mcp-operation.types.js';
+import { buildRequestHeaders, STREAMABLE_ACCEPT } from './mcp-operation.policy.js';
+import type { ActorBase } from './mcp-operation.types.js';
+
+/** A JSON-RPC answer the client posts back to the server. */
+export interface JsonRpcAnswer {
+  readonly jsonrpc: '2.0';
+  readonly id: string | number;
+  readonly result?: Readonly<Record<string, unknown>>;
+  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
+}
+
+/** A request the server sent the client during the call. */
+export interface ServerRequestMessage {
+  readonly id: string | number;
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/** The server request in `message`, or `undefined` for anything else (responses, notifications). */
+export function serverRequestOf(message: unknown): ServerRequestMessage | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { id, method, params } = message as { id?: unknown; method?: unknown; params?: unknown };
+  if (typeof method !== 'string' || (typeof id !== 'string' && typeof id !== 'number')) {
+    return undefined;
+  }
+  const plain = typeof params === 'object' && params !== null && !Array.isArray(params);
+  return { id, method, params: plain ? (params as Record<string, unknown>) : {} };
+}
 
 /**
- * What every stream actor of a run shares: the operation's scope, the fence, the headers known so
- * far, and the caller the upstream's requests and log messages are relayed to (still wrapped).
+ * The client's own answer to a server request, or `undefined` when the caller must answer it.
+ * `ping` gets the empty result the specification requires; a method the caller declared (through
+ * its capabilities) is the caller's; every other method is refused with -32601.
  */
-export interface ServerRequestScope {
-  readonly scope: OperationScope;
-  readonly fence: HostFence;
-  readonly headers: HeaderParts;
-  readonly relay: SecretValue<McpCallerRelay> | undefined;
-  readonly callerCapabilities: ToolCallerCapabilities;
+export function localAnswer(
+  request: ServerRequestMessage,
+  capabilities: ToolCallerCapabilities,
+): JsonRpcAnswer | undefined {
+  if (request.method === 'ping') return { jsonrpc: '2.0', id: request.id, result: {} };
+  if (callerServes(capabilities, request.method)) return undefined;
+  return {
+    jsonrpc: '2.0',
+    id: request.id,
+    error: { code: CALLER_METHOD_NOT_FOUND, message: 'Method not found' },
+  };
+}
+
+/** The caller's answer, as the JSON-RPC answer posted back under the server's request id. */
+export function relayedAnswer(id: string | number, answer: ToolCallerAnswer): JsonRpcAnswer {
+  return 'result' in answer
+    ? { jsonrpc: '2.0', id, result: answer.result }
+    : { jsonrpc: '2.0', id, error: answer.error };
+}
+
+/** The params of a `notifications/message` (a log message), or `undefined` for anything else. */
+export function logMessageOf(message: unknown): ToolLogMessage | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { method, params, id } = message as { method?: unknown; params?: unknown; id?: unknown };
+  if (method !== 'notifications/message' || id !== undefined) return undefined;
+  if (typeof params !== 'object' || params === null) return undefined;
+  const log = params as Record<string, unknown>;
+  if (typeof log.level !== 'string' || !('data' in log)) return undefined;
+  return log as unknown as ToolLogMessage;
+}
+
+/**
+ * True for what a stream actor handles itself rather than passing to the machine: a server
+ * request (answered) or a log message (passed on to the caller).
+ */
+export function isServerMessage(message: unknown): boolean {
+  return serverRequestOf(message) !== undefined || logMessageOf(message) !== undefined;
 }
 
 /**
@@ -45,7 +99,7 @@ export interface ServerRequestScope {
  * acknowledgement within `budget` (its bytes count toward the operation's ceiling).
  */
 async function postAnswer(
-  base: ServerRequestScope,
+  base: ActorBase,
   url: string,
   answer: JsonRpcAnswer,
   budget: ReadBudget,
@@ -71,7 +125,7 @@ async function postAnswer(
 
 /** Asks the caller a request it declared it can answer; the run's signal bounds the wait. */
 async function askCaller(
-  base: ServerRequestScope,
+  base: ActorBase,
   request: ServerRequestMessage,
   signal: AbortSignal,
 ): Promise<JsonRpcAnswer> {
@@ -90,7 +144,7 @@ async function askCaller(
  * the caller. Returns whether `message` was one of those.
  */
 export async function handleServerMessage(
-  base: ServerRequestScope,
+  base: ActorBase,
   message: unknown,
   answerUrl: string,
   budget: ReadBudget,

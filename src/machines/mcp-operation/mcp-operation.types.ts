@@ -11,13 +11,27 @@ import type {
   ConnectionOperation,
   HostFence,
   McpToolList,
+  OperationScope,
   PhaseLimits,
 } from '../../wire/index.js';
 import type { CancelEvent, MachineResult } from '../run-machine.js';
 import type { SecretValue } from '../secret-value.js';
+import type { HeaderParts } from './mcp-operation.policy.js';
 
 export type { McpToolList, PhaseLimits } from '../../wire/index.js';
 export type { TokenResolver } from '../credentials.js';
+
+/**
+ * What every actor of a run shares: the operation's scope, the fence, the headers known so far,
+ * and the caller the upstream's requests and log messages are relayed to (still wrapped).
+ */
+export interface ActorBase {
+  readonly scope: OperationScope;
+  readonly fence: HostFence;
+  readonly headers: HeaderParts;
+  readonly relay: SecretValue<McpCallerRelay> | undefined;
+  readonly callerCapabilities: ToolCallerCapabilities;
+}
 
 /** The MCP request one machine run performs after the handshake. */
 export type McpRequest =

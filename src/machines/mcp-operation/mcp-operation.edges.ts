@@ -1,0 +1,172 @@
+/**
+ * The edge fragments of `mcpOperation` that more than one part of its chart uses: the lifecycle
+ * in `mcp-operation.machine.ts` and the wire regions in `mcp-operation.streamable.ts` and
+ * `mcp-operation.legacy.ts`. A glossary, as the types file is: each fragment is a named piece of
+ * the one chart (refusals, deadlines, the byte budget, paging, the best-effort notification), and
+ * the param mappers say what each guard and action reads from the event or the context.
+ */
+import { challengeOf, errorOf, exchangeOf, refusalOf } from '../connection-outcomes.js';
+import { type ByteReporter, exchangeInput } from './mcp-operation.actors.js';
+import type { PageParams } from './mcp-operation.guards.js';
+import { initializedMessage, nextCursorOf } from './mcp-operation.policy.js';
+import type { McpOperationContext, RpcExchange } from './mcp-operation.types.js';
+
+/** The steps of the handshake, each with its own operation name and the handshake's budget. */
+export type HandshakeStep =
+  | 'initialize'
+  | 'notifications/initialized'
+  | 'endpoint'
+  | 'standalone-stream';
+/** What a mapper reads of the context. */
+export type WithContext = { readonly context: McpOperationContext };
+/** What a mapper reads of the event. */
+export type With<T> = { readonly event: T };
+/** The done event of an `exchange` actor. */
+export type ExchangeDone = With<{ readonly output: RpcExchange }>;
+/** A JSON-RPC answer's value, for the actions that take it. */
+export type Answer = { readonly value: unknown };
+/** An invoke's input mapper: the context, and the machine to report bytes and progress to. */
+export type WithSelf = WithContext & { readonly self: ByteReporter };
+
+/** Where every decided outcome goes: teardown. */
+export const CLOSING = '#mcpOperation.closing';
+
+/** The bytes an event brings, for the budget edges. */
+export const bytesOf = ({ event }: With<{ readonly bytes: number }>) => ({ bytes: event.bytes });
+
+/** Where a paged `tools/list` stands once the page whose value is `value` arrived. */
+export function pageOf(context: McpOperationContext, { value }: Answer): PageParams {
+  return {
+    nextCursor: context.request.method === 'tools/list' ? nextCursorOf(value) : undefined,
+    page: context.page,
+    maxListPages: context.maxListPages,
+  };
+}
+
+/** An actor failure ends the run with that failure as the outcome. */
+export const failOnError = {
+  target: CLOSING,
+  actions: { type: 'failWithError', params: errorOf },
+} as const;
+
+/** The upstream broke the protocol; `violation` completes `Connection "<name>" …`. */
+export function failProtocolOn<V extends string>(violation: V) {
+  return { target: CLOSING, actions: { type: 'failProtocol', params: { violation } } } as const;
+}
+
+/** The next handshake step: its operation, the handshake byte budget, the `initialize` id. */
+export function beginStep<O extends HandshakeStep>(operation: O) {
+  return { type: 'beginHandshakeStep', params: { operation } } as const;
+}
+
+/** A 401 on any request: authorization is required. */
+export const unauthorized = {
+  guard: { type: 'isUnauthorized', params: exchangeOf<RpcExchange> },
+  target: CLOSING,
+  actions: { type: 'failUnauthorized', params: challengeOf },
+} as const;
+
+/** Any other non-2xx answer: a request error. */
+export const httpError = {
+  guard: { type: 'isHttpError', params: exchangeOf<RpcExchange> },
+  target: CLOSING,
+  actions: { type: 'failHttpStatus', params: refusalOf },
+} as const;
+
+/** A refused HTTP exchange: 401 is authorization required; any other status a request error. */
+export const refusals = [unauthorized, httpError] as const;
+
+/**
+ * A `tools/list` page that announces another: fetch it while the page limit leaves room, else the
+ * catalog is unbounded. The same rule on both wires, each with its own mappers; the Streamable
+ * request re-enters its own state, the legacy check goes back to its sibling.
+ */
+export function pageOutcomes<A>(
+  pageParams: (args: A) => PageParams,
+  answer: (args: A) => Answer,
+  reenter: boolean,
+) {
+  return [
+    {
+      guard: { type: 'hasNextPage', params: pageParams },
+      target: 'requesting',
+      ...(reenter ? { reenter: true } : {}),
+      actions: { type: 'collectPage', params: answer },
+    },
+    {
+      guard: { type: 'hasCursorAtPageLimit', params: pageParams },
+      ...failProtocolOn('did not end its MCP tools/list'),
+    },
+  ] as const;
+}
+
+/** The handshake's one deadline, fallback included. */
+export const handshakeDeadline = {
+  HANDSHAKE_DEADLINE: {
+    target: CLOSING,
+    actions: {
+      type: 'failTimeout',
+      params: ({ context }: WithContext) => ({ timeoutMs: context.limits.handshake.timeoutMs }),
+    },
+  },
+} as const;
+
+/** The request's deadline: the request is given up, so teardown announces its cancellation. */
+export const requestDeadline = {
+  REQUEST_DEADLINE: {
+    target: CLOSING,
+    actions: [
+      {
+        type: 'failTimeout',
+        params: ({ context }: WithContext) => ({ timeoutMs: context.limits.request.timeoutMs }),
+      },
+      { type: 'abandonRequest', params: { cause: 'timeout' } },
+    ],
+  },
+} as const;
+
+/** Ends the run when the bytes an event brings take the operation past its byte ceiling. */
+export const overReadBudget = {
+  guard: {
+    type: 'exceedsReadBudget',
+    params: ({ context, event }: WithContext & With<{ readonly bytes: number }>) => ({
+      readBytes: context.readBytes,
+      bytes: event.bytes,
+      maxBytes: context.maxBytes,
+    }),
+  },
+  target: CLOSING,
+  actions: { type: 'failTooLarge', params: bytesOf },
+} as const;
+
+/** Adds the bytes an event brings to the operation's count. */
+export const recordBytes = { type: 'recordBytesRead', params: bytesOf } as const;
+
+/** The edges of an event that only brings bytes: over the ceiling it ends the run, else they count. */
+export const countBytes = [overReadBudget, { actions: recordBytes }] as const;
+
+/** Every chunk counts against the operation's byte ceiling, on either wire. */
+export const readBudget = { BYTES_READ: countBytes } as const;
+
+/**
+ * The best-effort `notifications/initialized` POST, on either wire: any HTTP answer or transport
+ * error moves on along `next` (to the request, or first to the standalone stream); a size
+ * failure, the deadline and cancellation do not.
+ */
+export function notifyingState<const N extends readonly object[]>(
+  id: 'postInitialized' | 'postLegacyInitialized',
+  next: N,
+) {
+  return {
+    meta: { operation: 'notifications/initialized' },
+    invoke: {
+      id,
+      src: 'exchange',
+      input: ({ context, self }: WithSelf) =>
+        exchangeInput(context, self, { method: 'POST', message: initializedMessage() }),
+      onDone: [...next],
+      onError: [{ guard: { type: 'isSizeFailure', params: errorOf }, ...failOnError }, ...next],
+    },
+    after: handshakeDeadline,
+  } as const;
+}
