@@ -94,8 +94,8 @@ export async function runTool(
   const { hooks, lifecycle } = options;
   // A signal per call: a shared never-aborting one would collect a listener per concurrent run.
   const signal = options.signal ?? new AbortController().signal;
-  // Host fields first, framework fields over them. `Object.assign` rather than a spread followed
-  // by keys: in Node 20 each key written after a spread takes a slow path (docs/architecture.md).
+  // Host fields first, framework fields over them: `Object.assign`, not a spread followed by keys
+  // (docs/architecture.md, "Per-call objects").
   const context: RuntimeToolCallContext = Object.assign({}, options.context, {
     signal,
     source: options.source,

@@ -30,7 +30,7 @@ export interface ResolvedMcpConnection {
   readonly transports: readonly ToolTransport[];
   readonly allow: ReadonlySet<string> | undefined;
   readonly block: ReadonlySet<string>;
-  /** `mcpOperation` with this connection's token provider, provided once (it costs ~0.7 ms). */
+  /** `mcpOperation` with this connection's token provider, provided once (decision 0007). */
   readonly machine: typeof mcpOperationMachine;
 }
 

@@ -52,12 +52,12 @@ export function runMcpOperation(
       resolvesToken: resolved.resolvesToken,
       principal: run.context,
       request: run.request,
-      ...(run.onProgress === undefined ? {} : { progressToken: REQUEST_ID }),
-      ...(run.relay === undefined ? {} : { relay: run.relay }),
       limits: {
         handshake: resolved.limits.discovery,
         request: limitsForOperation(resolved.limits, run.request.method),
       },
+      ...(run.onProgress === undefined ? {} : { progressToken: REQUEST_ID }),
+      ...(run.relay === undefined ? {} : { relay: run.relay }),
     },
     connectionRunOptions(
       connection,

@@ -121,9 +121,7 @@ function buildTool(
     // Advertised as the server wrote it ($schema, $defs, formats, 2020-12 keywords), not as a
     // zod round trip; zod only validates.
     inputJsonSchema: tool.inputSchema,
-    ...(output === undefined ? {} : { outputJsonSchema: output.jsonSchema }),
     transports: resolved.transports,
-    ...annotationsOf(tool),
     handler: async (context) => {
       const outcome = await runMcpOperation(connection, resolved, {
         request: {
@@ -150,6 +148,8 @@ function buildTool(
       // re-encoding them as JSON.
       mcp: presentUpstream,
     },
+    ...(output === undefined ? {} : { outputJsonSchema: output.jsonSchema }),
+    ...annotationsOf(tool),
   });
 }
 

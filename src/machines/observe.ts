@@ -34,6 +34,8 @@ export interface TransitionRecord {
   readonly elapsedMs: number;
 }
 
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** A host hook that receives every {@link TransitionRecord}; a throw is contained. */
 export type TransitionObserver = (record: TransitionRecord) => void;
 
@@ -110,17 +112,18 @@ export function attachTransitionObserver(
     const from = previous ?? '';
     previous = to;
     const operation = operationFromMeta(snapshot.getMeta?.() ?? {}) ?? labels.operation;
-    const record: TransitionRecord = {
-      machine: labels.machine,
-      ...(labels.connection === undefined ? {} : { connection: labels.connection }),
-      ...(operation === undefined ? {} : { operation }),
-      ...(labels.phase === undefined ? {} : { phase: labels.phase }),
-      from,
-      to,
-      event: inspection.event.type,
-      at: Date.now(),
-      elapsedMs: performance.now() - startedAt,
-    };
+    // Built key by key, in the documented order, leaving out the labels a run does not have
+    // (no spread before a key on this per-transition path: docs/architecture.md, "Per-call
+    // objects").
+    const record = { machine: labels.machine } as Writable<TransitionRecord>;
+    if (labels.connection !== undefined) record.connection = labels.connection;
+    if (operation !== undefined) record.operation = operation;
+    if (labels.phase !== undefined) record.phase = labels.phase;
+    record.from = from;
+    record.to = to;
+    record.event = inspection.event.type;
+    record.at = Date.now();
+    record.elapsedMs = performance.now() - startedAt;
     try {
       observe(record);
     } catch {

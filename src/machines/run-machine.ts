@@ -73,7 +73,9 @@ export function runMachine<TMachine extends AnyStateMachine>(
       observe === undefined
         ? undefined
         : attachTransitionObserver(actor, observe, {
-            ...labels,
+            connection: labels?.connection,
+            operation: labels?.operation,
+            phase: labels?.phase,
             machine: labels?.machine ?? machine.id,
           });
     const emitted =

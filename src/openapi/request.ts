@@ -84,7 +84,7 @@ export function buildOpenApiRequest(
     url: url.href,
     headers,
     cookies,
-    ...(hasBody ? { body: JSON.stringify(args.body) } : {}),
     credential: operation.credential,
+    ...(hasBody ? { body: JSON.stringify(args.body) } : {}),
   };
 }

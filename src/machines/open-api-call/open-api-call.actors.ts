@@ -64,9 +64,8 @@ async function sendRequest(
     0,
     response.body ?? undefined,
   );
-  const budget = { ...scope, maxBytes: input.maxBytes, signal, onBytes: counter.onBytes };
+  const budget = { maxBytes: input.maxBytes, signal, onBytes: counter.onBytes, ...scope };
   const answer = await readAnswer(response, input, budget);
-  // The key first: in Node 20's V8 a key written after a spread takes a slow path.
   return { unreportedBytes: counter.closeUnreported(), ...answer };
 }
 
