@@ -54,7 +54,7 @@ export function isFailure(transition: AnyTransitionDefinition): boolean {
 }
 
 /** The first final child of the root, if the machine has one. */
-export function finalState(machine: AnyStateMachine): AnyStateNode | undefined {
+function finalState(machine: AnyStateMachine): AnyStateNode | undefined {
   return childNodes(machine.root).find((node) => node.type === 'final');
 }
 

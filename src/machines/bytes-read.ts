@@ -92,7 +92,7 @@ export function bytesReadCounter(
  * The bytes an exchange's answer read and reported no `BYTES_READ` for: its done event's
  * `output.unreportedBytes`, 0 for any other event (a deadline, a cancellation, a failure).
  */
-export function unreportedBytesOf(event: unknown): number {
+function unreportedBytesOf(event: unknown): number {
   const output = (event as { readonly output?: { readonly unreportedBytes?: unknown } } | undefined)
     ?.output;
   const bytes = output?.unreportedBytes;
