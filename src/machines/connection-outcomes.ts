@@ -1,8 +1,9 @@
 /**
- * The failures every connection machine (`mcpOperation`, `openApiCall`, `specLoad`) decides alike:
- * one action per failure, each building the typed error for the operation's scope and setting it
- * as the run's outcome. A machine spreads them into its setup with the scope of its own run, and
- * its own failures (a byte ceiling, a fence) sit beside them.
+ * The failures the machines decide alike: the two of every machine (an actor's failure, the
+ * caller's abort), and those of every connection machine (`mcpOperation`, `openApiCall`,
+ * `specLoad`), each building the typed error for the operation's scope and setting it as the run's
+ * outcome. A machine spreads them into its setup, and its own failures (a byte ceiling, a fence, a
+ * download's refusals) sit beside them.
  */
 import { assign, type EventObject, type MachineContext } from 'xstate';
 import {
@@ -76,16 +77,34 @@ export const violationOf = ({ event: { output } }: Answered) => ({
 type WithOutcome = MachineContext & { readonly outcome: unknown };
 
 /**
- * The shared failure actions of a connection machine. `scopeOf` gives the scope of the operation
- * in progress once the event in hand is taken (an answer may carry bytes not yet counted).
+ * The two failures every machine decides alike, connection or not: an actor's failure, and the
+ * caller's abort with its exact reason (never converted).
  */
-export function connectionFailureActions<TContext extends WithOutcome, TEvent extends EventObject>(
-  scopeOf: (context: TContext, event: unknown) => OperationScope,
-) {
+export function runFailureActions<TContext extends WithOutcome, TEvent extends EventObject>() {
   // The one cast: a failed outcome fits every machine's output, which TypeScript cannot see
   // through the generic context.
   const fail = (error: unknown) => failed(error) as unknown as Partial<TContext>;
   return {
+    failWithError: assign<TContext, TEvent, { readonly error: unknown }, TEvent, never>(
+      (_, params) => fail(params.error),
+    ),
+    failCancelled: assign<TContext, TEvent, { readonly reason: unknown }, TEvent, never>(
+      (_, params) => fail(params.reason),
+    ),
+  };
+}
+
+/**
+ * The shared failure actions of a connection machine, the two of every machine among them.
+ * `scopeOf` gives the scope of the operation in progress once the event in hand is taken (an
+ * answer may carry bytes not yet counted).
+ */
+export function connectionFailureActions<TContext extends WithOutcome, TEvent extends EventObject>(
+  scopeOf: (context: TContext, event: unknown) => OperationScope,
+) {
+  const fail = (error: unknown) => failed(error) as unknown as Partial<TContext>;
+  return {
+    ...runFailureActions<TContext, TEvent>(),
     failUnauthorized: assign<
       TContext,
       TEvent,
@@ -110,13 +129,6 @@ export function connectionFailureActions<TContext extends WithOutcome, TEvent ex
         fail(
           new ConnectionTimeoutError({ ...scopeOf(context, event), timeoutMs: params.timeoutMs }),
         ),
-    ),
-    failWithError: assign<TContext, TEvent, { readonly error: unknown }, TEvent, never>(
-      (_, params) => fail(params.error),
-    ),
-    // The caller's abort reason, exactly as given: never converted.
-    failCancelled: assign<TContext, TEvent, { readonly reason: unknown }, TEvent, never>(
-      (_, params) => fail(params.reason),
     ),
   };
 }

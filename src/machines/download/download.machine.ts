@@ -9,7 +9,7 @@
  */
 import { assign, sendTo, setup } from 'xstate';
 import { DownloadError } from '../../wire/download-error.js';
-import { errorOf, reasonOf } from '../connection-outcomes.js';
+import { errorOf, reasonOf, runFailureActions } from '../connection-outcomes.js';
 import { remainingMs } from '../deadline.js';
 import { missingDownloadActors, transferInput } from './download.actors.js';
 import { downloadGuards } from './download.guards.js';
@@ -42,6 +42,7 @@ export const downloadSetup = setup({
   },
   actors: missingDownloadActors,
   actions: {
+    ...runFailureActions<DownloadContext, DownloadEvent>(),
     assignUrl: assign((_, params: { url: string }) => ({ url: params.url })),
     assignTarget: assign(({ context }, params: { head: DownloadHead }) => ({
       target: downloadTarget(params.head, context.requestedPath),
@@ -82,12 +83,6 @@ export const downloadSetup = setup({
           timeoutMs: params.deadline === 'body' ? context.bodyTimeoutMs : context.headerTimeoutMs,
         }),
       } as const,
-    })),
-    failWithError: assign((_, params: { error: unknown }) => ({
-      outcome: { ok: false, error: params.error } as const,
-    })),
-    failCancelled: assign((_, params: { reason: unknown }) => ({
-      outcome: { ok: false, error: params.reason } as const,
     })),
     // The download holds no handle of its own: leaving `transferring` stops the transfer actor
     // (fetch and write aborted) and cancels the timers. The named hook keeps the invariant.

@@ -8,7 +8,7 @@
  * later poll happens.
  */
 import { assign, setup } from 'xstate';
-import { errorOf, reasonOf } from '../connection-outcomes.js';
+import { errorOf, reasonOf, runFailureActions } from '../connection-outcomes.js';
 import { remainingMs } from '../deadline.js';
 import { missingWaitPoll } from './wait.actors.js';
 import { waitGuards } from './wait.guards.js';
@@ -41,6 +41,7 @@ export const waitSetup = setup({
   },
   actors: { poll: missingWaitPoll },
   actions: {
+    ...runFailureActions<WaitContext, WaitEvent>(),
     recordState: assign(({ context }, params: { output: WaitPollOutput }) => ({
       snapshot: params.output.snapshot,
       polls: context.polls + 1,
@@ -70,12 +71,6 @@ export const waitSetup = setup({
     })),
     failWithWaitTimeout: assign(({ context }) => ({
       outcome: { ok: false, error: new WaitTimeoutError(context.timeoutMs) } as const,
-    })),
-    failWithError: assign((_, params: { error: unknown }) => ({
-      outcome: { ok: false, error: params.error } as const,
-    })),
-    failCancelled: assign((_, params: { reason: unknown }) => ({
-      outcome: { ok: false, error: params.reason } as const,
     })),
     // Wait holds no handle of its own: the poll is stopped (its signal aborted) and the timers are
     // cancelled by leaving their states. The named hook keeps the shared teardown invariant.
