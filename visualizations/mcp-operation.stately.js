@@ -32,6 +32,16 @@ export default createMachine({
         },
         {
           "guard": {
+            "type": "isModernPinned"
+          },
+          "target": "modern",
+          "actions": [
+            "switchToModern",
+            "beginRequest"
+          ]
+        },
+        {
+          "guard": {
             "type": "isSseOnly"
           },
           "target": "legacy",
@@ -59,6 +69,19 @@ export default createMachine({
         "id": "resolveCredentials",
         "src": "resolveCredentials",
         "onDone": [
+          {
+            "guard": {
+              "type": "isModernPinned"
+            },
+            "target": "modern",
+            "actions": [
+              {
+                "type": "assignToken"
+              },
+              "switchToModern",
+              "beginRequest"
+            ]
+          },
           {
             "guard": {
               "type": "isSseOnly"
@@ -138,6 +161,25 @@ export default createMachine({
                 "target": "#mcpOperation.closing",
                 "actions": {
                   "type": "failUnauthorized"
+                }
+              },
+              {
+                "guard": {
+                  "type": "offersModernVersion"
+                },
+                "target": "#mcpOperation.modern",
+                "actions": [
+                  "switchToModern",
+                  "beginRequest"
+                ]
+              },
+              {
+                "guard": {
+                  "type": "isUnsupportedVersion"
+                },
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failUnsupportedVersion"
                 }
               },
               {
@@ -1074,6 +1116,153 @@ export default createMachine({
               }
             }
           ]
+        }
+      }
+    },
+    "modern": {
+      "initial": "requesting",
+      "on": {
+        "BYTES_READ": [
+          {
+            "guard": {
+              "type": "exceedsReadBudget"
+            },
+            "target": "#mcpOperation.closing",
+            "actions": {
+              "type": "failTooLarge"
+            }
+          },
+          {
+            "actions": {
+              "type": "recordBytesRead"
+            }
+          }
+        ]
+      },
+      "states": {
+        "requesting": {
+          "invoke": {
+            "id": "postModernRequest",
+            "src": "exchange",
+            "onDone": [
+              {
+                "guard": {
+                  "type": "isUnauthorized"
+                },
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failUnauthorized"
+                }
+              },
+              {
+                "guard": {
+                  "type": "isRpcRefusal"
+                },
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failRpcRefusal"
+                }
+              },
+              {
+                "guard": {
+                  "type": "isHttpError"
+                },
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failHttpStatus"
+                }
+              },
+              {
+                "guard": {
+                  "type": "hasNextPage"
+                },
+                "target": "requesting",
+                "reenter": true,
+                "actions": {
+                  "type": "collectPage"
+                }
+              },
+              {
+                "guard": {
+                  "type": "hasCursorAtPageLimit"
+                },
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failProtocol",
+                  "params": {
+                    "violation": "did not end its MCP tools/list"
+                  }
+                }
+              },
+              {
+                "guard": {
+                  "type": "isResponse"
+                },
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "succeed"
+                }
+              },
+              {
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failProtocol",
+                  "params": {
+                    "violation": "ended the MCP exchange without a response"
+                  }
+                }
+              }
+            ],
+            "onError": {
+              "target": "#mcpOperation.closing",
+              "actions": {
+                "type": "failWithError"
+              }
+            }
+          },
+          "initial": "waiting",
+          "states": {
+            "waiting": {
+              "after": {
+                "REQUEST_DEADLINE": {
+                  "target": "#mcpOperation.closing",
+                  "actions": [
+                    {
+                      "type": "failTimeout"
+                    },
+                    {
+                      "type": "abandonRequest",
+                      "params": {
+                        "cause": "timeout"
+                      }
+                    }
+                  ]
+                }
+              },
+              "on": {
+                "PROGRESS": [
+                  {
+                    "guard": {
+                      "type": "extendsDeadline"
+                    },
+                    "target": "waiting",
+                    "reenter": true,
+                    "actions": [
+                      {
+                        "type": "relayProgress"
+                      },
+                      "extendDeadline"
+                    ]
+                  },
+                  {
+                    "actions": {
+                      "type": "relayProgress"
+                    }
+                  }
+                ]
+              }
+            }
+          }
         }
       }
     },

@@ -9,7 +9,10 @@ import {
   makeMcpOperationActors,
 } from '../machines/mcp-operation/mcp-operation.actors.js';
 import { mcpOperationMachine } from '../machines/mcp-operation/mcp-operation.machine.js';
-import type { McpTransportChoice } from '../machines/mcp-operation/mcp-operation.types.js';
+import type {
+  McpProtocolChoice,
+  McpTransportChoice,
+} from '../machines/mcp-operation/mcp-operation.types.js';
 import { type SecretValue, secretHeaders } from '../machines/secret-value.js';
 import { createHostFence, type HostFence, parseConnectionUrl } from '../wire/index.js';
 import { checkConnectionBasics, requireConnectionName } from './connection-config.js';
@@ -24,6 +27,8 @@ export interface ResolvedMcpConnection {
   readonly headers: Readonly<Record<string, SecretValue>>;
   /** The wire every client speaks: `auto` probes Streamable HTTP first. */
   readonly transportType: McpTransportChoice;
+  /** The MCP revision discovery starts with: `auto` unless the configuration pins one. */
+  readonly protocolChoice: McpProtocolChoice;
   /** Whether the connection has a token provider; without one, runs skip `credentials`. */
   readonly resolvesToken: boolean;
   readonly limits: ResolvedMcpLimits;
@@ -63,6 +68,27 @@ function checkTransportType(name: string, type: unknown): McpTransportChoice {
   );
 }
 
+const PROTOCOL_CHOICES: readonly McpProtocolChoice[] = ['auto', '2026-07-28', '2025-11-25'];
+
+function checkProtocolVersion(
+  name: string,
+  version: unknown,
+  transportType: McpTransportChoice,
+): McpProtocolChoice {
+  if (version === undefined) return 'auto';
+  if (!PROTOCOL_CHOICES.includes(version as McpProtocolChoice)) {
+    throw new TypeError(
+      `MCP connection "${name}": transport.protocolVersion must be 'auto', '2026-07-28' or '2025-11-25'`,
+    );
+  }
+  if (version === '2026-07-28' && transportType === 'sse') {
+    throw new TypeError(
+      `MCP connection "${name}": MCP 2026-07-28 has no legacy SSE transport; drop transport.type 'sse' or pin '2025-11-25'`,
+    );
+  }
+  return version as McpProtocolChoice;
+}
+
 function checkNameList(
   name: string,
   option: string,
@@ -87,6 +113,11 @@ export function defineMcpClientConnection(config: McpClientConnectionConfig): Mc
   const url = parseConnectionUrl(config.transport.url, name);
   const headers = checkHeaders(name, config.transport.headers);
   const transportType = checkTransportType(name, config.transport.type);
+  const protocolChoice = checkProtocolVersion(
+    name,
+    config.transport.protocolVersion,
+    transportType,
+  );
   const fence = createHostFence(name, url, config.allowHosts);
   const { limits, transports } = checkConnectionBasics(KIND, config);
   const allow = checkNameList(name, 'tools.allow', config.tools?.allow);
@@ -103,6 +134,7 @@ export function defineMcpClientConnection(config: McpClientConnectionConfig): Mc
       fence,
       headers,
       transportType,
+      protocolChoice,
       resolvesToken: config.token !== undefined,
       limits,
       transports,

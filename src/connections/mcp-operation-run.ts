@@ -8,6 +8,7 @@ import type {
   McpCallerRelay,
   McpOperationOutput,
   McpProgressEvent,
+  McpProtocolChoice,
   McpRequest,
 } from '../machines/mcp-operation/mcp-operation.types.js';
 import type { TransitionObserver } from '../machines/observe.js';
@@ -32,6 +33,8 @@ export interface McpOperationRun {
   readonly onProgress?: (report: McpProgressEvent) => void;
   /** The call's caller, when it can receive anything: requests and log messages are relayed. */
   readonly relay?: McpCallerRelay;
+  /** The revision to speak: a call's is discovery's verdict; default the connection's choice. */
+  readonly protocolVersion?: McpProtocolChoice;
 }
 
 /** Runs one operation (`tools/list` or `tools/call`) against the connection's server. */
@@ -49,6 +52,7 @@ export function runMcpOperation(
       fence: resolved.fence,
       headers: resolved.headers,
       transportType: resolved.transportType,
+      protocolVersion: run.protocolVersion ?? resolved.protocolChoice,
       resolvesToken: resolved.resolvesToken,
       principal: run.context,
       request: run.request,

@@ -17,10 +17,11 @@ import {
 import { parseWithSchema } from '../binding/zod-schema.js';
 import type {
   McpProgressEvent,
+  McpProtocolChoice,
   McpToolList,
 } from '../machines/mcp-operation/mcp-operation.types.js';
 import type { TransitionObserver } from '../machines/observe.js';
-import { ConnectionProtocolError, operationScope } from '../wire/index.js';
+import { ConnectionProtocolError, MODERN_PROTOCOL_VERSION, operationScope } from '../wire/index.js';
 import { type ResolvedMcpConnection, resolveMcpConnection } from './define-mcp-connection.js';
 import { runMcpOperation } from './mcp-operation-run.js';
 import { unwrapMcpResult, upstreamToolError } from './mcp-result.js';
@@ -111,6 +112,7 @@ function buildTool(
   tool: Tool,
   output: OutputCheck | undefined,
   observe: TransitionObserver | undefined,
+  verdict: McpProtocolChoice,
 ): AnyRuntimeToolDefinition {
   const name = tool.name;
   return defineRuntimeTool({
@@ -130,6 +132,7 @@ function buildTool(
         },
         context,
         signal: context.signal,
+        protocolVersion: verdict,
         ...(observe === undefined ? {} : { observe }),
         // Ask the upstream for progress only when someone listens, or when progress extends
         // the call's deadline (`maxTotalTimeoutMs`).
@@ -172,6 +175,15 @@ function outputCheckOf(tool: Tool): { check?: OutputCheck; unconvertible?: strin
 }
 
 /**
+ * The revision the connection's calls speak, from what discovery spoke: a server found on the
+ * modern wire is called on it at once (one POST per call); otherwise the connection's own choice
+ * stands, so a 2025 call is exactly what it was.
+ */
+function verdictOf(resolved: ResolvedMcpConnection, spoken: string): McpProtocolChoice {
+  return spoken === MODERN_PROTOCOL_VERSION ? MODERN_PROTOCOL_VERSION : resolved.protocolChoice;
+}
+
+/**
  * Discovers one MCP connection's tools with a dedicated client (token provider called with no
  * context) and builds their definitions. A tool that cannot be built is reported, not fatal.
  */
@@ -186,6 +198,7 @@ export async function discoverMcpTools(
     ...(observe === undefined ? {} : { observe }),
   });
   const list = outcome.result as McpToolList;
+  const verdict = verdictOf(resolved, outcome.protocolVersion);
   for (const rejected of list.rejected) {
     report({
       connection: resolved.name,
@@ -208,7 +221,7 @@ export async function discoverMcpTools(
     }
     const output = outputCheckOf(tool);
     try {
-      const definition = buildTool(connection, resolved, tool, output.check, observe);
+      const definition = buildTool(connection, resolved, tool, output.check, observe, verdict);
       recordMountedToolCost(definition, resolved.name, tool.inputSchema);
       tools.push(definition);
       // Reported only once the tool is known to mount; a skipped tool has its own report.

@@ -2,7 +2,10 @@
  * Public configuration types of `stitchkit-transport/connections`.
  */
 import type { RuntimeToolHandlerContext, ToolTransport } from '../binding/index.js';
-import type { McpTransportKind } from '../machines/mcp-operation/mcp-operation.types.js';
+import type {
+  McpProtocolChoice,
+  McpTransportKind,
+} from '../machines/mcp-operation/mcp-operation.types.js';
 import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';
 import type { OpenApiRefusalReason } from '../openapi/index.js';
 import type { OperationLimits } from './limits.js';
@@ -53,11 +56,18 @@ export interface McpClientConnectionConfig extends ConnectionCommonConfig {
    * the wire to speak. Without `type`, every client probes Streamable HTTP and falls back to legacy
    * SSE on 400/404/405 of its first `initialize`; with `type` it speaks that wire only (`sse`
    * saves the probe a legacy-only server refuses; `streamable-http` never falls back).
+   *
+   * `protocolVersion` picks the MCP revision: `auto` (the default) starts with the 2025-11-25
+   * handshake and moves to MCP 2026-07-28 when the server refuses that handshake with `-32022`
+   * naming 2026-07-28 (a modern-only server); `'2026-07-28'` speaks the modern wire at once (one POST
+   * per request, no handshake, no session; not with `type: 'sse'`); `'2025-11-25'` never moves.
+   * Discovery's verdict travels with every mounted tool, so a call to a modern server is one POST.
    */
   readonly transport: {
     readonly url: string;
     readonly headers?: Readonly<Record<string, string>>;
     readonly type?: McpTransportKind;
+    readonly protocolVersion?: McpProtocolChoice;
   };
   /** Which discovered tools to mount. */
   readonly tools?: McpToolFilter;

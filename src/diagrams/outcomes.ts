@@ -18,6 +18,8 @@ export const OUTCOME_KINDS: Readonly<Record<string, string>> = {
   failUnauthorized: '401',
   failHttpStatus: 'HTTP error',
   failProtocol: 'protocol',
+  failRpcRefusal: 'refusal',
+  failUnsupportedVersion: 'version',
   failTimeout: 'timeout',
   failWithWaitTimeout: 'timeout',
   timeOutWithState: 'timeout',

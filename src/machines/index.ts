@@ -27,6 +27,7 @@ export type {
   McpOperationInput,
   McpOperationOutput,
   McpProgressEvent,
+  McpProtocolChoice,
   McpRequest,
   McpRequestResult,
   McpToolList,

@@ -331,16 +331,26 @@ export class ConnectionProtocolError extends ConnectionOperationError {
   readonly code = CONNECTION_ERROR_CODES.protocol;
   /** The JSON-RPC error code, when the upstream answered with a JSON-RPC error. */
   readonly rpcCode: number | undefined;
+  /**
+   * The upstream's own message with that code, at most {@link MAX_ERROR_BODY_CHARS} characters,
+   * when it sent one; for hosts and logs, never projected.
+   */
+  readonly rpcMessage: string | undefined;
 
   /**
    * `violation` completes `Connection "<name>" …` (e.g. `sent a response that was not JSON`); it
    * is for hosts and logs and never projected.
    */
   constructor(
-    fields: ConnectionErrorScope & { readonly violation: string; readonly rpcCode?: number },
+    fields: ConnectionErrorScope & {
+      readonly violation: string;
+      readonly rpcCode?: number;
+      readonly rpcMessage?: string;
+    },
   ) {
     super(fields, fields.violation);
     this.rpcCode = fields.rpcCode;
+    this.rpcMessage = fields.rpcMessage?.slice(0, MAX_ERROR_BODY_CHARS);
   }
 
   /** `CONNECTION_PROTOCOL_ERROR` / 502, not retryable. */

@@ -66,6 +66,16 @@ export {
 } from './json-rpc.js';
 export { isEventStream, isJsonMediaType, mediaTypeEssence } from './media-type.js';
 export {
+  assertCompleteResult,
+  META,
+  MODERN_ERROR,
+  MODERN_PROTOCOL_VERSION,
+  mcpHeaderValue,
+  type RpcErrorBody,
+  rpcErrorOf,
+  supportedVersionsOf,
+} from './modern-mcp.js';
+export {
   type ConnectionOperation,
   type ConnectionPhase,
   type OperationScope,

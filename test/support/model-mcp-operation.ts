@@ -158,6 +158,27 @@ const requestOutcomes = (id: string, request: ModelledRequest) => [
   done(id, accepted),
 ];
 
+/** A refusal whose body is a JSON-RPC error (the modern wire's way to say no). */
+const rpcRefusal = (status: number, code: number, data?: unknown): RpcExchange => ({
+  kind: 'http-error',
+  status,
+  body: 'refused',
+  rpcError: data === undefined ? { code, message: 'no' } : { code, message: 'no', data },
+});
+
+/** `initialize` refused with `-32022`: naming the modern revision, or naming none we speak. */
+const UNSUPPORTED_VERSION = [
+  rpcRefusal(400, -32022, { supported: ['2026-07-28'], requested: '2025-11-25' }),
+  rpcRefusal(400, -32022, { supported: ['2099-01-01'], requested: '2025-11-25' }),
+];
+
+/** What the modern POST can answer: every status, two JSON-RPC refusals, and the answers. */
+const modernOutcomes = (request: ModelledRequest) => [
+  ...requestOutcomes('postModernRequest', request),
+  done('postModernRequest', rpcRefusal(400, -32602)),
+  done('postModernRequest', rpcRefusal(404, -32601)),
+];
+
 const legacyPostOutcomes = (id: string) => [
   done(id, accepted),
   done(id, httpError(401)),
@@ -192,6 +213,8 @@ function eventCasesFor(
     'xstate.error.actor.postRequest': [failed('postRequest', new Error('network'))],
     'xstate.done.actor.resumeRequest': requestOutcomes('resumeRequest', request),
     'xstate.error.actor.resumeRequest': [failed('resumeRequest', new Error('network'))],
+    'xstate.done.actor.postModernRequest': modernOutcomes(request),
+    'xstate.error.actor.postModernRequest': [failed('postModernRequest', new Error('network'))],
     'xstate.done.actor.postLegacyInitialize': legacyPostOutcomes('postLegacyInitialize'),
     'xstate.error.actor.postLegacyInitialize': [failed('postLegacyInitialize', new Error('net'))],
     'xstate.done.actor.postLegacyInitialized': [done('postLegacyInitialized', accepted)],
@@ -326,4 +349,33 @@ const samplingCaller: McpCallerRelay = {
 export const mcpRelayModelOptions: ModelOptions = {
   ...mcpModelOptions,
   input: { ...mcpModelInput, transportType: 'streamable-http', relay: samplingCaller },
+};
+
+/** The call of a connection pinned to MCP 2026-07-28: one POST, no handshake, no session. */
+export const mcpModernModelOptions: ModelOptions = {
+  ...mcpModelOptions,
+  input: { ...mcpModelInput, protocolVersion: '2026-07-28', limits: extendingLimits },
+};
+
+/** The paged discovery (two pages at most) of a connection pinned to MCP 2026-07-28. */
+export const mcpModernListModelOptions: ModelOptions = {
+  ...mcpListModelOptions,
+  input: { ...mcpListModelInput, protocolVersion: '2026-07-28' },
+};
+
+const eraCallCases = eventCasesFor('tools/call');
+
+/**
+ * The call of an `auto` connection whose server may refuse the 2025 handshake with `-32022`:
+ * naming 2026-07-28 moves the run to the modern wire; naming none it speaks ends it, never in SSE.
+ */
+export const mcpEraModelOptions: ModelOptions = {
+  ...mcpModelOptions,
+  eventCases: {
+    ...eraCallCases,
+    'xstate.done.actor.postInitialize': [
+      ...(eraCallCases['xstate.done.actor.postInitialize'] ?? []),
+      ...UNSUPPORTED_VERSION.map((refusal) => done('postInitialize', refusal)),
+    ],
+  },
 };

@@ -25,6 +25,7 @@ import {
   readSseBatches,
   readSseMessages,
   resolveEndpointUrl,
+  rpcErrorOf,
   type WireRequest,
   type WireResponse,
   type WireSend,
@@ -80,6 +81,11 @@ export interface ExchangeInput {
   readonly lastEventId?: string;
   /** The request's progress token: matching progress notifications are reported. */
   readonly progressToken?: string | number;
+  /** A modern request (MCP 2026-07-28): its `Mcp-Method`, and its `Mcp-Name` when it names one. */
+  readonly mcpMethod?: string;
+  readonly mcpName?: string;
+  /** The answer is a modern result, whose `resultType` is checked. */
+  readonly modern?: boolean;
   /** The operation's byte ceiling and what it has already read. */
   readonly maxBytes: number;
   readonly alreadyRead: number;
@@ -134,7 +140,10 @@ function actorBase(context: McpOperationContext): ActorBase {
 export function exchangeInput(
   context: McpOperationContext,
   self: ByteReporter,
-  shape: Pick<ExchangeInput, 'method' | 'message' | 'expectId' | 'lastEventId'>,
+  shape: Pick<
+    ExchangeInput,
+    'method' | 'message' | 'expectId' | 'lastEventId' | 'mcpMethod' | 'mcpName' | 'modern'
+  >,
 ): ExchangeInput {
   return {
     base: actorBase(context),
@@ -269,7 +278,7 @@ async function readSseResponse(
       }
       if (await handleServerMessage(input.base, parsed, input.url, budget, send)) continue;
       if (!isResponseTo(parsed, expectId)) continue; // notifications and other ids: not ours
-      const decoded = decodeRpcResponse(parsed, expectId, scope);
+      const decoded = decodeRpcResponse(parsed, expectId, scope, input.modern);
       if (!decoded.ok) throw decoded.error;
       return { kind: 'response', value: decoded.value, sessionId: undefined };
     }
@@ -296,6 +305,8 @@ async function runExchange(
       accept: isPost ? STREAMABLE_ACCEPT : SSE_ACCEPT,
       ...(isPost ? { contentType: 'application/json' } : {}),
       ...(input.lastEventId === undefined ? {} : { lastEventId: input.lastEventId }),
+      ...(input.mcpMethod === undefined ? {} : { mcpMethod: input.mcpMethod }),
+      ...(input.mcpName === undefined ? {} : { mcpName: input.mcpName }),
     }),
     signal,
     ...(input.message === undefined ? {} : { body: JSON.stringify(input.message) }),
@@ -322,11 +333,14 @@ async function readAnswer(
       cancelBody(response);
       return { kind: 'http-error', status: response.status, body: '', ...challenge };
     }
+    const body = await readErrorExcerpt(response, budget);
+    const rpcError = rpcErrorOf(body);
     return {
       kind: 'http-error',
       status: response.status,
-      body: await readErrorExcerpt(response, budget),
+      body,
       ...challenge,
+      ...(rpcError === undefined ? {} : { rpcError }),
     };
   }
   const sessionHeader = response.headers.get('mcp-session-id');
@@ -343,7 +357,12 @@ async function readAnswer(
   }
   const text = await readBoundedText(response, budget);
   const scope = { observedReadBytes: budget.bytesRead(), ...input.base.scope };
-  const decoded = decodeRpcResponse(parseJsonText(text, scope), input.expectId, scope);
+  const decoded = decodeRpcResponse(
+    parseJsonText(text, scope),
+    input.expectId,
+    scope,
+    input.modern,
+  );
   if (!decoded.ok) throw decoded.error;
   return { kind: 'response', value: decoded.value, sessionId };
 }

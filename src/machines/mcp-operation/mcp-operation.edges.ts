@@ -170,3 +170,53 @@ export function notifyingState<const N extends readonly object[]>(
     after: handshakeDeadline,
   } as const;
 }
+
+/** The exchange's response, when it brought one. */
+export const responseOf = ({ event }: ExchangeDone) =>
+  event.output.kind === 'response' ? event.output : undefined;
+/** The answer's value, for the actions that take it. */
+export const answerOf = (args: ExchangeDone): Answer => ({ value: responseOf(args)?.value });
+/** Where a paged `tools/list` stands once an exchange brought a page. */
+export const exchangePageOf = (args: WithContext & ExchangeDone) =>
+  pageOf(args.context, answerOf(args));
+
+type ProgressReport = { progress: number; total?: number; message?: string };
+const progressEventOf = ({ event }: With<ProgressReport>): ProgressReport => ({
+  progress: event.progress,
+  ...(event.total === undefined ? {} : { total: event.total }),
+  ...(event.message === undefined ? {} : { message: event.message }),
+});
+
+const extendsDeadline = {
+  type: 'extendsDeadline',
+  params: ({ context }: WithContext) => ({
+    maxTotalTimeoutMs: context.limits.request.maxTotalTimeoutMs,
+  }),
+} as const;
+
+/**
+ * The request's deadline on a POST's own answer (Streamable and modern alike), in a child state so
+ * that progress can restart it without leaving the
+ * state that holds the request: each progress report is relayed, and with `maxTotalTimeoutMs` it
+ * re-enters `waiting`, whose deadline is then the new window, capped from the request's start.
+ */
+export const requestWindow = {
+  initial: 'waiting',
+  states: {
+    // The request is out; its answer, its progress or its deadline comes next.
+    waiting: {
+      after: requestDeadline,
+      on: {
+        PROGRESS: [
+          {
+            guard: extendsDeadline,
+            target: 'waiting',
+            reenter: true,
+            actions: [{ type: 'relayProgress', params: progressEventOf }, 'extendDeadline'],
+          },
+          { actions: { type: 'relayProgress', params: progressEventOf } },
+        ],
+      },
+    },
+  },
+} as const;

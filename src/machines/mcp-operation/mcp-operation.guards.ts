@@ -10,6 +10,9 @@ import {
   type HostFence,
   isInsideFence,
   isResponseTo,
+  MODERN_ERROR,
+  MODERN_PROTOCOL_VERSION,
+  supportedVersionsOf,
 } from '../../wire/index.js';
 import { isUnauthorizedStatus } from '../connection-outcomes.js';
 import { credentialGuards } from '../credentials.js';
@@ -23,9 +26,20 @@ import {
 import type {
   AbandonCause,
   DecodedResponse,
+  McpProtocolChoice,
   McpTransportChoice,
   RpcExchange,
 } from './mcp-operation.types.js';
+
+/** A refusal carrying `-32022`, the modern wire's "unsupported protocol version". */
+function isUnsupportedVersionRefusal(
+  exchange: RpcExchange,
+): exchange is Extract<RpcExchange, { kind: 'http-error' }> {
+  return (
+    exchange.kind === 'http-error' &&
+    exchange.rpcError?.code === MODERN_ERROR.unsupportedProtocolVersion
+  );
+}
 
 /** How one exchange ended. */
 export interface ExchangeParams {
@@ -91,6 +105,35 @@ export const mcpOperationGuards = {
     { exchange, transportType }: ExchangeParams & { readonly transportType: McpTransportChoice },
   ): boolean =>
     transportType === 'auto' && exchange.kind === 'http-error' && isFallbackStatus(exchange.status),
+
+  /** The connection was told to speak MCP 2026-07-28: the run starts on the modern wire. */
+  isModernPinned: (
+    _: unknown,
+    { protocolChoice }: { readonly protocolChoice: McpProtocolChoice },
+  ): boolean => protocolChoice === MODERN_PROTOCOL_VERSION,
+
+  /**
+   * The server refused the protocol version with `-32022` and names 2026-07-28 among the versions
+   * it supports, and the run may move (`auto`): the request goes on the modern wire instead.
+   */
+  offersModernVersion: (
+    _: unknown,
+    { exchange, protocolChoice }: ExchangeParams & { readonly protocolChoice: McpProtocolChoice },
+  ): boolean =>
+    protocolChoice === 'auto' &&
+    isUnsupportedVersionRefusal(exchange) &&
+    supportedVersionsOf(exchange.rpcError).includes(MODERN_PROTOCOL_VERSION),
+
+  /**
+   * The server refused the protocol version with `-32022` (MCP 2026-07-28): a modern server, so
+   * never a reason to fall back to legacy SSE.
+   */
+  isUnsupportedVersion: (_: unknown, { exchange }: ExchangeParams): boolean =>
+    isUnsupportedVersionRefusal(exchange),
+
+  /** The refusal's body is a JSON-RPC error: the server said why, in its own words. */
+  isRpcRefusal: (_: unknown, { exchange }: ExchangeParams): boolean =>
+    exchange.kind === 'http-error' && exchange.rpcError !== undefined,
 
   /** The connection was told to speak legacy HTTP+SSE: no Streamable probe is sent. */
   isSseOnly: (_: unknown, { transportType }: { readonly transportType: McpTransportChoice }) =>

@@ -15,11 +15,16 @@
  */
 import { assign, emit, setup, spawnChild, stopChild } from 'xstate';
 import {
+  ConnectionProtocolError,
   ConnectionResponseTooLargeError,
   ConnectionUrlError,
   LATEST_PROTOCOL_VERSION,
+  MODERN_ERROR,
+  MODERN_PROTOCOL_VERSION,
   type OperationScope,
   operationScope,
+  type RpcErrorBody,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from '../../wire/index.js';
 import { readSoFar } from '../bytes-read.js';
 import { connectionFailureActions, failed, reasonOf } from '../connection-outcomes.js';
@@ -43,6 +48,7 @@ import {
 } from './mcp-operation.edges.js';
 import { mcpOperationGuards } from './mcp-operation.guards.js';
 import { legacyRegion } from './mcp-operation.legacy.js';
+import { modernRegion } from './mcp-operation.modern.js';
 import {
   cancelledMessage,
   decodeRpcResponse,
@@ -65,6 +71,7 @@ import type {
   McpOperationInput,
   McpOperationOutput,
   McpProgressEvent,
+  McpProtocolChoice,
   McpToolList,
   RpcExchange,
 } from './mcp-operation.types.js';
@@ -82,6 +89,11 @@ function scopeOf(
     context.operation,
   );
   return { connectionName, operation, phase, observedReadBytes };
+}
+
+/** The versions a run may speak: the one it was told, else the modern and every 2025 one. */
+function clientVersionsOf(choice: McpProtocolChoice): readonly string[] {
+  return choice === 'auto' ? [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS] : [choice];
 }
 
 const tokenOf = ({ event }: With<{ readonly output: SecretValue | undefined }>) => ({
@@ -105,6 +117,14 @@ const afterCancelNotice = [
  * SSE goes straight to its stream.
  */
 const toTheWire = [
+  {
+    guard: {
+      type: 'isModernPinned',
+      params: ({ context }: WithContext) => ({ protocolChoice: context.protocolChoice }),
+    },
+    target: 'modern',
+    actions: ['switchToModern', 'beginRequest'],
+  },
   {
     guard: { type: 'isSseOnly', params: transportTypeOf },
     target: 'legacy',
@@ -181,6 +201,8 @@ export const mcpOperationSetup = setup({
       sessionId: params.sessionId,
     })),
     switchToLegacy: assign({ transport: 'sse' as const }),
+    // No handshake: the version is the modern wire's own, sent with every request.
+    switchToModern: assign({ modern: true, protocolVersion: MODERN_PROTOCOL_VERSION }),
     assignEndpoint: assign((_, params: { url: string }) => ({ endpoint: params.url })),
     assignInterruption: assign(({ context, event }, params: RpcExchange) =>
       params.kind === 'interrupted'
@@ -216,6 +238,30 @@ export const mcpOperationSetup = setup({
         }),
       ),
     ),
+    // `-32022` with no version both sides speak: named, so the host sees why.
+    failUnsupportedVersion: assign(({ context }, params: { supported: readonly string[] }) =>
+      failed(
+        new ConnectionProtocolError({
+          ...scopeOf(context),
+          violation: `supports none of the MCP protocol versions this client speaks (server: ${
+            params.supported.join(', ') || 'none named'
+          }; client: ${clientVersionsOf(context.protocolChoice).join(', ')})`,
+          rpcCode: MODERN_ERROR.unsupportedProtocolVersion,
+        }),
+      ),
+    ),
+    // A 4xx whose body is a JSON-RPC error: the server's refusal, relayed as it said it.
+    failRpcRefusal: assign(
+      ({ context, event }, params: { status: number; rpcError: RpcErrorBody }) =>
+        failed(
+          new ConnectionProtocolError({
+            ...scopeOf(context, readSoFar(context, event)),
+            violation: `answered HTTP ${params.status} with MCP error (code ${params.rpcError.code})`,
+            rpcCode: params.rpcError.code,
+            rpcMessage: params.rpcError.message,
+          }),
+        ),
+    ),
     failEndpointOutsideFence: assign(({ context }) =>
       failed(
         new ConnectionUrlError({
@@ -230,7 +276,11 @@ export const mcpOperationSetup = setup({
     // A sent request given up: teardown tells the server (`notifications/cancelled`) when
     // `isCancellableRequest` says the request is still in progress.
     abandonRequest: assign(({ context }, params: { cause: AbandonCause }) => ({
-      abandoned: isCancellableRequest(context.operation, context.legacyAnswer !== undefined)
+      abandoned: isCancellableRequest(
+        context.operation,
+        context.legacyAnswer !== undefined,
+        context.modern,
+      )
         ? params.cause
         : undefined,
     })),
@@ -269,6 +319,8 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       callerCapabilities: input.relay?.capabilities ?? {},
       maxListPages: input.maxListPages ?? MAX_TOOL_LIST_PAGES,
       transportType: input.transportType ?? 'auto',
+      protocolChoice: input.protocolVersion ?? 'auto',
+      modern: false,
       resolvesToken: input.resolvesToken ?? true,
       token: undefined,
       transport: 'streamable-http',
@@ -335,6 +387,8 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
     streamable: streamableRegion,
     // Legacy HTTP+SSE: one GET stream carries every answer (its own file).
     legacy: legacyRegion,
+    // MCP 2026-07-28: one POST per request, no handshake, no session (its own file).
+    modern: modernRegion,
     // The outcome is decided: close the standalone stream if one is held, then tell the server.
     closing: {
       entry: 'closeCallerStream',

@@ -6,11 +6,15 @@
 
 import type { ToolCallerCapabilities } from '../../binding/caller.js';
 import {
+  assertCompleteResult,
   buildJsonRpcNotification,
   buildJsonRpcRequest,
   type JsonRpcNotification,
   type JsonRpcRequest,
   LATEST_PROTOCOL_VERSION,
+  META,
+  MODERN_PROTOCOL_VERSION,
+  mcpHeaderValue,
   type OperationScope,
   parseCallToolResult,
   parseInitializeResult,
@@ -77,6 +81,10 @@ export interface HeaderFraming {
   readonly accept: string;
   readonly contentType?: string;
   readonly lastEventId?: string;
+  /** The modern wire's `Mcp-Method` (MCP 2026-07-28); absent on the 2025 wires. */
+  readonly mcpMethod?: string;
+  /** The modern wire's `Mcp-Name`, the tool a `tools/call` names. */
+  readonly mcpName?: string;
 }
 
 /**
@@ -96,6 +104,8 @@ export function buildRequestHeaders(
   if (parts.sessionId !== undefined) headers['mcp-session-id'] = parts.sessionId.reveal();
   if (parts.protocolVersion !== undefined) headers['mcp-protocol-version'] = parts.protocolVersion;
   if (framing.lastEventId !== undefined) headers['last-event-id'] = framing.lastEventId;
+  if (framing.mcpMethod !== undefined) headers['mcp-method'] = framing.mcpMethod;
+  if (framing.mcpName !== undefined) headers['mcp-name'] = mcpHeaderValue(framing.mcpName);
   return headers;
 }
 
@@ -108,16 +118,54 @@ export const CLIENT_INFO = Object.freeze({ name: 'stitchkit-transport', version:
  * the caller's later changes.
  */
 export function initializeMessage(capabilities: ToolCallerCapabilities = {}): JsonRpcRequest {
+  return buildJsonRpcRequest(INITIALIZE_ID, 'initialize', {
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+    capabilities: declaredCapabilities(capabilities),
+    clientInfo: { ...CLIENT_INFO },
+  });
+}
+
+/**
+ * The capabilities a client declares for the caller: what it declared, without
+ * `roots.listChanged` (a per-call client cannot relay the caller's later changes).
+ */
+function declaredCapabilities(capabilities: ToolCallerCapabilities): Record<string, unknown> {
   const declared: Record<string, unknown> = { ...capabilities };
   if (capabilities.roots !== undefined) {
     const { listChanged: _ignored, ...roots } = capabilities.roots;
     declared.roots = roots;
   }
-  return buildJsonRpcRequest(INITIALIZE_ID, 'initialize', {
-    protocolVersion: LATEST_PROTOCOL_VERSION,
-    capabilities: declared,
-    clientInfo: { ...CLIENT_INFO },
-  });
+  return declared;
+}
+
+/**
+ * The run's request on the modern wire (MCP 2026-07-28): the same method and params as
+ * {@link requestMessage}, with the `_meta` envelope every modern request carries instead of a
+ * session: the protocol version, the capabilities the call's caller declared, this client's
+ * identity, and the progress token when someone listens.
+ */
+export function modernRequestMessage(
+  request: McpRequest,
+  id: number,
+  cursor: string | undefined,
+  progressToken: string | number | undefined,
+  capabilities: ToolCallerCapabilities,
+): JsonRpcRequest {
+  const { method, params } = requestEnvelope(request, cursor);
+  const meta: Record<string, unknown> = {
+    [META.protocolVersion]: MODERN_PROTOCOL_VERSION,
+    [META.clientCapabilities]: declaredCapabilities(capabilities),
+    [META.clientInfo]: { ...CLIENT_INFO },
+  };
+  if (progressToken !== undefined && method === 'tools/call') meta.progressToken = progressToken;
+  const withMeta: Record<string, unknown> = { ...params };
+  withMeta._meta = meta;
+  return buildJsonRpcRequest(id, method, withMeta);
+}
+
+/** The tool a request names, for the `Mcp-Name` header of a modern `tools/call`. */
+export function requestNameOf(request: McpRequest): string | undefined {
+  return request.method === 'tools/call' ? request.params.name : undefined;
 }
 
 /** Whether the call relays the upstream's requests to a caller that declared it can answer some. */
@@ -220,9 +268,11 @@ export function decodeRpcResponse(
   message: unknown,
   expectedId: number,
   scope: OperationScope,
+  modern = false,
 ): DecodedResponse {
   try {
     const result = unwrapJsonRpcResponse(message, expectedId, scope);
+    if (modern) assertCompleteResult(result, scope);
     switch (scope.operation) {
       case 'initialize':
         return { ok: true, value: parseInitializeResult(result, scope) };
@@ -243,8 +293,13 @@ export function decodeRpcResponse(
  * only the run's request, never the handshake, and not a request whose answer the legacy stream
  * already brought (the specification reserves the notice for requests believed in progress).
  */
-export function isCancellableRequest(operation: string, answered: boolean): boolean {
-  return !answered && (operation === 'tools/call' || operation === 'tools/list');
+export function isCancellableRequest(
+  operation: string,
+  answered: boolean,
+  modern = false,
+): boolean {
+  // On the modern wire closing the request's stream is the cancellation (MCP 2026-07-28).
+  return !modern && !answered && (operation === 'tools/call' || operation === 'tools/list');
 }
 
 /**

@@ -5,13 +5,15 @@
  * `Last-Event-ID` when its stream breaks off. A state of this region reads here, in the guards
  * and in the actors; `mcp-operation.edges.ts` is the glossary of the fragments it shares.
  */
+import { supportedVersionsOf } from '../../wire/index.js';
 import { exchangeOf } from '../connection-outcomes.js';
 import { exchangeInput } from './mcp-operation.actors.js';
 import {
-  type Answer,
+  answerOf,
   beginStep,
   CLOSING,
   type ExchangeDone,
+  exchangePageOf,
   failOnError,
   failProtocolOn,
   handshakeDeadline,
@@ -22,36 +24,24 @@ import {
   readBudget,
   refusals,
   requestDeadline,
+  requestWindow,
+  responseOf,
   unauthorized,
-  type With,
   type WithContext,
   type WithSelf,
 } from './mcp-operation.edges.js';
 import { INITIALIZE_ID, initializeMessage, requestMessage } from './mcp-operation.policy.js';
 import type { RpcExchange } from './mcp-operation.types.js';
 
-const responseOf = ({ event }: ExchangeDone) =>
-  event.output.kind === 'response' ? event.output : undefined;
-const answerOf = (args: ExchangeDone): Answer => ({ value: responseOf(args)?.value });
+/** What `initialize` answered: its value and the session the server assigned. */
 const initializedOf = (args: ExchangeDone) => {
   const response = responseOf(args);
   return { value: response?.value, sessionId: response?.sessionId };
 };
-const exchangePageOf = (args: WithContext & ExchangeDone) => pageOf(args.context, answerOf(args));
-
-type ProgressReport = { progress: number; total?: number; message?: string };
-const progressEventOf = ({ event }: With<ProgressReport>): ProgressReport => ({
-  progress: event.progress,
-  ...(event.total === undefined ? {} : { total: event.total }),
-  ...(event.message === undefined ? {} : { message: event.message }),
+// Taken only after `isUnsupportedVersion`, so the refusal is there to read.
+const supportedOf = ({ event }: ExchangeDone) => ({
+  supported: event.output.kind === 'http-error' ? supportedVersionsOf(event.output.rpcError) : [],
 });
-
-const extendsDeadline = {
-  type: 'extendsDeadline',
-  params: ({ context }: WithContext) => ({
-    maxTotalTimeoutMs: context.limits.request.maxTotalTimeoutMs,
-  }),
-} as const;
 
 /** What the request's answer leads to, for the Streamable POST and the resuming GET alike. */
 const requestOutcomes = [
@@ -75,32 +65,6 @@ const requestOutcomes = [
   },
   failProtocolOn('ended the MCP exchange without a response'),
 ] as const;
-
-/**
- * The request's deadline, in a child state so that progress can restart it without leaving the
- * state that holds the request: each progress report is relayed, and with `maxTotalTimeoutMs` it
- * re-enters `waiting`, whose deadline is then the new window, capped from the request's start.
- */
-const streamableWindow = {
-  initial: 'waiting',
-  states: {
-    // The request is out; its answer, its progress or its deadline comes next.
-    waiting: {
-      after: requestDeadline,
-      on: {
-        PROGRESS: [
-          {
-            guard: extendsDeadline,
-            target: 'waiting',
-            reenter: true,
-            actions: [{ type: 'relayProgress', params: progressEventOf }, 'extendDeadline'],
-          },
-          { actions: { type: 'relayProgress', params: progressEventOf } },
-        ],
-      },
-    },
-  },
-} as const;
 
 /** After the handshake: hold the standalone stream first when the call relays. */
 const afterHandshake = [
@@ -134,6 +98,23 @@ export const streamableRegion = {
           }),
         onDone: [
           unauthorized,
+          // A modern server refusing the 2025 handshake: move to its wire, or say why not.
+          {
+            guard: {
+              type: 'offersModernVersion',
+              params: ({ context, event }: WithContext & ExchangeDone) => ({
+                exchange: event.output,
+                protocolChoice: context.protocolChoice,
+              }),
+            },
+            target: '#mcpOperation.modern',
+            actions: ['switchToModern', 'beginRequest'],
+          },
+          {
+            guard: { type: 'isUnsupportedVersion', params: exchangeOf<RpcExchange> },
+            target: CLOSING,
+            actions: { type: 'failUnsupportedVersion', params: supportedOf },
+          },
           {
             guard: {
               type: 'isFallbackStatus',
@@ -192,7 +173,7 @@ export const streamableRegion = {
         onDone: [...requestOutcomes],
         onError: failOnError,
       },
-      ...streamableWindow,
+      ...requestWindow,
     },
     // The SSE answer broke off after an event id: wait the server's (clamped) retry advice.
     awaitingResume: {
@@ -212,7 +193,7 @@ export const streamableRegion = {
         onDone: [...requestOutcomes],
         onError: failOnError,
       },
-      ...streamableWindow,
+      ...requestWindow,
     },
   },
 } as const;

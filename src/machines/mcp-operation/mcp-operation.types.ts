@@ -13,6 +13,7 @@ import type {
   McpToolList,
   OperationScope,
   PhaseLimits,
+  RpcErrorBody,
 } from '../../wire/index.js';
 import type { CancelEvent, MachineResult } from '../run-machine.js';
 import type { SecretValue } from '../secret-value.js';
@@ -50,6 +51,13 @@ export type McpTransportKind = 'streamable-http' | 'sse';
  */
 export type McpTransportChoice = McpTransportKind | 'auto';
 
+/**
+ * Which protocol revision to speak: `auto` starts on the 2025-11-25 handshake and moves to the
+ * modern wire when the server refuses it with `-32022` naming 2026-07-28; a named revision is
+ * spoken as told, with no probe and no move (MCP 2026-07-28 is one POST per request).
+ */
+export type McpProtocolChoice = 'auto' | '2026-07-28' | '2025-11-25';
+
 /** The result of the machine's request, by method. */
 export type McpRequestResult = McpToolList | CallToolResult;
 
@@ -72,6 +80,8 @@ export interface McpOperationInput {
   readonly resolvesToken?: boolean;
   /** The wire to speak; default `auto` (probe Streamable HTTP, fall back on 400/404/405). */
   readonly transportType?: McpTransportChoice;
+  /** The protocol revision to speak; default `auto`. */
+  readonly protocolVersion?: McpProtocolChoice;
   /** The request to perform after the handshake. */
   readonly request: McpRequest;
   /** Handshake limits are always the discovery limits; request limits are the phase's. */
@@ -113,7 +123,13 @@ export type DecodedResponse =
 
 /** Context of `mcpOperation`: the input with its defaults filled in, then the run's data. */
 export interface McpOperationContext
-  extends Required<Omit<McpOperationInput, 'principal' | 'progressToken' | 'relay'>> {
+  extends Required<
+    Omit<McpOperationInput, 'principal' | 'progressToken' | 'relay' | 'protocolVersion'>
+  > {
+  /** The protocol revision the run was told to speak (`auto` unless pinned). */
+  protocolChoice: McpProtocolChoice;
+  /** The run speaks the modern wire (MCP 2026-07-28): one POST per request, no session. */
+  modern: boolean;
   /** The progress token of the request, when someone listens. */
   progressToken: string | number | undefined;
   /** The caller relay, wrapped so snapshots never serialise it; wiped at teardown. */
@@ -210,6 +226,8 @@ export type RpcExchange = { readonly unreportedBytes?: number } & (
       readonly body: string;
       /** The `WWW-Authenticate` challenge of a 401 or 403, when it parses. */
       readonly challenge?: AuthChallenge;
+      /** The JSON-RPC error the body carries, when it is one (a modern refusal, say). */
+      readonly rpcError?: RpcErrorBody;
     }
   | { readonly kind: 'accepted'; readonly status: number }
   | {

@@ -217,3 +217,50 @@ describe('relaysToCaller', () => {
     expect(guards.relaysToCaller(undefined, { capabilities })).toBe(expected);
   });
 });
+
+describe('the modern wire guards (MCP 2026-07-28)', () => {
+  const unsupported = (supported: unknown): RpcExchange => ({
+    kind: 'http-error',
+    status: 400,
+    body: '',
+    rpcError: { code: -32022, message: 'no', data: { supported } },
+  });
+  const otherRefusal: RpcExchange = {
+    kind: 'http-error',
+    status: 400,
+    body: '',
+    rpcError: { code: -32000, message: 'Bad Request' },
+  };
+
+  it.each([
+    ['auto', false],
+    ['2025-11-25', false],
+    ['2026-07-28', true],
+  ] as const)('isModernPinned for %s is %s', (protocolChoice, expected) => {
+    expect(guards.isModernPinned(undefined, { protocolChoice })).toBe(expected);
+  });
+
+  it.each([
+    ['-32022 naming 2026-07-28, auto', unsupported(['2026-07-28']), 'auto', true],
+    ['-32022 naming 2026-07-28, pinned 2025', unsupported(['2026-07-28']), '2025-11-25', false],
+    ['-32022 naming another revision', unsupported(['2099-01-01']), 'auto', false],
+    ['-32022 naming none', unsupported(undefined), 'auto', false],
+    ['another JSON-RPC refusal', otherRefusal, 'auto', false],
+    ['a plain 400', refused(400), 'auto', false],
+    ['a response', response, 'auto', false],
+  ] as const)('offersModernVersion: %s -> %s', (_label, exchange, protocolChoice, expected) => {
+    expect(guards.offersModernVersion(undefined, { exchange, protocolChoice })).toBe(expected);
+  });
+
+  it.each([
+    ['-32022', unsupported(['2026-07-28']), true, true],
+    ['another JSON-RPC refusal', otherRefusal, false, true],
+    ['a plain 400', refused(400), false, false],
+    ['a response', response, false, false],
+  ] as const)('%s: isUnsupportedVersion %s, isRpcRefusal %s', (_label, exchange, version, rpc) => {
+    expect([
+      guards.isUnsupportedVersion(undefined, { exchange }),
+      guards.isRpcRefusal(undefined, { exchange }),
+    ]).toEqual([version, rpc]);
+  });
+});

@@ -21,8 +21,11 @@ import { isInsideFence } from '../../../src/wire/index.js';
 import { checkModel, modelCheckProblems } from '../../support/model-check.js';
 import { buildModelGraph, type ModelOptions } from '../../support/model-graph.js';
 import {
+  mcpEraModelOptions,
   mcpListModelOptions,
   mcpModelOptions,
+  mcpModernListModelOptions,
+  mcpModernModelOptions,
   mcpRelayModelOptions,
   mcpSseModelOptions,
   mcpStreamableOnlyModelOptions,
@@ -100,6 +103,31 @@ const MODELS: readonly {
     intoLegacy: [],
     probes: false,
   },
+  {
+    // The modern wire (MCP 2026-07-28): credentials, one POST whose progress extends its window,
+    // and the outcome; every other edge ends the run (no cancellation notice, no session).
+    name: 'tools/call, protocol 2026-07-28',
+    options: mcpModernModelOptions,
+    size: { states: 4, edges: 23, finalEdges: 20, legacyPostEdges: 0 },
+    intoLegacy: [],
+    probes: false,
+  },
+  {
+    name: 'tools/list, protocol 2026-07-28',
+    options: mcpModernListModelOptions,
+    size: { states: 7, edges: 44, finalEdges: 38, legacyPostEdges: 0 },
+    intoLegacy: [],
+    probes: false,
+  },
+  {
+    // The call model with a server that may refuse the 2025 handshake with -32022: one more
+    // state (the modern POST) and its edges; the refusal that names no shared version ends it.
+    name: 'tools/call, auto, against a server that may refuse 2025 with -32022',
+    options: mcpEraModelOptions,
+    size: { states: 39, edges: 408, finalEdges: 193, legacyPostEdges: 113 },
+    intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
+    probes: true,
+  },
 ];
 
 const LEGACY_STATES = [
@@ -176,6 +204,31 @@ describe.each(MODELS)('mcpOperation model of $name', ({ options, size, intoLegac
           const expected = probes && id === 'postInitialize' && [400, 404, 405].includes(status);
           if (fellBack && !expected) offenders.push(`${where} ${id} ${status}`);
           if (!fellBack && expected) offenders.push(`${where} ${id} ${status} did not fall back`);
+        }
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('never falls back on a -32022 refusal, whatever its status and the versions it names', () => {
+    const graph = buildModelGraph(mcpOperationMachine, options);
+    const offenders: string[] = [];
+    for (const snapshot of graph.states.values()) {
+      if (snapshot.status !== 'active' || snapshot.matches('legacy')) continue;
+      for (const status of [400, 404, 405]) {
+        for (const supported of [['2026-07-28'], ['2099-01-01'], []]) {
+          const event = {
+            type: 'xstate.done.actor.postInitialize',
+            output: {
+              kind: 'http-error',
+              status,
+              body: '',
+              rpcError: { code: -32022, message: 'no', data: { supported } },
+            },
+          } as never;
+          if (!snapshot.can(event)) continue;
+          const [next] = transition(mcpOperationMachine, snapshot, event);
+          if (next.matches('legacy')) offenders.push(`${status} ${supported.join(',')}`);
         }
       }
     }

@@ -13,6 +13,7 @@ import {
   isFallbackStatus,
   MAX_RESUME_DELAY_MS,
   mergeToolPages,
+  modernRequestMessage,
   nextCursorOf,
   requestEnvelope,
   resumeDelayMs,
@@ -48,6 +49,12 @@ describe('isCancellableRequest', () => {
       ['tools/call', false, true],
       ['tools/list', false, true],
     ]);
+  });
+
+  it('is never true on the modern wire, where closing the request is the cancellation', () => {
+    expect(
+      ['tools/call', 'tools/list'].map((operation) => isCancellableRequest(operation, false, true)),
+    ).toEqual([false, false]);
   });
 });
 
@@ -93,6 +100,25 @@ describe('buildRequestHeaders', () => {
       'mcp-protocol-version': '2025-11-25',
       'last-event-id': 'e-7',
     });
+  });
+
+  it('adds the modern Mcp-Method and Mcp-Name, the name in its base64 form when unsafe', () => {
+    const parts = {
+      staticHeaders: secretHeaders(undefined),
+      token: undefined,
+      sessionId: undefined,
+      protocolVersion: '2026-07-28',
+    };
+    const framing = { accept: 'application/json', mcpMethod: 'tools/call' };
+    expect(buildRequestHeaders(parts, { ...framing, mcpName: 'echo' })).toEqual({
+      accept: 'application/json',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'echo',
+    });
+    expect(buildRequestHeaders(parts, { ...framing, mcpName: 'météo' })['mcp-name']).toBe(
+      `=?base64?${Buffer.from('météo').toString('base64')}?=`,
+    );
   });
 
   it('sends no Authorization, session or version header before they exist', () => {
@@ -184,6 +210,44 @@ describe('decodeRpcResponse', () => {
     const decoded = decodeRpcResponse(message, 2, scope);
     expect(decoded.ok).toBe(false);
     expect(decoded.ok ? undefined : decoded.error).toBeInstanceOf(ConnectionProtocolError);
+  });
+});
+
+describe('modernRequestMessage', () => {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'stitchkit-transport', version: '0.1.0' },
+  };
+
+  it('carries the envelope instead of a session, and the progress token of a call', () => {
+    const call = { method: 'tools/call', params: { name: 'echo', arguments: { a: 1 } } } as const;
+    expect(modernRequestMessage(call, 2, undefined, 'p-1', {})).toEqual({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { a: 1 }, _meta: { ...meta, progressToken: 'p-1' } },
+    });
+  });
+
+  it('asks for the next tools/list page with its cursor, and declares what the caller declared', () => {
+    expect(
+      modernRequestMessage({ method: 'tools/list' }, 3, 'c-2', 'p-1', {
+        elicitation: {},
+        roots: { listChanged: true },
+      }),
+    ).toEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/list',
+      params: {
+        cursor: 'c-2',
+        _meta: {
+          ...meta,
+          'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, roots: {} },
+        },
+      },
+    });
   });
 });
 

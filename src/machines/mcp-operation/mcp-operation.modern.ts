@@ -1,0 +1,83 @@
+/**
+ * The modern region of `mcpOperation` (MCP 2026-07-28, "stateless MCP"): no handshake and no
+ * session; the request is one POST whose `_meta` carries the protocol version, the capabilities
+ * the caller declared and this client's identity, with `MCP-Protocol-Version`, `Mcp-Method` and
+ * `Mcp-Name` beside it. Its answer is JSON or an SSE stream of the request's own notifications,
+ * read under the same bounds as on the 2025 wire; a broken stream is not resumed, and cancelling
+ * closes the request (no `notifications/cancelled`, no `DELETE`). A state of this region reads here,
+ * in the guards and in the actors; `mcp-operation.edges.ts` is the glossary of what it shares.
+ */
+import { exchangeOf } from '../connection-outcomes.js';
+import { exchangeInput } from './mcp-operation.actors.js';
+import {
+  answerOf,
+  CLOSING,
+  type ExchangeDone,
+  exchangePageOf,
+  failOnError,
+  failProtocolOn,
+  httpError,
+  pageOutcomes,
+  readBudget,
+  requestWindow,
+  unauthorized,
+  type WithSelf,
+} from './mcp-operation.edges.js';
+import { modernRequestMessage, requestNameOf } from './mcp-operation.policy.js';
+import type { RpcExchange } from './mcp-operation.types.js';
+
+// Taken only after `isRpcRefusal`, so the fallback is never used.
+const rpcRefusalOf = ({ event }: ExchangeDone) =>
+  event.output.kind === 'http-error' && event.output.rpcError !== undefined
+    ? { status: event.output.status, rpcError: event.output.rpcError }
+    : { status: 0, rpcError: { code: 0, message: '' } };
+
+/** The modern wire: one POST per request, no handshake, no session. */
+export const modernRegion = {
+  initial: 'requesting',
+  on: readBudget,
+  states: {
+    // POST the request with its envelope; the answer is JSON or an SSE stream on the POST.
+    requesting: {
+      invoke: {
+        id: 'postModernRequest',
+        src: 'exchange',
+        input: ({ context, self }: WithSelf) => {
+          const name = requestNameOf(context.request);
+          return exchangeInput(context, self, {
+            method: 'POST',
+            message: modernRequestMessage(
+              context.request,
+              context.pendingId,
+              context.cursor,
+              context.progressToken,
+              context.callerCapabilities,
+            ),
+            expectId: context.pendingId,
+            mcpMethod: context.request.method,
+            ...(name === undefined ? {} : { mcpName: name }),
+            modern: true,
+          });
+        },
+        onDone: [
+          unauthorized,
+          {
+            guard: { type: 'isRpcRefusal', params: exchangeOf<RpcExchange> },
+            target: CLOSING,
+            actions: { type: 'failRpcRefusal', params: rpcRefusalOf },
+          },
+          httpError,
+          ...pageOutcomes(exchangePageOf, answerOf, true),
+          {
+            guard: { type: 'isResponse', params: exchangeOf<RpcExchange> },
+            target: CLOSING,
+            actions: { type: 'succeed', params: answerOf },
+          },
+          failProtocolOn('ended the MCP exchange without a response'),
+        ],
+        onError: failOnError,
+      },
+      ...requestWindow,
+    },
+  },
+} as const;
