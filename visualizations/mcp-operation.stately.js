@@ -32,7 +32,7 @@ export default createMachine({
         },
         {
           "guard": {
-            "type": "isModernPinned"
+            "type": "startsModern"
           },
           "target": "modern",
           "actions": [
@@ -71,7 +71,7 @@ export default createMachine({
         "onDone": [
           {
             "guard": {
-              "type": "isModernPinned"
+              "type": "startsModern"
             },
             "target": "modern",
             "actions": [
@@ -169,6 +169,7 @@ export default createMachine({
                 },
                 "target": "#mcpOperation.modern",
                 "actions": [
+                  "markMoved",
                   "switchToModern",
                   "beginRequest"
                 ]
@@ -1152,6 +1153,63 @@ export default createMachine({
                 "target": "#mcpOperation.closing",
                 "actions": {
                   "type": "failUnauthorized"
+                }
+              },
+              {
+                "guard": {
+                  "type": "isLegacyServer"
+                },
+                "target": "#mcpOperation.streamable",
+                "actions": [
+                  "markMoved",
+                  "switchToHandshake",
+                  {
+                    "type": "beginHandshakeStep",
+                    "params": {
+                      "operation": "initialize"
+                    }
+                  }
+                ]
+              },
+              {
+                "guard": {
+                  "type": "offersLegacyVersion"
+                },
+                "target": "#mcpOperation.streamable",
+                "actions": [
+                  "markMoved",
+                  "switchToHandshake",
+                  {
+                    "type": "beginHandshakeStep",
+                    "params": {
+                      "operation": "initialize"
+                    }
+                  }
+                ]
+              },
+              {
+                "guard": {
+                  "type": "isUntypedAnswer"
+                },
+                "target": "#mcpOperation.streamable",
+                "actions": [
+                  "markMoved",
+                  "switchToHandshake",
+                  {
+                    "type": "beginHandshakeStep",
+                    "params": {
+                      "operation": "initialize"
+                    }
+                  }
+                ]
+              },
+              {
+                "guard": {
+                  "type": "isUnsupportedVersion"
+                },
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failUnsupportedVersion"
                 }
               },
               {

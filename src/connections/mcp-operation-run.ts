@@ -35,6 +35,8 @@ export interface McpOperationRun {
   readonly relay?: McpCallerRelay;
   /** The revision to speak: a call's is discovery's verdict; default the connection's choice. */
   readonly protocolVersion?: McpProtocolChoice;
+  /** The revision is a verdict an answer may contradict once (see `McpOperationInput.reprobe`). */
+  readonly reprobe?: boolean;
 }
 
 /** Runs one operation (`tools/list` or `tools/call`) against the connection's server. */
@@ -53,6 +55,7 @@ export function runMcpOperation(
       headers: resolved.headers,
       transportType: resolved.transportType,
       protocolVersion: run.protocolVersion ?? resolved.protocolChoice,
+      reprobe: run.reprobe ?? false,
       resolvesToken: resolved.resolvesToken,
       principal: run.context,
       request: run.request,

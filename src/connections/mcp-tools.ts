@@ -112,7 +112,7 @@ function buildTool(
   tool: Tool,
   output: OutputCheck | undefined,
   observe: TransitionObserver | undefined,
-  verdict: McpProtocolChoice,
+  verdict: ProtocolVerdict,
 ): AnyRuntimeToolDefinition {
   const name = tool.name;
   return defineRuntimeTool({
@@ -132,7 +132,8 @@ function buildTool(
         },
         context,
         signal: context.signal,
-        protocolVersion: verdict,
+        protocolVersion: verdict.protocolVersion,
+        reprobe: verdict.reprobe,
         ...(observe === undefined ? {} : { observe }),
         // Ask the upstream for progress only when someone listens, or when progress extends
         // the call's deadline (`maxTotalTimeoutMs`).
@@ -141,6 +142,8 @@ function buildTool(
         // when it can receive them; otherwise the call stays on the fast path.
         ...(isCallerListening(context.caller) ? { relay: context.caller } : {}),
       });
+      // A call that moved to the other revision leaves its verdict for the calls after it.
+      if (verdict.reprobe) verdict.protocolVersion = eraOf(outcome.protocolVersion);
       const result = outcome.result as CallToolResult;
       if (result.isError === true) throw upstreamToolError(name, result);
       if (output !== undefined) await checkStructuredContent(output, result, name, resolved.name);
@@ -175,12 +178,26 @@ function outputCheckOf(tool: Tool): { check?: OutputCheck; unconvertible?: strin
 }
 
 /**
- * The revision the connection's calls speak, from what discovery spoke: a server found on the
- * modern wire is called on it at once (one POST per call); otherwise the connection's own choice
- * stands, so a 2025 call is exactly what it was.
+ * The revision a connection's calls speak, shared by the tools of one discovery: what discovery
+ * spoke, so a call sends nothing but itself (one POST to a modern server, the 2025 handshake and
+ * the call to a 2025 one). A connection pinned to a revision keeps it; one that probed holds a
+ * verdict an answer may contradict once, inside that call, and the call's revision is the next
+ * call's verdict.
  */
-function verdictOf(resolved: ResolvedMcpConnection, spoken: string): McpProtocolChoice {
-  return spoken === MODERN_PROTOCOL_VERSION ? MODERN_PROTOCOL_VERSION : resolved.protocolChoice;
+interface ProtocolVerdict {
+  protocolVersion: McpProtocolChoice;
+  readonly reprobe: boolean;
+}
+
+/** The era of a negotiated version: the modern revision, or 2025-11-25 for every 2025 one. */
+function eraOf(spoken: string): McpProtocolChoice {
+  return spoken === MODERN_PROTOCOL_VERSION ? MODERN_PROTOCOL_VERSION : '2025-11-25';
+}
+
+function verdictOf(resolved: ResolvedMcpConnection, spoken: string): ProtocolVerdict {
+  return resolved.protocolChoice === 'auto'
+    ? { protocolVersion: eraOf(spoken), reprobe: true }
+    : { protocolVersion: resolved.protocolChoice, reprobe: false };
 }
 
 /**

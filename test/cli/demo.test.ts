@@ -24,7 +24,7 @@ describe('the demo', () => {
       'ok: true; requests: POST /legacy, GET /legacy, POST /messages, POST /messages, POST /messages',
     );
     expect(stdout).toMatch(
-      /ConnectionTimeoutError after \d+ ms: \{"operation":"initialize","timeoutMs":300\}/,
+      /ConnectionTimeoutError after \d+ ms: \{"operation":"tools\/list","timeoutMs":300\}/,
     );
     expect(stdout).toContain('{"ok":true,"data":{"status":"ready","polls":3}}');
     expect(stdout).toContain('mounted: forecasts__getForecast');

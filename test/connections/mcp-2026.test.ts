@@ -15,8 +15,12 @@ import {
   defineMcpClientConnection,
   mountConnections,
 } from '../../src/connections/index.js';
+import { mcpHandler, mcpMessage } from '../fixtures/fault-mcp.js';
+import { reply } from '../fixtures/fault-replies.js';
+import type { FaultServer } from '../fixtures/fault-server.js';
+import type { SeenRequest } from '../fixtures/fault-types.js';
 import { type McpV2PeerPath, type McpV2Peers, startMcpV2Peers } from '../fixtures/mcp-v2-peers.js';
-import { rejectionOf } from '../support/fault-suite.js';
+import { rejectionOf, useFaultServers, wire } from '../support/fault-suite.js';
 import { useMcpPeers } from '../support/peer-suite.js';
 
 const v1 = useMcpPeers();
@@ -114,19 +118,43 @@ describe('a connection pinned to 2026-07-28, against a dual-era v2 server', () =
   });
 });
 
-describe('an auto connection against a modern-only v2 server', () => {
-  it('moves to the modern wire when initialize is refused with -32022, and calls with one POST', async () => {
-    const tools = await mountConnections([connection('/modern-only')]);
-    expect(lines()).toEqual([
-      'POST /modern-only initialize 400',
-      'POST /modern-only tools/list 200',
+describe('an auto connection, which tries the modern wire first', () => {
+  it.each(['/dual', '/modern-only'] as const)(
+    'against the v2 server at %s: mounts with one POST and calls with one POST',
+    async (path) => {
+      const tools = await mountConnections([connection(path)]);
+      expect(lines()).toEqual([`POST ${path} tools/list 200`]);
+      v2.resetLog();
+      expect(await runTool(echo(tools), { message: 'hi' }, { source: 'agent' })).toEqual(ECHOED);
+      expect(lines()).toEqual([`POST ${path} tools/call 200`]);
+    },
+  );
+
+  it('against a 2025-only v1 server: the probe refused, then the 2025 handshake; calls send no probe', async () => {
+    const auto = defineMcpClientConnection({
+      name: 'v1',
+      transport: { url: v1.url('/stateless-json') },
+    });
+    const tools = await mountConnections([auto]);
+    const v1Lines = () =>
+      v1.log.map((entry) => `${entry.method} ${entry.rpcMethods.join(',')} ${entry.status}`);
+    expect(v1Lines()).toEqual([
+      'POST tools/list 400',
+      'POST initialize 200',
+      'POST notifications/initialized 202',
+      'POST tools/list 200',
     ]);
-    v2.resetLog();
-    expect(await runTool(echo(tools), { message: 'hi' }, { source: 'agent' })).toEqual(ECHOED);
-    expect(lines()).toEqual(['POST /modern-only tools/call 200']);
+    v1.resetLog();
+    const result = await runTool(echo(tools), { message: 'hi' }, { source: 'agent' });
+    expect(result).toMatchObject({ ok: true });
+    expect(v1Lines()).toEqual([
+      'POST initialize 200',
+      'POST notifications/initialized 202',
+      'POST tools/call 200',
+    ]);
   });
 
-  it('pinned to 2025-11-25, fails with the versions both sides speak and never tries legacy SSE', async () => {
+  it('pinned to 2025-11-25 against a modern-only server, fails with the versions both sides speak and never tries legacy SSE', async () => {
     const error = await rejectionOf(mountConnections([connection('/modern-only', '2025-11-25')]));
     expect(error).toBeInstanceOf(ConnectionProtocolError);
     expect(error).toMatchObject({
@@ -139,19 +167,78 @@ describe('an auto connection against a modern-only v2 server', () => {
   });
 });
 
-describe('an auto connection against a dual-era v2 server', () => {
-  it('still speaks 2025-11-25 (the handshake it starts with succeeds): three POSTs per call', async () => {
-    const tools = await mountConnections([connection('/dual')]);
-    v2.resetLog();
-    expect(await runTool(echo(tools), { message: 'hi' }, { source: 'agent' })).toEqual({
-      ok: true,
-      data: { content: [{ type: 'text', text: 'echo: hi' }] },
-    });
-    expect(lines()).toEqual([
-      'POST /dual initialize 200',
-      'POST /dual notifications/initialized 202',
-      'POST /dual tools/call 200',
+describe('a call whose server changed revision since discovery (the verdict it carries is wrong)', () => {
+  const faults = useFaultServers();
+
+  /** Refuses the 2025 handshake with -32022 naming 2026-07-28, as an upgraded server does. */
+  const refuseHandshake = (request: SeenRequest) =>
+    reply.json(
+      400,
+      mcpMessage.error(request.rpc?.id ?? null, -32022, 'Unsupported protocol version', {
+        supported: ['2026-07-28'],
+        requested: '2025-11-25',
+      }),
+    );
+
+  async function mountMoving(server: FaultServer): Promise<AnyRuntimeToolDefinition> {
+    const [tool] = await mountConnections([
+      defineMcpClientConnection({ name: 'moving', transport: { url: server.url } }),
     ]);
+    if (tool === undefined) throw new Error('echo not mounted');
+    return tool;
+  }
+
+  const call = (tool: AnyRuntimeToolDefinition, message: string) =>
+    runTool(tool, { message }, { source: 'agent' });
+
+  it('moves a 2025 verdict to the modern wire once, and the next call sends one POST', async () => {
+    const server = await faults.start(mcpHandler());
+    const tool = await mountMoving(server);
+    server.setHandler(mcpHandler({ initialize: refuseHandshake }, { modern: true }));
+    const from = server.count();
+    expect(await call(tool, 'a')).toMatchObject({ ok: true });
+    expect(await call(tool, 'b')).toMatchObject({ ok: true });
+    expect(wire(server, from)).toEqual([
+      'POST /mcp initialize',
+      'POST /mcp tools/call',
+      'POST /mcp tools/call',
+    ]);
+    expect(server.requests.slice(from).map((request) => request.headers['mcp-method'])).toEqual([
+      undefined,
+      'tools/call',
+      'tools/call',
+    ]);
+  });
+
+  it('moves a modern verdict to the 2025 wire once, and the next call starts with the handshake', async () => {
+    const server = await faults.start(mcpHandler({}, { modern: true }));
+    const tool = await mountMoving(server);
+    expect(wire(server)).toEqual(['POST /mcp tools/list']);
+    server.setHandler(mcpHandler());
+    const from = server.count();
+    expect(await call(tool, 'a')).toMatchObject({ ok: true });
+    expect(await call(tool, 'b')).toMatchObject({ ok: true });
+    expect(wire(server, from)).toEqual([
+      'POST /mcp tools/call',
+      'POST /mcp initialize',
+      'POST /mcp notifications/initialized',
+      'POST /mcp tools/call',
+      'POST /mcp initialize',
+      'POST /mcp notifications/initialized',
+      'POST /mcp tools/call',
+    ]);
+  });
+
+  it('never loops: a server that refuses both revisions ends the call with its last refusal', async () => {
+    const server = await faults.start(mcpHandler());
+    const tool = await mountMoving(server);
+    // Refuses the handshake with -32022, and the modern request as a 2025 server does.
+    server.setHandler(mcpHandler({ initialize: refuseHandshake }));
+    const from = server.count();
+    const result = await call(tool, 'a');
+    expect(result).toMatchObject({ ok: false, code: 'CONNECTION_PROTOCOL_ERROR' });
+    expect(toolCauseFromResult(result)).toMatchObject({ operation: 'tools/call', rpcCode: -32000 });
+    expect(wire(server, from)).toEqual(['POST /mcp initialize', 'POST /mcp tools/call']);
   });
 });
 

@@ -122,9 +122,11 @@ describe('tokens follow each call', () => {
     });
     const tools = await mountConnections([connection]);
     expect(seen).toEqual([undefined]);
+    // The modern probe (refused by this 2025 server), then the 2025 handshake: one token for all.
     expect(peerAuthorizations()).toEqual([
       'Bearer tok-discovery initialize',
       'Bearer tok-discovery notifications/initialized',
+      'Bearer tok-discovery tools/list',
       'Bearer tok-discovery tools/list',
     ]);
     peers.resetLog();
@@ -316,7 +318,8 @@ describe('secrets stay out of every output', () => {
 
     // Every request carried both secrets, so the checks below are not vacuous.
     const sent = fault.requests.slice(before);
-    expect(sent.length).toBe(3 + 3 * 4);
+    // Discovery: the modern probe and the three of the 2025 wire; then four calls of three.
+    expect(sent.length).toBe(4 + 3 * 4);
     expect(
       sent.every(
         (request) =>

@@ -23,6 +23,8 @@ function pageMessage(request: SeenRequest, pages: number) {
   const result = {
     tools: [tool(`t${page}`)],
     ...(page < pages ? { nextCursor: `page-${page + 1}` } : {}),
+    // A modern server's results carry `resultType` (MCP 2026-07-28).
+    ...(request.headers['mcp-protocol-version'] === '2026-07-28' ? { resultType: 'complete' } : {}),
   };
   return { jsonrpc: '2.0', id: request.rpc?.id, result };
 }
@@ -38,11 +40,16 @@ function listCursors(server: FaultServer): (string | undefined)[] {
     .map((request) => (request.rpc?.params as { cursor?: string } | undefined)?.cursor);
 }
 
+// These pages are served on the 2025-11-25 wire (the connections pin it); the last test pages on
+// the modern one.
 describe('paginated discovery', () => {
   it('follows nextCursor and mounts the tools of every page with one handshake', async () => {
     const server = await start(mcpHandler({ 'tools/list': pagedList(3) }));
     const tools = await mountConnections([
-      defineMcpClientConnection({ name: 'paged', transport: { url: server.url } }),
+      defineMcpClientConnection({
+        name: 'paged',
+        transport: { url: server.url, protocolVersion: '2025-11-25' },
+      }),
     ]);
     expect(tools.map((entry) => entry.name)).toEqual(['t1', 't2', 't3']);
     expect(server.requests.map((request) => request.rpc?.method)).toEqual([
@@ -60,7 +67,10 @@ describe('paginated discovery', () => {
   it('refuses a listing that does not end within the page limit', async () => {
     const server = await start(mcpHandler({ 'tools/list': pagedList(1_000) }));
     const error = await mountConnections([
-      defineMcpClientConnection({ name: 'endless', transport: { url: server.url } }),
+      defineMcpClientConnection({
+        name: 'endless',
+        transport: { url: server.url, protocolVersion: '2025-11-25' },
+      }),
     ]).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConnectionProtocolError);
     expect(error).toMatchObject({ operation: 'tools/list', phase: 'discovery' });
@@ -78,7 +88,7 @@ describe('paginated discovery', () => {
     const error = await mountConnections([
       defineMcpClientConnection({
         name: 'paged',
-        transport: { url: server.url },
+        transport: { url: server.url, protocolVersion: '2025-11-25' },
         limits: { discovery: { maxResponseBytes: 2_000 } },
       }),
     ]).catch((caught: unknown) => caught);
@@ -90,5 +100,24 @@ describe('paginated discovery', () => {
     // Each page is about 120 bytes, so the budget ran out after some pages, not on the first.
     expect(listCursors(server).length).toBeGreaterThan(5);
     expect(listCursors(server).length).toBeLessThan(40);
+  });
+
+  it('pages the same way on the modern wire: one POST a page, no handshake', async () => {
+    const server = await start(mcpHandler({ 'tools/list': pagedList(3) }, { modern: true }));
+    const tools = await mountConnections([
+      defineMcpClientConnection({ name: 'paged', transport: { url: server.url } }),
+    ]);
+    expect(tools.map((entry) => entry.name)).toEqual(['t1', 't2', 't3']);
+    expect(server.requests.map((request) => request.rpc?.method)).toEqual([
+      'tools/list',
+      'tools/list',
+      'tools/list',
+    ]);
+    expect(listCursors(server)).toEqual([undefined, 'page-2', 'page-3']);
+    expect(server.requests.map((request) => request.headers['mcp-method'])).toEqual([
+      'tools/list',
+      'tools/list',
+      'tools/list',
+    ]);
   });
 });

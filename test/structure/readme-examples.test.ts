@@ -79,8 +79,9 @@ describe('README examples', () => {
       [
         [
           'start -> credentials (xstate.init)',
-          'credentials -> streamable.initializing (xstate.done.actor.resolveCredentials)',
-          'streamable.initializing -> streamable.notifying (xstate.done.actor.postInitialize)',
+          // Discovery probes the modern wire first; this 2025 server answers as 2025 servers do.
+          'credentials -> modern.requesting.waiting (xstate.done.actor.resolveCredentials)',
+          'modern.requesting.waiting -> streamable.initializing (xstate.done.actor.postModernRequest)',
         ],
       ],
       [{ ok: true, data: { type: 'text', text: 'short' } }],

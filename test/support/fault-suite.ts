@@ -54,9 +54,18 @@ export function useFaultServers(): FaultServers {
   };
 }
 
-/** Defines the MCP client connection `faulty` to `server`, with `extra` config on top. */
+/**
+ * Defines the MCP client connection `faulty` to `server`, with `extra` config on top. The fault
+ * suites exercise the 2025-11-25 wire, so the connection speaks it (no modern probe first) unless
+ * `extra.transport` says otherwise; the probe's own faults are `mcp-faults-probe.test.ts`.
+ */
 export function connect(server: FaultServer, extra: Partial<McpClientConnectionConfig> = {}) {
-  return defineMcpClientConnection({ name: 'faulty', transport: { url: server.url }, ...extra });
+  const { transport, ...rest } = extra;
+  return defineMcpClientConnection({
+    name: 'faulty',
+    ...rest,
+    transport: { url: server.url, protocolVersion: '2025-11-25', ...transport },
+  });
 }
 
 /** What reached the server, one line per request: HTTP method, path and JSON-RPC method. */

@@ -24,9 +24,13 @@ import type { ModelOptions } from './model-graph.js';
 /** The modelled connection URL; the fence is its host only. */
 export const MODEL_URL = 'http://127.0.0.1:7000/mcp';
 
-/** Input of the modelled call: a tools/call with distinct handshake and request limits. */
+/**
+ * Input of the modelled call: a tools/call with distinct handshake and request limits, on the
+ * 2025-11-25 wire (the models of MCP 2026-07-28 and of probing are below).
+ */
 export const mcpModelInput: McpOperationInput = {
   connectionName: 'model',
+  protocolVersion: '2025-11-25',
   url: MODEL_URL,
   fence: createHostFence('model', new URL(MODEL_URL)),
   headers: {},
@@ -173,10 +177,21 @@ const UNSUPPORTED_VERSION = [
 ];
 
 /** What the modern POST can answer: every status, two JSON-RPC refusals, and the answers. */
+/** A modern request answered without `resultType`: a 2025 server that ignored the envelope. */
+const untypedAnswer = (request: ModelledRequest): RpcExchange => ({
+  ...(answers(request)[0] as Extract<RpcExchange, { kind: 'response' }>),
+  untyped: true,
+});
+
 const modernOutcomes = (request: ModelledRequest) => [
   ...requestOutcomes('postModernRequest', request),
+  done('postModernRequest', untypedAnswer(request)),
   done('postModernRequest', rpcRefusal(400, -32602)),
   done('postModernRequest', rpcRefusal(404, -32601)),
+  // A 2025 server's refusal of a revision it does not speak (the 2025 SDK's answer).
+  done('postModernRequest', rpcRefusal(400, -32000)),
+  done('postModernRequest', rpcRefusal(400, -32022, { supported: ['2025-11-25'] })),
+  done('postModernRequest', rpcRefusal(400, -32022, { supported: ['2099-01-01'] })),
 ];
 
 const legacyPostOutcomes = (id: string) => [
@@ -365,17 +380,32 @@ export const mcpModernListModelOptions: ModelOptions = {
 
 const eraCallCases = eventCasesFor('tools/call');
 
+/** `initialize` outcomes that include the two `-32022` refusals. */
+const eraCases = {
+  ...eraCallCases,
+  'xstate.done.actor.postInitialize': [
+    ...(eraCallCases['xstate.done.actor.postInitialize'] ?? []),
+    ...UNSUPPORTED_VERSION.map((refusal) => done('postInitialize', refusal)),
+  ],
+};
+
 /**
- * The call of an `auto` connection whose server may refuse the 2025 handshake with `-32022`:
- * naming 2026-07-28 moves the run to the modern wire; naming none it speaks ends it, never in SSE.
+ * The call of a probing (`auto`) connection: the modern POST first; answered as a 2025 server
+ * answers, the 2025 handshake (whose `-32022` can no longer move the run); never SSE from a
+ * `-32022`.
  */
 export const mcpEraModelOptions: ModelOptions = {
   ...mcpModelOptions,
-  eventCases: {
-    ...eraCallCases,
-    'xstate.done.actor.postInitialize': [
-      ...(eraCallCases['xstate.done.actor.postInitialize'] ?? []),
-      ...UNSUPPORTED_VERSION.map((refusal) => done('postInitialize', refusal)),
-    ],
-  },
+  input: { ...mcpModelInput, protocolVersion: 'auto' },
+  eventCases: eraCases,
+};
+
+/**
+ * The call of a tool whose discovery found a 2025 server: the 2025 handshake first; a `-32022`
+ * naming 2026-07-28 (the server was upgraded) moves the call to the modern wire, once.
+ */
+export const mcpVerdictModelOptions: ModelOptions = {
+  ...mcpModelOptions,
+  input: { ...mcpModelInput, reprobe: true },
+  eventCases: eraCases,
 };

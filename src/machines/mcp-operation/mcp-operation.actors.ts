@@ -280,10 +280,17 @@ async function readSseResponse(
       if (!isResponseTo(parsed, expectId)) continue; // notifications and other ids: not ours
       const decoded = decodeRpcResponse(parsed, expectId, scope, input.modern);
       if (!decoded.ok) throw decoded.error;
-      return { kind: 'response', value: decoded.value, sessionId: undefined };
+      return decoded.untyped === true
+        ? { kind: 'response', value: decoded.value, sessionId: undefined, untyped: true }
+        : { kind: 'response', value: decoded.value, sessionId: undefined };
     }
   }
   return { kind: 'interrupted', lastEventId, retryMs };
+}
+
+/** The optional `untyped` mark of a modern answer, absent unless it is set. */
+function untypedField(untyped: boolean | undefined): { untyped?: true } {
+  return untyped === true ? { untyped: true } : {};
 }
 
 /** The optional `challenge` field, absent rather than `undefined` when none was sent. */
@@ -352,7 +359,7 @@ async function readAnswer(
   if (isEventStream(response.headers.get('content-type'))) {
     const exchange = await readSseResponse(response, input, budget, input.expectId, send);
     return exchange.kind === 'response'
-      ? { kind: 'response', value: exchange.value, sessionId }
+      ? { kind: 'response', value: exchange.value, sessionId, ...untypedField(exchange.untyped) }
       : exchange;
   }
   const text = await readBoundedText(response, budget);
@@ -364,7 +371,7 @@ async function readAnswer(
     input.modern,
   );
   if (!decoded.ok) throw decoded.error;
-  return { kind: 'response', value: decoded.value, sessionId };
+  return { kind: 'response', value: decoded.value, sessionId, ...untypedField(decoded.untyped) };
 }
 
 /** The GET that opens a long-lived SSE stream (legacy or standalone), fenced, with the run's headers. */

@@ -5,6 +5,7 @@
  * the one chart (refusals, deadlines, the byte budget, paging, the best-effort notification), and
  * the param mappers say what each guard and action reads from the event or the context.
  */
+import { supportedVersionsOf } from '../../wire/index.js';
 import { challengeOf, errorOf, exchangeOf, refusalOf } from '../connection-outcomes.js';
 import { type ByteReporter, exchangeInput } from './mcp-operation.actors.js';
 import type { PageParams } from './mcp-operation.guards.js';
@@ -30,6 +31,20 @@ export type WithSelf = WithContext & { readonly self: ByteReporter };
 
 /** Where every decided outcome goes: teardown. */
 export const CLOSING = '#mcpOperation.closing';
+
+/**
+ * Whether the run may move to the other protocol revision: it probes (`auto`) or holds a verdict
+ * it may re-check (`reprobe`), and it has not moved yet (it never moves back).
+ */
+export function mayMove(context: McpOperationContext): boolean {
+  return (context.protocolChoice === 'auto' || context.reprobe) && !context.moved;
+}
+
+/** An exchange, and whether its answer may move the run to the other revision. */
+export const moveOf = ({ context, event }: WithContext & ExchangeDone) => ({
+  exchange: event.output,
+  mayMove: mayMove(context),
+});
 
 /** The bytes an event brings, for the budget edges. */
 export const bytesOf = ({ event }: With<{ readonly bytes: number }>) => ({ bytes: event.bytes });
@@ -220,3 +235,9 @@ export const requestWindow = {
     },
   },
 } as const;
+
+// Taken only after `isUnsupportedVersion`, so the refusal is there to read.
+/** The versions a `-32022` refusal names, for `failUnsupportedVersion`. */
+export const supportedOf = ({ event }: ExchangeDone) => ({
+  supported: event.output.kind === 'http-error' ? supportedVersionsOf(event.output.rpcError) : [],
+});

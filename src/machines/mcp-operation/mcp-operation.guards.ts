@@ -12,6 +12,7 @@ import {
   isResponseTo,
   MODERN_ERROR,
   MODERN_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
   supportedVersionsOf,
 } from '../../wire/index.js';
 import { isUnauthorizedStatus } from '../connection-outcomes.js';
@@ -30,6 +31,18 @@ import type {
   McpTransportChoice,
   RpcExchange,
 } from './mcp-operation.types.js';
+
+/** An exchange, and whether the run may still move to the other revision. */
+export interface MoveParams extends ExchangeParams {
+  readonly mayMove: boolean;
+}
+
+const MODERN_REFUSALS: ReadonlySet<number> = new Set(Object.values(MODERN_ERROR));
+
+/** A JSON-RPC code only a modern server sends (`-32020`, `-32021`, `-32022`). */
+function isModernRefusal(code: number | undefined): boolean {
+  return code !== undefined && MODERN_REFUSALS.has(code);
+}
 
 /** A refusal carrying `-32022`, the modern wire's "unsupported protocol version". */
 function isUnsupportedVersionRefusal(
@@ -106,23 +119,59 @@ export const mcpOperationGuards = {
   ): boolean =>
     transportType === 'auto' && exchange.kind === 'http-error' && isFallbackStatus(exchange.status),
 
-  /** The connection was told to speak MCP 2026-07-28: the run starts on the modern wire. */
-  isModernPinned: (
+  /**
+   * The run starts on the modern wire: told to speak MCP 2026-07-28, or probing (`auto`) on a
+   * Streamable connection (legacy SSE has no modern wire).
+   */
+  startsModern: (
     _: unknown,
-    { protocolChoice }: { readonly protocolChoice: McpProtocolChoice },
-  ): boolean => protocolChoice === MODERN_PROTOCOL_VERSION,
+    {
+      protocolChoice,
+      transportType,
+    }: {
+      readonly protocolChoice: McpProtocolChoice;
+      readonly transportType: McpTransportChoice;
+    },
+  ): boolean => transportType !== 'sse' && protocolChoice !== '2025-11-25',
 
   /**
-   * The server refused the protocol version with `-32022` and names 2026-07-28 among the versions
-   * it supports, and the run may move (`auto`): the request goes on the modern wire instead.
+   * The server refused the 2025 handshake with `-32022`, naming 2026-07-28 among the versions it
+   * supports, and the run may still move: the request goes on the modern wire instead.
    */
-  offersModernVersion: (
-    _: unknown,
-    { exchange, protocolChoice }: ExchangeParams & { readonly protocolChoice: McpProtocolChoice },
-  ): boolean =>
-    protocolChoice === 'auto' &&
+  offersModernVersion: (_: unknown, { exchange, mayMove }: MoveParams): boolean =>
+    mayMove &&
     isUnsupportedVersionRefusal(exchange) &&
     supportedVersionsOf(exchange.rpcError).includes(MODERN_PROTOCOL_VERSION),
+
+  /**
+   * The modern request was answered as a 2025 server answers it (400, 404 or 405 without a
+   * modern JSON-RPC error: `-32020`, `-32021`, `-32022`), and the run may still move: it speaks
+   * 2025-11-25 instead, starting with `initialize`.
+   */
+  isLegacyServer: (_: unknown, { exchange, mayMove }: MoveParams): boolean =>
+    mayMove &&
+    exchange.kind === 'http-error' &&
+    isFallbackStatus(exchange.status) &&
+    !isModernRefusal(exchange.rpcError?.code),
+
+  /**
+   * The modern request was answered without `resultType`, which every MCP 2026-07-28 result
+   * carries: a 2025 server that ignored the envelope. A run that may still move speaks 2025-11-25
+   * instead, so it calls in the revision its listing came from.
+   */
+  isUntypedAnswer: (_: unknown, { exchange, mayMove }: MoveParams): boolean =>
+    mayMove && exchange.kind === 'response' && exchange.untyped === true,
+
+  /**
+   * The modern request was refused with `-32022` naming a 2025 revision this client speaks, and
+   * the run may still move: it speaks 2025-11-25 instead.
+   */
+  offersLegacyVersion: (_: unknown, { exchange, mayMove }: MoveParams): boolean =>
+    mayMove &&
+    isUnsupportedVersionRefusal(exchange) &&
+    supportedVersionsOf(exchange.rpcError).some((version) =>
+      SUPPORTED_PROTOCOL_VERSIONS.includes(version),
+    ),
 
   /**
    * The server refused the protocol version with `-32022` (MCP 2026-07-28): a modern server, so

@@ -91,9 +91,11 @@ function scopeOf(
   return { connectionName, operation, phase, observedReadBytes };
 }
 
-/** The versions a run may speak: the one it was told, else the modern and every 2025 one. */
-function clientVersionsOf(choice: McpProtocolChoice): readonly string[] {
-  return choice === 'auto' ? [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS] : [choice];
+/** The versions a run may speak: the one it was pinned to, else the modern and every 2025 one. */
+function clientVersionsOf(context: McpOperationContext): readonly string[] {
+  return context.protocolChoice === 'auto' || context.reprobe
+    ? [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS]
+    : [context.protocolChoice];
 }
 
 const tokenOf = ({ event }: With<{ readonly output: SecretValue | undefined }>) => ({
@@ -119,8 +121,11 @@ const afterCancelNotice = [
 const toTheWire = [
   {
     guard: {
-      type: 'isModernPinned',
-      params: ({ context }: WithContext) => ({ protocolChoice: context.protocolChoice }),
+      type: 'startsModern',
+      params: ({ context }: WithContext) => ({
+        protocolChoice: context.protocolChoice,
+        transportType: context.transportType,
+      }),
     },
     target: 'modern',
     actions: ['switchToModern', 'beginRequest'],
@@ -203,6 +208,10 @@ export const mcpOperationSetup = setup({
     switchToLegacy: assign({ transport: 'sse' as const }),
     // No handshake: the version is the modern wire's own, sent with every request.
     switchToModern: assign({ modern: true, protocolVersion: MODERN_PROTOCOL_VERSION }),
+    // Back to the 2025 handshake, which negotiates its own version.
+    switchToHandshake: assign({ modern: false, protocolVersion: undefined }),
+    // The run moved to the other revision; it never moves again.
+    markMoved: assign({ moved: true }),
     assignEndpoint: assign((_, params: { url: string }) => ({ endpoint: params.url })),
     assignInterruption: assign(({ context, event }, params: RpcExchange) =>
       params.kind === 'interrupted'
@@ -245,7 +254,7 @@ export const mcpOperationSetup = setup({
           ...scopeOf(context),
           violation: `supports none of the MCP protocol versions this client speaks (server: ${
             params.supported.join(', ') || 'none named'
-          }; client: ${clientVersionsOf(context.protocolChoice).join(', ')})`,
+          }; client: ${clientVersionsOf(context).join(', ')})`,
           rpcCode: MODERN_ERROR.unsupportedProtocolVersion,
         }),
       ),
@@ -320,6 +329,8 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       maxListPages: input.maxListPages ?? MAX_TOOL_LIST_PAGES,
       transportType: input.transportType ?? 'auto',
       protocolChoice: input.protocolVersion ?? 'auto',
+      reprobe: input.reprobe ?? false,
+      moved: false,
       modern: false,
       resolvesToken: input.resolvesToken ?? true,
       token: undefined,

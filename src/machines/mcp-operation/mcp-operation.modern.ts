@@ -11,15 +11,18 @@ import { exchangeOf } from '../connection-outcomes.js';
 import { exchangeInput } from './mcp-operation.actors.js';
 import {
   answerOf,
+  beginStep,
   CLOSING,
   type ExchangeDone,
   exchangePageOf,
   failOnError,
   failProtocolOn,
   httpError,
+  moveOf,
   pageOutcomes,
   readBudget,
   requestWindow,
+  supportedOf,
   unauthorized,
   type WithSelf,
 } from './mcp-operation.edges.js';
@@ -61,6 +64,27 @@ export const modernRegion = {
         },
         onDone: [
           unauthorized,
+          // Answered as a 2025 server answers: speak 2025-11-25, starting with its handshake.
+          {
+            guard: { type: 'isLegacyServer', params: moveOf },
+            target: '#mcpOperation.streamable',
+            actions: ['markMoved', 'switchToHandshake', beginStep('initialize')],
+          },
+          {
+            guard: { type: 'offersLegacyVersion', params: moveOf },
+            target: '#mcpOperation.streamable',
+            actions: ['markMoved', 'switchToHandshake', beginStep('initialize')],
+          },
+          {
+            guard: { type: 'isUntypedAnswer', params: moveOf },
+            target: '#mcpOperation.streamable',
+            actions: ['markMoved', 'switchToHandshake', beginStep('initialize')],
+          },
+          {
+            guard: { type: 'isUnsupportedVersion', params: exchangeOf<RpcExchange> },
+            target: CLOSING,
+            actions: { type: 'failUnsupportedVersion', params: supportedOf },
+          },
           {
             guard: { type: 'isRpcRefusal', params: exchangeOf<RpcExchange> },
             target: CLOSING,

@@ -273,18 +273,26 @@ export function decodeRpcResponse(
   try {
     const result = unwrapJsonRpcResponse(message, expectedId, scope);
     if (modern) assertCompleteResult(result, scope);
-    switch (scope.operation) {
-      case 'initialize':
-        return { ok: true, value: parseInitializeResult(result, scope) };
-      case 'tools/list':
-        return { ok: true, value: parseListToolsResult(result, scope) };
-      case 'tools/call':
-        return { ok: true, value: parseCallToolResult(result, scope) };
-      default:
-        return { ok: true, value: result };
-    }
+    const value = parseResult(result, scope);
+    return modern && result.resultType === undefined
+      ? { ok: true, value, untyped: true }
+      : { ok: true, value };
   } catch (error) {
     return { ok: false, error };
+  }
+}
+
+/** A result validated with the MCP SDK's schema of the operation that awaits it. */
+function parseResult(result: Record<string, unknown>, scope: OperationScope): unknown {
+  switch (scope.operation) {
+    case 'initialize':
+      return parseInitializeResult(result, scope);
+    case 'tools/list':
+      return parseListToolsResult(result, scope);
+    case 'tools/call':
+      return parseCallToolResult(result, scope);
+    default:
+      return result;
   }
 }
 

@@ -5,7 +5,6 @@
  * `Last-Event-ID` when its stream breaks off. A state of this region reads here, in the guards
  * and in the actors; `mcp-operation.edges.ts` is the glossary of the fragments it shares.
  */
-import { supportedVersionsOf } from '../../wire/index.js';
 import { exchangeOf } from '../connection-outcomes.js';
 import { exchangeInput } from './mcp-operation.actors.js';
 import {
@@ -18,6 +17,7 @@ import {
   failProtocolOn,
   handshakeDeadline,
   httpError,
+  moveOf,
   notifyingState,
   pageOf,
   pageOutcomes,
@@ -26,6 +26,7 @@ import {
   requestDeadline,
   requestWindow,
   responseOf,
+  supportedOf,
   unauthorized,
   type WithContext,
   type WithSelf,
@@ -38,11 +39,6 @@ const initializedOf = (args: ExchangeDone) => {
   const response = responseOf(args);
   return { value: response?.value, sessionId: response?.sessionId };
 };
-// Taken only after `isUnsupportedVersion`, so the refusal is there to read.
-const supportedOf = ({ event }: ExchangeDone) => ({
-  supported: event.output.kind === 'http-error' ? supportedVersionsOf(event.output.rpcError) : [],
-});
-
 /** What the request's answer leads to, for the Streamable POST and the resuming GET alike. */
 const requestOutcomes = [
   ...refusals,
@@ -100,15 +96,9 @@ export const streamableRegion = {
           unauthorized,
           // A modern server refusing the 2025 handshake: move to its wire, or say why not.
           {
-            guard: {
-              type: 'offersModernVersion',
-              params: ({ context, event }: WithContext & ExchangeDone) => ({
-                exchange: event.output,
-                protocolChoice: context.protocolChoice,
-              }),
-            },
+            guard: { type: 'offersModernVersion', params: moveOf },
             target: '#mcpOperation.modern',
-            actions: ['switchToModern', 'beginRequest'],
+            actions: ['markMoved', 'switchToModern', 'beginRequest'],
           },
           {
             guard: { type: 'isUnsupportedVersion', params: exchangeOf<RpcExchange> },

@@ -52,9 +52,9 @@ export type McpTransportKind = 'streamable-http' | 'sse';
 export type McpTransportChoice = McpTransportKind | 'auto';
 
 /**
- * Which protocol revision to speak: `auto` starts on the 2025-11-25 handshake and moves to the
- * modern wire when the server refuses it with `-32022` naming 2026-07-28; a named revision is
- * spoken as told, with no probe and no move (MCP 2026-07-28 is one POST per request).
+ * Which protocol revision to speak: `auto` tries the modern wire (MCP 2026-07-28, one POST per
+ * request) first and speaks 2025-11-25 when the server answers as a 2025 server; a named revision
+ * is spoken as told (see `McpOperationInput.reprobe` for a verdict that may still move once).
  */
 export type McpProtocolChoice = 'auto' | '2026-07-28' | '2025-11-25';
 
@@ -82,6 +82,12 @@ export interface McpOperationInput {
   readonly transportType?: McpTransportChoice;
   /** The protocol revision to speak; default `auto`. */
   readonly protocolVersion?: McpProtocolChoice;
+  /**
+   * The named revision is discovery's verdict rather than the connection's pin: one answer that
+   * contradicts it (a modern request answered as a 2025 server would, a 2025 `initialize` refused
+   * with `-32022` naming 2026-07-28) moves the run to the other revision, once. Default `false`.
+   */
+  readonly reprobe?: boolean;
   /** The request to perform after the handshake. */
   readonly request: McpRequest;
   /** Handshake limits are always the discovery limits; request limits are the phase's. */
@@ -118,7 +124,12 @@ export interface McpProgressEvent {
 
 /** A decoded JSON-RPC response: the value, or the protocol error that refused it. */
 export type DecodedResponse =
-  | { readonly ok: true; readonly value: unknown }
+  | {
+      readonly ok: true;
+      readonly value: unknown;
+      /** A modern answer without `resultType`: a 2025 server that ignored the envelope. */
+      readonly untyped?: boolean;
+    }
   | { readonly ok: false; readonly error: unknown };
 
 /** Context of `mcpOperation`: the input with its defaults filled in, then the run's data. */
@@ -128,6 +139,8 @@ export interface McpOperationContext
   > {
   /** The protocol revision the run was told to speak (`auto` unless pinned). */
   protocolChoice: McpProtocolChoice;
+  /** The run moved from one revision to the other already; it never moves back. */
+  moved: boolean;
   /** The run speaks the modern wire (MCP 2026-07-28): one POST per request, no session. */
   modern: boolean;
   /** The progress token of the request, when someone listens. */
@@ -234,6 +247,11 @@ export type RpcExchange = { readonly unreportedBytes?: number } & (
       readonly kind: 'response';
       readonly value: unknown;
       readonly sessionId: SecretValue | undefined;
+      /**
+       * A modern request answered without `resultType`, which every MCP 2026-07-28 result carries:
+       * a 2025 server that ignored the envelope sends that.
+       */
+      readonly untyped?: boolean;
     }
   | {
       readonly kind: 'interrupted';

@@ -225,6 +225,12 @@ describe('the modern wire guards (MCP 2026-07-28)', () => {
     body: '',
     rpcError: { code: -32022, message: 'no', data: { supported } },
   });
+  const modernRefusal = (code: number): RpcExchange => ({
+    kind: 'http-error',
+    status: 400,
+    body: '',
+    rpcError: { code, message: 'no' },
+  });
   const otherRefusal: RpcExchange = {
     kind: 'http-error',
     status: 400,
@@ -233,23 +239,55 @@ describe('the modern wire guards (MCP 2026-07-28)', () => {
   };
 
   it.each([
-    ['auto', false],
-    ['2025-11-25', false],
-    ['2026-07-28', true],
-  ] as const)('isModernPinned for %s is %s', (protocolChoice, expected) => {
-    expect(guards.isModernPinned(undefined, { protocolChoice })).toBe(expected);
+    ['auto', 'auto', true],
+    ['auto', 'streamable-http', true],
+    ['auto', 'sse', false],
+    ['2026-07-28', 'auto', true],
+    ['2025-11-25', 'auto', false],
+  ] as const)('startsModern for %s over %s is %s', (protocolChoice, transportType, expected) => {
+    expect(guards.startsModern(undefined, { protocolChoice, transportType })).toBe(expected);
   });
 
   it.each([
-    ['-32022 naming 2026-07-28, auto', unsupported(['2026-07-28']), 'auto', true],
-    ['-32022 naming 2026-07-28, pinned 2025', unsupported(['2026-07-28']), '2025-11-25', false],
-    ['-32022 naming another revision', unsupported(['2099-01-01']), 'auto', false],
-    ['-32022 naming none', unsupported(undefined), 'auto', false],
-    ['another JSON-RPC refusal', otherRefusal, 'auto', false],
-    ['a plain 400', refused(400), 'auto', false],
-    ['a response', response, 'auto', false],
-  ] as const)('offersModernVersion: %s -> %s', (_label, exchange, protocolChoice, expected) => {
-    expect(guards.offersModernVersion(undefined, { exchange, protocolChoice })).toBe(expected);
+    ['-32022 naming 2026-07-28', unsupported(['2026-07-28']), true, true],
+    ['-32022 naming 2026-07-28, the run may not move', unsupported(['2026-07-28']), false, false],
+    ['-32022 naming another revision', unsupported(['2099-01-01']), true, false],
+    ['-32022 naming none', unsupported(undefined), true, false],
+    ['another JSON-RPC refusal', otherRefusal, true, false],
+    ['a plain 400', refused(400), true, false],
+    ['a response', response, true, false],
+  ] as const)('offersModernVersion: %s -> %s', (_label, exchange, mayMove, expected) => {
+    expect(guards.offersModernVersion(undefined, { exchange, mayMove })).toBe(expected);
+  });
+
+  it.each([
+    ['a plain 400', refused(400), true, true],
+    ['a plain 404', refused(404), true, true],
+    ['a plain 405', refused(405), true, true],
+    ['the 2025 SDK refusal (400, -32000)', otherRefusal, true, true],
+    ['a plain 400, the run may not move', refused(400), false, false],
+    ['a 401', refused(401), true, false],
+    ['a 500', refused(500), true, false],
+    ['-32022', unsupported(['2025-11-25']), true, false],
+    ['-32020 (header mismatch)', modernRefusal(-32020), true, false],
+    ['-32021 (missing capability)', modernRefusal(-32021), true, false],
+    ['a response', response, true, false],
+  ] as const)('isLegacyServer: %s -> %s', (_label, exchange, mayMove, expected) => {
+    expect(guards.isLegacyServer(undefined, { exchange, mayMove })).toBe(expected);
+  });
+
+  it.each([
+    ['-32022 naming 2025-11-25', unsupported(['2025-11-25']), true, true],
+    [
+      '-32022 naming 2025-06-18 among others',
+      unsupported(['2099-01-01', '2025-06-18']),
+      true,
+      true,
+    ],
+    ['-32022 naming 2025-11-25, the run may not move', unsupported(['2025-11-25']), false, false],
+    ['-32022 naming 2026-07-28 only', unsupported(['2026-07-28']), true, false],
+  ] as const)('offersLegacyVersion: %s -> %s', (_label, exchange, mayMove, expected) => {
+    expect(guards.offersLegacyVersion(undefined, { exchange, mayMove })).toBe(expected);
   });
 
   it.each([
@@ -262,5 +300,17 @@ describe('the modern wire guards (MCP 2026-07-28)', () => {
       guards.isUnsupportedVersion(undefined, { exchange }),
       guards.isRpcRefusal(undefined, { exchange }),
     ]).toEqual([version, rpc]);
+  });
+});
+
+describe('isUntypedAnswer', () => {
+  const untyped: RpcExchange = { ...response, untyped: true } as RpcExchange;
+  it.each([
+    ['a modern answer without resultType, the run may move', untyped, true, true],
+    ['the same, the run may not move', untyped, false, false],
+    ['a typed answer', response, true, false],
+    ['a refusal', refused(400), true, false],
+  ] as const)('%s -> %s', (_label, exchange, mayMove, expected) => {
+    expect(guards.isUntypedAnswer(undefined, { exchange, mayMove })).toBe(expected);
   });
 });

@@ -30,6 +30,7 @@ import {
   mcpSseModelOptions,
   mcpStreamableOnlyModelOptions,
   mcpTokenlessModelOptions,
+  mcpVerdictModelOptions,
 } from '../../support/model-mcp-operation.js';
 import { walkEveryEdge } from '../../support/model-walk.js';
 
@@ -108,23 +109,32 @@ const MODELS: readonly {
     // and the outcome; every other edge ends the run (no cancellation notice, no session).
     name: 'tools/call, protocol 2026-07-28',
     options: mcpModernModelOptions,
-    size: { states: 4, edges: 23, finalEdges: 20, legacyPostEdges: 0 },
+    size: { states: 4, edges: 27, finalEdges: 24, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
   {
     name: 'tools/list, protocol 2026-07-28',
     options: mcpModernListModelOptions,
-    size: { states: 7, edges: 44, finalEdges: 38, legacyPostEdges: 0 },
+    size: { states: 7, edges: 52, finalEdges: 46, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
   {
-    // The call model with a server that may refuse the 2025 handshake with -32022: one more
-    // state (the modern POST) and its edges; the refusal that names no shared version ends it.
-    name: 'tools/call, auto, against a server that may refuse 2025 with -32022',
+    // A probing call: the modern POST first (one more state), then, answered as a 2025 server
+    // answers, the 2025 call model; a -32022 after the move ends the run instead of moving back.
+    name: 'tools/call, auto (the modern POST first)',
     options: mcpEraModelOptions,
-    size: { states: 39, edges: 408, finalEdges: 193, legacyPostEdges: 113 },
+    size: { states: 39, edges: 412, finalEdges: 190, legacyPostEdges: 113 },
+    intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
+    probes: true,
+  },
+  {
+    // A call holding a 2025 verdict: the 2025 call model, and a -32022 naming 2026-07-28 moves it
+    // to the modern POST once.
+    name: 'tools/call, a 2025 verdict that may be contradicted once',
+    options: mcpVerdictModelOptions,
+    size: { states: 39, edges: 412, finalEdges: 197, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },

@@ -1,0 +1,139 @@
+/**
+ * Fault scenarios of the modern probe: an `auto` connection's discovery sends MCP 2026-07-28
+ * first. Only a 400, 404 or 405 without a modern JSON-RPC error reads as "a 2025 server" and leads
+ * to the 2025 handshake; every other failure of the probe ends discovery typed, as the same
+ * failure of the 2025 `initialize` does, and never reaches legacy SSE.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  ConnectionAuthorizationRequiredError,
+  ConnectionProtocolError,
+  ConnectionRequestError,
+  ConnectionResponseTooLargeError,
+  ConnectionTimeoutError,
+  ConnectionUrlError,
+  defineMcpClientConnection,
+  mountConnections,
+} from '../../src/connections/index.js';
+import type {
+  FaultHandler,
+  FaultReply,
+  FaultServer,
+  SeenRequest,
+} from '../fixtures/fault-server.js';
+import { mcp, mcpHandler, mcpMessage, reply } from '../fixtures/fault-server.js';
+import { rejectionOf, useFaultServers, wire } from '../support/fault-suite.js';
+
+const { start } = useFaultServers();
+
+/** An `auto` connection to `server` (the fault suites' `connect` pins 2025-11-25). */
+function probing(
+  server: FaultServer,
+  extra: { timeoutMs?: number; maxResponseBytes?: number } = {},
+) {
+  return defineMcpClientConnection({ name: 'probing', transport: { url: server.url }, ...extra });
+}
+
+/** A 2025 server whose modern requests get `answer` instead of the 2025 SDK's refusal. */
+function answeringTheProbe(answer: FaultReply | FaultHandler): FaultHandler {
+  const server2025 = mcpHandler();
+  return (request, server) => {
+    if (request.headers['mcp-protocol-version'] !== '2026-07-28') {
+      return server2025(request, server);
+    }
+    return typeof answer === 'function' ? answer(request, server) : answer;
+  };
+}
+
+describe('the modern probe of an auto connection', () => {
+  it('times out typed at tools/list when the server never answers, and sends nothing else', async () => {
+    const server = await start(answeringTheProbe(reply.hang()));
+    const error = await rejectionOf(mountConnections([probing(server, { timeoutMs: 300 })]));
+    expect(error).toBeInstanceOf(ConnectionTimeoutError);
+    expect(error).toMatchObject({ operation: 'tools/list', phase: 'discovery', timeoutMs: 300 });
+    expect(wire(server)).toEqual(['POST /mcp tools/list']);
+    await expect.poll(() => server.closedRequests()).toBe(1);
+  });
+
+  it.each([
+    [401, ConnectionAuthorizationRequiredError],
+    [403, ConnectionRequestError],
+    [500, ConnectionRequestError],
+  ] as const)(
+    'ends discovery typed on a %i, with no handshake and no SSE',
+    async (status, type) => {
+      const server = await start(answeringTheProbe(reply.status(status, 'no')));
+      const error = await rejectionOf(mountConnections([probing(server)]));
+      expect(error).toBeInstanceOf(type);
+      expect(error).toMatchObject({ operation: 'tools/list', phase: 'discovery' });
+      expect(wire(server)).toEqual(['POST /mcp tools/list']);
+    },
+  );
+
+  it.each([400, 404, 405])(
+    'reads a plain %i as a 2025 server: the handshake follows, and discovery succeeds',
+    async (status) => {
+      const server = await start(answeringTheProbe(reply.status(status, 'no')));
+      const tools = await mountConnections([probing(server)]);
+      expect(tools.map((tool) => tool.name)).toEqual(['echo']);
+      expect(wire(server)).toEqual([
+        'POST /mcp tools/list',
+        'POST /mcp initialize',
+        'POST /mcp notifications/initialized',
+        'POST /mcp tools/list',
+      ]);
+    },
+  );
+
+  it('reads a listing without resultType as a 2025 server that ignored the envelope, and lists again in 2025', async () => {
+    const server = await start(
+      answeringTheProbe((request: SeenRequest) => mcp.toolsList(request.rpc?.id ?? null)),
+    );
+    const tools = await mountConnections([probing(server)]);
+    expect(tools.map((tool) => tool.name)).toEqual(['echo']);
+    expect(wire(server)).toEqual([
+      'POST /mcp tools/list',
+      'POST /mcp initialize',
+      'POST /mcp notifications/initialized',
+      'POST /mcp tools/list',
+    ]);
+  });
+
+  it.each([
+    [-32020, 'answered HTTP 400 with MCP error (code -32020)'],
+    [-32021, 'answered HTTP 400 with MCP error (code -32021)'],
+  ])(
+    'takes a 400 carrying the modern error %i as a modern refusal: typed, no handshake',
+    async (code, violation) => {
+      const server = await start(
+        answeringTheProbe((request: SeenRequest) =>
+          reply.json(400, mcpMessage.error(request.rpc?.id ?? null, code, 'refused')),
+        ),
+      );
+      const error = await rejectionOf(mountConnections([probing(server)]));
+      expect(error).toBeInstanceOf(ConnectionProtocolError);
+      expect(error).toMatchObject({
+        rpcCode: code,
+        rpcMessage: 'refused',
+        message: `Connection "probing" ${violation}`,
+      });
+      expect(wire(server)).toEqual(['POST /mcp tools/list']);
+    },
+  );
+
+  it('refuses an oversized 400 body as too large instead of reading it as a 2025 server', async () => {
+    const server = await start(answeringTheProbe(reply.status(400, 'x'.repeat(4_096))));
+    const error = await rejectionOf(mountConnections([probing(server, { maxResponseBytes: 256 })]));
+    expect(error).toBeInstanceOf(ConnectionResponseTooLargeError);
+    expect(error).toMatchObject({ operation: 'tools/list', maxBytes: 256 });
+    expect(wire(server)).toEqual(['POST /mcp tools/list']);
+  });
+
+  it('refuses a redirect of the probe, with no request to its target', async () => {
+    const server = await start(answeringTheProbe(reply.redirect(307, '/elsewhere')));
+    const error = await rejectionOf(mountConnections([probing(server)]));
+    expect(error).toBeInstanceOf(ConnectionUrlError);
+    expect(error).toMatchObject({ operation: 'tools/list' });
+    expect(wire(server)).toEqual(['POST /mcp tools/list']);
+  });
+});
