@@ -22,7 +22,7 @@ export const MACHINE_CATALOGUE: readonly MachineCatalogueEntry[] = [
     name: 'mcp-operation',
     machine: mcpOperationMachine,
     summary:
-      'One MCP client for one operation: credentials, Streamable HTTP handshake with the legacy SSE fallback on 400/404/405 only, the request (resumable), and a teardown every path passes through (ADR 0180).',
+      'One MCP client for one operation: credentials, then MCP 2026-07-28 (one POST) or the 2025-11-25 Streamable HTTP handshake with the legacy SSE fallback on 400/404/405 only, the request (resumable on 2025), and a teardown every path passes through (ADR 0180).',
   },
   {
     name: 'spec-load',

@@ -71,7 +71,6 @@ import type {
   McpOperationInput,
   McpOperationOutput,
   McpProgressEvent,
-  McpProtocolChoice,
   McpToolList,
   RpcExchange,
 } from './mcp-operation.types.js';

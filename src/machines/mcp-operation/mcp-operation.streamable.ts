@@ -19,7 +19,6 @@ import {
   httpError,
   moveOf,
   notifyingState,
-  pageOf,
   pageOutcomes,
   readBudget,
   refusals,
