@@ -26,7 +26,7 @@ import { type ResolvedMcpConnection, resolveMcpConnection } from './define-mcp-c
 import { runMcpOperation } from './mcp-operation-run.js';
 import { unwrapMcpResult, upstreamToolError } from './mcp-result.js';
 import { recordMountedToolCost } from './tool-cost.js';
-import { zodFromOutputSchema, zodObjectFromJsonSchema } from './tool-schema.js';
+import { inputValidatorOf, zodFromOutputSchema } from './tool-schema.js';
 import type { McpClientConnection, SkippedTool } from './types.js';
 
 function isAllowed(resolved: ResolvedMcpConnection, name: string): boolean {
@@ -110,6 +110,7 @@ function buildTool(
   connection: McpClientConnection,
   resolved: ResolvedMcpConnection,
   tool: Tool,
+  input: z.ZodObject,
   output: OutputCheck | undefined,
   observe: TransitionObserver | undefined,
   verdict: ProtocolVerdict,
@@ -119,7 +120,7 @@ function buildTool(
     name,
     description: tool.description ?? `External MCP tool "${name}"`,
     identity: { serviceName: resolved.name, action: name, method: 'POST' },
-    input: zodObjectFromJsonSchema(tool.inputSchema),
+    input,
     // Advertised as the server wrote it ($schema, $defs, formats, 2020-12 keywords), not as a
     // zod round trip; zod only validates.
     inputJsonSchema: tool.inputSchema,
@@ -238,10 +239,27 @@ export async function discoverMcpTools(
     }
     const output = outputCheckOf(tool);
     try {
-      const definition = buildTool(connection, resolved, tool, output.check, observe, verdict);
+      const input = inputValidatorOf(tool.inputSchema);
+      const definition = buildTool(
+        connection,
+        resolved,
+        tool,
+        input.schema,
+        output.check,
+        observe,
+        verdict,
+      );
       recordMountedToolCost(definition, resolved.name, tool.inputSchema);
       tools.push(definition);
       // Reported only once the tool is known to mount; a skipped tool has its own report.
+      if (input.unvalidated !== undefined) {
+        report({
+          connection: resolved.name,
+          tool: tool.name,
+          reason: 'unvalidated-input-schema',
+          message: input.unvalidated,
+        });
+      }
       if (output.unconvertible !== undefined) {
         report({
           connection: resolved.name,

@@ -16,7 +16,11 @@ import {
 
 /** The default skip reporter: one line per skipped (or mounted but unchecked) tool on stderr. */
 export function warnSkippedTool(skipped: SkippedTool): void {
-  const what = isMountedDespite(skipped.reason) ? 'mounted without output checking' : 'not mounted';
+  const what = !isMountedDespite(skipped.reason)
+    ? 'not mounted'
+    : skipped.reason === 'unvalidated-input-schema'
+      ? 'mounted, its arguments validated by the server only'
+      : 'mounted without output checking';
   console.warn(
     `[stitchkit-transport] connection "${skipped.connection}": tool "${skipped.tool}" ${what} (${skipped.reason}): ${skipped.message}`,
   );

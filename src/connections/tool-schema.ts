@@ -4,6 +4,8 @@
 import { z } from 'zod';
 
 const DRAFT_07 = /draft-0[4-7]/;
+/** zod's refusal of a `#/…` reference it cannot resolve (an `$anchor` reference is `#name`). */
+const DANGLING_POINTER = /^Reference not found: #\//;
 
 /**
  * Servers often stamp 2020-12 on documents that use draft-07 `definitions`; zod resolves `$defs`
@@ -22,27 +24,62 @@ function withDefsDialect(schema: Record<string, unknown>): Record<string, unknow
   return rewritten;
 }
 
+/** How a tool's arguments are checked before the call: by zod, or by the server alone. */
+export interface InputValidator {
+  /** The zod object the runner validates arguments with. */
+  readonly schema: z.ZodObject;
+  /**
+   * Set when zod cannot express the schema (JSON Schema 2020-12 has keywords it does not convert:
+   * `if`/`then`/`else`, `dependentRequired`, `unevaluatedProperties`, `$anchor` references, a
+   * composed root): the arguments are checked to be an object only, and the server, which
+   * validates them against the schema it wrote, has the last word (decision 0024).
+   */
+  readonly unvalidated?: string;
+}
+
 /**
- * The zod object for a tool's `inputSchema`: an absent or empty schema accepts any object; a schema
- * zod cannot convert throws (the caller skips that one tool).
+ * The validator of a tool's `inputSchema`: an absent or empty schema accepts any object; a schema
+ * zod converts to an object is that object; a valid object schema zod cannot convert is left to
+ * the server. Throws only for a schema that is not an object schema at all (the caller skips that
+ * one tool).
  */
-export function zodObjectFromJsonSchema(inputSchema: unknown): z.ZodObject {
-  if (inputSchema === undefined) return z.looseObject({});
+export function inputValidatorOf(inputSchema: unknown): InputValidator {
+  if (inputSchema === undefined) return { schema: z.looseObject({}) };
   if (typeof inputSchema !== 'object' || inputSchema === null || Array.isArray(inputSchema)) {
     throw new TypeError('inputSchema must be a JSON Schema object');
   }
   const { type } = inputSchema as Record<string, unknown>;
-  if (
-    (type === undefined || type === 'object') &&
-    Object.keys(inputSchema).every((key) => key === 'type' || key === '$schema')
-  ) {
-    return z.looseObject({});
-  }
-  const converted = z.fromJSONSchema(withDefsDialect(inputSchema as Record<string, unknown>));
-  if (converted._zod.def.type !== 'object') {
+  if (type !== undefined && type !== 'object') {
     throw new TypeError('inputSchema must describe an object');
   }
-  return converted as unknown as z.ZodObject;
+  if (Object.keys(inputSchema).every((key) => key === 'type' || key === '$schema')) {
+    return { schema: z.looseObject({}) };
+  }
+  let converted: z.ZodType;
+  try {
+    converted = z.fromJSONSchema(withDefsDialect(inputSchema as Record<string, unknown>));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    // A JSON-pointer reference that resolves nowhere makes the schema invalid, for the server too.
+    if (DANGLING_POINTER.test(reason)) throw error;
+    return serverValidated(reason);
+  }
+  if (converted._zod.def.type !== 'object') {
+    return serverValidated(`its root is a ${converted._zod.def.type}, not a plain object`);
+  }
+  return { schema: converted as unknown as z.ZodObject };
+}
+
+function serverValidated(reason: string): InputValidator {
+  return {
+    schema: z.looseObject({}),
+    unvalidated: `inputSchema cannot be converted to a validator here (${reason}); the tool is mounted and the server validates its arguments`,
+  };
+}
+
+/** The zod object of {@link inputValidatorOf}, for callers that need the schema alone. */
+export function zodObjectFromJsonSchema(inputSchema: unknown): z.ZodObject {
+  return inputValidatorOf(inputSchema).schema;
 }
 
 /**

@@ -98,26 +98,28 @@ export type OpenApiConnection = OpenApiConnectionConfig & { readonly kind: 'open
 export type ConnectionDefinition = McpClientConnection | OpenApiConnection;
 
 /**
- * Why a discovered tool was not mounted (a closed vocabulary). One reason reports a tool that
- * *is* mounted: `unconvertible-output-schema`, an MCP `outputSchema` this library cannot convert;
- * the tool mounts without output checking and without advertising that schema (see
- * {@link isMountedDespite}).
+ * Why a discovered tool was not mounted (a closed vocabulary). Two reasons report a tool that
+ * *is* mounted (see {@link isMountedDespite}): `unconvertible-output-schema`, an MCP
+ * `outputSchema` this library cannot convert (the tool mounts without output checking and without
+ * advertising that schema); `unvalidated-input-schema`, an `inputSchema` zod cannot express (the
+ * tool mounts with the schema shown as written, and the server validates its arguments).
  */
 export type SkipReason =
   | 'invalid-tool'
   | 'invalid-name'
   | 'unconvertible-schema'
   | 'unconvertible-output-schema'
+  | 'unvalidated-input-schema'
   // An OpenAPI operation outside the subset: the vocabulary lives with the subset check.
   | OpenApiRefusalReason;
 
 /**
- * True for a report about a tool that was still mounted (only `unconvertible-output-schema`: what
- * was skipped is its output check). Such reports reach `onSkippedTool` but are not counted as
- * skipped by `describeCatalog`.
+ * True for a report about a tool that was still mounted (`unconvertible-output-schema`: what was
+ * skipped is its output check; `unvalidated-input-schema`: its local argument check). Such reports
+ * reach `onSkippedTool` but are not counted as skipped by `describeCatalog`.
  */
 export function isMountedDespite(reason: SkipReason): boolean {
-  return reason === 'unconvertible-output-schema';
+  return reason === 'unconvertible-output-schema' || reason === 'unvalidated-input-schema';
 }
 
 /** A tool that was discovered but not mounted, or (see {@link isMountedDespite}) mounted unchecked. */

@@ -10,7 +10,11 @@ import {
   mountConnections,
   type SkippedTool,
 } from '../../src/connections/index.js';
-import { jsonByteLength, zodObjectFromJsonSchema } from '../../src/connections/tool-schema.js';
+import {
+  inputValidatorOf,
+  jsonByteLength,
+  zodObjectFromJsonSchema,
+} from '../../src/connections/tool-schema.js';
 import { type FaultServer, mcpHandler, startFaultServer } from '../fixtures/fault-server.js';
 import {
   activeResourceCounts,
@@ -218,5 +222,135 @@ describe('mounting a surface with one unconvertible tool', () => {
       },
     });
     expect(tools.map((tool) => tool.name)).toEqual(['echo', 'ping']);
+  });
+});
+
+describe('inputValidatorOf, for JSON Schema 2020-12 that zod cannot express', () => {
+  it.each([
+    [
+      'if/then/else',
+      {
+        type: 'object',
+        properties: { a: { type: 'string' } },
+        if: { required: ['a'] },
+        // biome-ignore lint/suspicious/noThenProperty: a JSON Schema conditional, data that is never awaited
+        then: { required: ['b'] },
+      },
+      'Conditional schemas (if/then/else) are not supported',
+    ],
+    [
+      'dependentRequired',
+      { type: 'object', dependentRequired: { a: ['b'] } },
+      'dependentSchemas and dependentRequired are not supported',
+    ],
+    [
+      'unevaluatedProperties',
+      { type: 'object', unevaluatedProperties: false },
+      'unevaluatedProperties is not supported',
+    ],
+    [
+      'an $anchor reference',
+      {
+        type: 'object',
+        $defs: { s: { $anchor: 'str', type: 'string' } },
+        properties: { a: { $ref: '#str' } },
+      },
+      'Reference not found: #str',
+    ],
+    [
+      'a composed root',
+      { type: 'object', allOf: [{ properties: { a: { type: 'string' } } }, { required: ['a'] }] },
+      'its root is a intersection, not a plain object',
+    ],
+  ])(
+    'leaves %s to the server: the arguments are checked to be an object only',
+    (_label, schema, reason) => {
+      const validator = inputValidatorOf({ $schema: STAMP_2020_12, ...schema });
+      expect(validator.unvalidated).toBe(
+        `inputSchema cannot be converted to a validator here (${reason}); the tool is mounted and the server validates its arguments`,
+      );
+      expect(accepts(validator.schema, { anything: [1, 2] })).toBe(true);
+      expect(validator.schema.safeParse('not an object').success).toBe(false);
+    },
+  );
+
+  it('validates locally what zod expresses, with no report', () => {
+    const validator = inputValidatorOf({ type: 'object', properties: { a: { type: 'string' } } });
+    expect(validator.unvalidated).toBeUndefined();
+    expect(accepts(validator.schema, { a: 1 })).toBe(false);
+  });
+});
+
+describe('mounting a tool whose input schema uses the rest of JSON Schema 2020-12', () => {
+  const CONDITIONAL = {
+    $schema: STAMP_2020_12,
+    type: 'object',
+    properties: { kind: { type: 'string' }, size: { type: 'integer' } },
+    if: { properties: { kind: { const: 'box' } } },
+    // biome-ignore lint/suspicious/noThenProperty: a JSON Schema conditional, data that is never awaited
+    then: { required: ['size'] },
+  };
+  let server: FaultServer;
+  let baseline: ReturnType<typeof activeResourceCounts>;
+  const unhandled = trackUnhandledRejections();
+
+  beforeAll(async () => {
+    baseline = activeResourceCounts();
+    server = await startFaultServer(
+      mcpHandler(
+        {},
+        { tools: [{ name: 'echo', description: 'Echoes.', inputSchema: CONDITIONAL }] },
+      ),
+    );
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  afterAll(async () => {
+    await server.close();
+    await expectNoLeakedResources(baseline);
+    expect(unhandled).toEqual([]);
+  });
+
+  it('mounts it, shows the schema as written, reports it once, and sends the arguments to the server', async () => {
+    const skipped: SkippedTool[] = [];
+    const [tool] = await mountConnections(
+      [defineMcpClientConnection({ name: 'schemas', transport: { url: server.url } })],
+      { onSkippedTool: (entry) => skipped.push(entry) },
+    );
+    if (tool === undefined) throw new Error('echo not mounted');
+    expect(tool.inputJsonSchema).toEqual(CONDITIONAL);
+    expect(skipped).toEqual([
+      {
+        connection: 'schemas',
+        tool: 'echo',
+        reason: 'unvalidated-input-schema',
+        message:
+          'inputSchema cannot be converted to a validator here (Conditional schemas (if/then/else) are not supported); the tool is mounted and the server validates its arguments',
+      },
+    ]);
+    const from = server.count();
+    const result = await runTool(tool, { message: 'box', kind: 'box' }, { source: 'agent' });
+    expect(result).toEqual({ ok: true, data: { content: [{ type: 'text', text: 'Echo: box' }] } });
+    const call = server.requests
+      .slice(from)
+      .find((request) => request.rpc?.method === 'tools/call');
+    expect(call?.rpc?.params).toMatchObject({
+      name: 'echo',
+      arguments: { message: 'box', kind: 'box' },
+    });
+  });
+
+  it('says on stderr that the server validates, when nobody takes the report', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await mountConnections([
+      defineMcpClientConnection({ name: 'schemas', transport: { url: server.url } }),
+    ]);
+    expect(warn.mock.calls.map(([line]) => String(line).split(':')[0])).toEqual([
+      '[stitchkit-transport] connection "schemas"',
+    ]);
+    expect(String(warn.mock.calls[0]?.[0])).toContain(
+      'tool "echo" mounted, its arguments validated by the server only (unvalidated-input-schema)',
+    );
   });
 });
