@@ -1214,6 +1214,27 @@ export default createMachine({
               },
               {
                 "guard": {
+                  "type": "asksForInput"
+                },
+                "target": "answeringInput",
+                "actions": {
+                  "type": "assignInputRequired"
+                }
+              },
+              {
+                "guard": {
+                  "type": "asksForInputPastLimit"
+                },
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failProtocol",
+                  "params": {
+                    "violation": "asked for client input in more rounds than a call answers"
+                  }
+                }
+              },
+              {
+                "guard": {
                   "type": "isRpcRefusal"
                 },
                 "target": "#mcpOperation.closing",
@@ -1319,6 +1340,40 @@ export default createMachine({
                   }
                 ]
               }
+            }
+          }
+        },
+        "answeringInput": {
+          "invoke": {
+            "id": "answerInputRequests",
+            "src": "answerInputRequests",
+            "onDone": {
+              "target": "requesting",
+              "actions": {
+                "type": "assignInputResponses"
+              }
+            },
+            "onError": {
+              "target": "#mcpOperation.closing",
+              "actions": {
+                "type": "failWithError"
+              }
+            }
+          },
+          "after": {
+            "REQUEST_DEADLINE": {
+              "target": "#mcpOperation.closing",
+              "actions": [
+                {
+                  "type": "failTimeout"
+                },
+                {
+                  "type": "abandonRequest",
+                  "params": {
+                    "cause": "timeout"
+                  }
+                }
+              ]
             }
           }
         }

@@ -66,7 +66,9 @@ export {
 } from './json-rpc.js';
 export { isEventStream, isJsonMediaType, mediaTypeEssence } from './media-type.js';
 export {
-  assertCompleteResult,
+  type InputRequest,
+  type InputRequired,
+  inputRequiredOf,
   META,
   MODERN_ERROR,
   MODERN_PROTOCOL_VERSION,

@@ -73,18 +73,49 @@ export function mcpHeaderValue(value: string): string {
   return `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
 
+/** One request the server asks the client to answer before it completes (`inputRequests`). */
+export interface InputRequest {
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/** An `input_required` result: what the server asks, and the state to send back byte for byte. */
+export interface InputRequired {
+  readonly inputRequests: Readonly<Record<string, InputRequest>>;
+  /** Opaque; absent when the server sent none. */
+  readonly requestState?: string;
+}
+
 /**
- * Checks a modern result's `resultType`: absent (a server that predates it) or `complete` is a
- * complete result; any other value is refused, since this client takes no other kind yet.
+ * A modern result's `resultType`: absent (a server that predates it) or `complete` is a complete
+ * result (`undefined`); `input_required` is what the server asks (`inputRequests`, `requestState`,
+ * at least one of them, checked); any other value is refused.
  */
-export function assertCompleteResult(result: unknown, scope: OperationScope): void {
+export function inputRequiredOf(result: unknown, scope: OperationScope): InputRequired | undefined {
   const resultType = isRecord(result) ? result.resultType : undefined;
-  if (resultType === undefined || resultType === 'complete') return;
-  throw new ConnectionProtocolError({
-    ...scope,
-    violation:
-      resultType === 'input_required'
-        ? 'asked for client input (resultType input_required), which this client does not answer yet'
-        : 'sent a result of an unknown resultType',
-  });
+  if (resultType === undefined || resultType === 'complete') return undefined;
+  const invalid = (violation: string) => new ConnectionProtocolError({ ...scope, violation });
+  if (resultType !== 'input_required' || !isRecord(result)) {
+    throw invalid('sent a result of an unknown resultType');
+  }
+  const { inputRequests, requestState } = result;
+  if (requestState !== undefined && typeof requestState !== 'string') {
+    throw invalid('sent an input_required result whose requestState is not a string');
+  }
+  if (inputRequests === undefined && requestState === undefined) {
+    throw invalid('sent an input_required result with neither inputRequests nor requestState');
+  }
+  const requests: Record<string, InputRequest> = {};
+  if (inputRequests !== undefined) {
+    if (!isRecord(inputRequests)) throw invalid('sent inputRequests that are not an object');
+    for (const [key, entry] of Object.entries(inputRequests)) {
+      if (!isRecord(entry) || typeof entry.method !== 'string') {
+        throw invalid('sent an input request without a method');
+      }
+      requests[key] = { method: entry.method, params: isRecord(entry.params) ? entry.params : {} };
+    }
+  }
+  return requestState === undefined
+    ? { inputRequests: requests }
+    : { inputRequests: requests, requestState };
 }

@@ -83,7 +83,7 @@ const ECHOED = {
 describe('a connection pinned to 2026-07-28, against a dual-era v2 server', () => {
   it('mounts with one POST and calls with one POST, each with the modern headers and envelope', async () => {
     const tools = await mountConnections([connection('/dual', '2026-07-28')]);
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['echo', 'fail', 'slow']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['confirm', 'echo', 'fail', 'slow']);
     expect(lines()).toEqual(['POST /dual tools/list 200']);
     v2.resetLog();
     expect(await runTool(echo(tools), { message: 'hi' }, { source: 'agent' })).toEqual(ECHOED);
@@ -318,5 +318,63 @@ describe('progress and cancellation on the modern wire', () => {
     expect(v2.slow.started).toBe(started + 1);
     expect(lines()).toEqual(['POST /dual tools/call 200']);
     expect(v2.log[0]?.headers['mcp-name']).toBe('slow');
+  });
+});
+
+describe('input_required on the modern wire', () => {
+  async function confirmTool(): Promise<AnyRuntimeToolDefinition> {
+    const tools = await mountConnections([connection('/dual', '2026-07-28')]);
+    const tool = tools.find((candidate) => candidate.name === 'confirm');
+    if (tool === undefined) throw new Error('confirm not mounted');
+    v2.resetLog();
+    return tool;
+  }
+
+  it("asks the caller, then sends the call again with the answers and the server's state", async () => {
+    const tool = await confirmTool();
+    const asked: unknown[] = [];
+    const result = await runTool(
+      tool,
+      { env: 'prod' },
+      {
+        source: 'agent',
+        caller: {
+          capabilities: { elicitation: {} },
+          request: async (request) => {
+            asked.push(request);
+            return { result: { action: 'accept', content: { confirm: true } } };
+          },
+        },
+      },
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      data: { content: [{ type: 'text', text: 'deployed to prod' }] },
+    });
+    expect(asked).toEqual([
+      {
+        method: 'elicitation/create',
+        params: expect.objectContaining({ message: 'Deploy to prod?' }),
+      },
+    ]);
+    expect(lines()).toEqual(['POST /dual tools/call 200', 'POST /dual tools/call 200']);
+    const [first, retry] = v2.log.map((entry) => entry.body as { id: number; params: object });
+    expect(first?.params).not.toHaveProperty('inputResponses');
+    expect(retry?.id).toBe((first?.id ?? 0) + 1);
+    expect(retry?.params).toMatchObject({
+      name: 'confirm',
+      arguments: { env: 'prod' },
+      inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+      requestState: 'asked:prod',
+      _meta: { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
+    });
+  });
+
+  it('fails typed, with the server refusal, for a caller that cannot answer an elicitation', async () => {
+    const tool = await confirmTool();
+    const result = await runTool(tool, { env: 'prod' }, { source: 'agent' });
+    expect(result).toMatchObject({ ok: false, code: 'CONNECTION_PROTOCOL_ERROR' });
+    expect(toolCauseFromResult(result)).toMatchObject({ operation: 'tools/call', rpcCode: -32021 });
+    expect(lines()).toEqual(['POST /dual tools/call 400']);
   });
 });

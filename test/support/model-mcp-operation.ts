@@ -91,6 +91,7 @@ export function serializeMcpState(snapshot: AnyMachineSnapshot): string {
     session: context.sessionId !== undefined,
     canResume: context.resumeAttempts < MAX_STREAM_RESUMPTIONS,
     pagesLeft: context.maxListPages - context.page - 1,
+    inputRoundsLeft: context.maxInputRounds - context.inputRound,
     deadlineFirst: snapshot.matches({ streamable: 'awaitingResume' })
       ? deadlineBeforeResume(context)
       : undefined,
@@ -183,8 +184,21 @@ const untypedAnswer = (request: ModelledRequest): RpcExchange => ({
   untyped: true,
 });
 
+/** An `input_required` answer: the server asks the caller to confirm first. */
+const askedForInput: RpcExchange = {
+  kind: 'response',
+  value: undefined,
+  sessionId: undefined,
+  inputRequired: {
+    inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'Sure?' } } },
+    requestState: 'state-1',
+  },
+};
+
+// `input_required` comes only with `tools/call` (the specification's multi round-trip requests).
 const modernOutcomes = (request: ModelledRequest) => [
   ...requestOutcomes('postModernRequest', request),
+  ...(request === 'tools/call' ? [done('postModernRequest', askedForInput)] : []),
   done('postModernRequest', untypedAnswer(request)),
   done('postModernRequest', rpcRefusal(400, -32602)),
   done('postModernRequest', rpcRefusal(404, -32601)),
@@ -230,6 +244,10 @@ function eventCasesFor(
     'xstate.error.actor.resumeRequest': [failed('resumeRequest', new Error('network'))],
     'xstate.done.actor.postModernRequest': modernOutcomes(request),
     'xstate.error.actor.postModernRequest': [failed('postModernRequest', new Error('network'))],
+    'xstate.done.actor.answerInputRequests': [
+      { type: 'xstate.done.actor.answerInputRequests', output: { confirm: { action: 'accept' } } },
+    ],
+    'xstate.error.actor.answerInputRequests': [failed('answerInputRequests', new Error('refused'))],
     'xstate.done.actor.postLegacyInitialize': legacyPostOutcomes('postLegacyInitialize'),
     'xstate.error.actor.postLegacyInitialize': [failed('postLegacyInitialize', new Error('net'))],
     'xstate.done.actor.postLegacyInitialized': [done('postLegacyInitialized', accepted)],
@@ -366,10 +384,18 @@ export const mcpRelayModelOptions: ModelOptions = {
   input: { ...mcpModelInput, transportType: 'streamable-http', relay: samplingCaller },
 };
 
-/** The call of a connection pinned to MCP 2026-07-28: one POST, no handshake, no session. */
+/**
+ * The call of a connection pinned to MCP 2026-07-28: one POST, no handshake, no session; at most
+ * two `input_required` rounds, so the limit is reached in the model.
+ */
 export const mcpModernModelOptions: ModelOptions = {
   ...mcpModelOptions,
-  input: { ...mcpModelInput, protocolVersion: '2026-07-28', limits: extendingLimits },
+  input: {
+    ...mcpModelInput,
+    protocolVersion: '2026-07-28',
+    limits: extendingLimits,
+    maxInputRounds: 2,
+  },
 };
 
 /** The paged discovery (two pages at most) of a connection pinned to MCP 2026-07-28. */
@@ -396,7 +422,7 @@ const eraCases = {
  */
 export const mcpEraModelOptions: ModelOptions = {
   ...mcpModelOptions,
-  input: { ...mcpModelInput, protocolVersion: 'auto' },
+  input: { ...mcpModelInput, protocolVersion: 'auto', maxInputRounds: 1 },
   eventCases: eraCases,
 };
 
@@ -406,6 +432,6 @@ export const mcpEraModelOptions: ModelOptions = {
  */
 export const mcpVerdictModelOptions: ModelOptions = {
   ...mcpModelOptions,
-  input: { ...mcpModelInput, reprobe: true },
+  input: { ...mcpModelInput, reprobe: true, maxInputRounds: 1 },
   eventCases: eraCases,
 };

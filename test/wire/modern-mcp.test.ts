@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConnectionProtocolError, operationScope } from '../../src/wire/index.js';
 import {
-  assertCompleteResult,
+  inputRequiredOf,
   mcpHeaderValue,
   rpcErrorOf,
   supportedVersionsOf,
@@ -63,24 +63,62 @@ describe('mcpHeaderValue', () => {
   });
 });
 
-describe('assertCompleteResult', () => {
+describe('inputRequiredOf', () => {
   const scope = operationScope('v2', 'tools/call');
 
   it.each([[{ content: [] }], [{ content: [], resultType: 'complete' }], [null]])(
     'takes %j as complete',
     (result) => {
-      expect(() => assertCompleteResult(result, scope)).not.toThrow();
+      expect(inputRequiredOf(result, scope)).toBeUndefined();
     },
   );
 
+  it('reads an input_required result: the requests, each with its params, and the state as sent', () => {
+    expect(
+      inputRequiredOf(
+        {
+          resultType: 'input_required',
+          inputRequests: {
+            confirm: { method: 'elicitation/create', params: { message: 'Sure?' } },
+            roots: { method: 'roots/list' },
+          },
+          requestState: 'opaque=1',
+        },
+        scope,
+      ),
+    ).toEqual({
+      inputRequests: {
+        confirm: { method: 'elicitation/create', params: { message: 'Sure?' } },
+        roots: { method: 'roots/list', params: {} },
+      },
+      requestState: 'opaque=1',
+    });
+    expect(inputRequiredOf({ resultType: 'input_required', requestState: 's' }, scope)).toEqual({
+      inputRequests: {},
+      requestState: 's',
+    });
+  });
+
   it.each([
-    [
-      { resultType: 'input_required', inputRequests: {} },
-      'asked for client input (resultType input_required), which this client does not answer yet',
-    ],
     [{ resultType: 'streaming' }, 'sent a result of an unknown resultType'],
+    [
+      { resultType: 'input_required' },
+      'sent an input_required result with neither inputRequests nor requestState',
+    ],
+    [
+      { resultType: 'input_required', requestState: 7 },
+      'sent an input_required result whose requestState is not a string',
+    ],
+    [
+      { resultType: 'input_required', inputRequests: [] },
+      'sent inputRequests that are not an object',
+    ],
+    [
+      { resultType: 'input_required', inputRequests: { a: { params: {} } } },
+      'sent an input request without a method',
+    ],
   ])('refuses %j', (result, violation) => {
-    expect(() => assertCompleteResult(result, scope)).toThrow(ConnectionProtocolError);
-    expect(() => assertCompleteResult(result, scope)).toThrow(`Connection "v2" ${violation}`);
+    expect(() => inputRequiredOf(result, scope)).toThrow(ConnectionProtocolError);
+    expect(() => inputRequiredOf(result, scope)).toThrow(`Connection "v2" ${violation}`);
   });
 });

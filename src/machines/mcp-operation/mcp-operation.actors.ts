@@ -41,9 +41,15 @@ import {
   SSE_ACCEPT,
   STREAMABLE_ACCEPT,
 } from './mcp-operation.policy.js';
-import { handleServerMessage, isServerMessage } from './mcp-operation.server-requests.js';
+import {
+  type AnswerInputInput,
+  answerInputRequests,
+  handleServerMessage,
+  isServerMessage,
+} from './mcp-operation.server-requests.js';
 import type {
   ActorBase,
+  DecodedResponse,
   McpOperationContext,
   McpOperationEvent,
   RpcExchange,
@@ -186,6 +192,14 @@ export function callerStreamInput(context: McpOperationContext): CallerStreamInp
   };
 }
 
+/** The input of the `answerInputRequests` actor: what the server asks in the round in progress. */
+export function answerInputInput(context: McpOperationContext): AnswerInputInput {
+  return {
+    base: actorBase(context),
+    inputRequests: context.inputRequired?.inputRequests ?? {},
+  };
+}
+
 /** The input of the `deleteSession` actor that ends a stateful session. */
 export function deleteSessionInput(context: McpOperationContext): DeleteSessionInput {
   return { base: actorBase(context), url: context.url };
@@ -255,6 +269,7 @@ async function readSseResponse(
   budget: ReturnType<typeof readBudget>,
   expectId: number,
   send: WireSend | undefined,
+  sessionId: SecretValue | undefined,
 ): Promise<RpcExchange> {
   let lastEventId: string | undefined;
   let retryMs: number | undefined;
@@ -280,17 +295,31 @@ async function readSseResponse(
       if (!isResponseTo(parsed, expectId)) continue; // notifications and other ids: not ours
       const decoded = decodeRpcResponse(parsed, expectId, scope, input.modern);
       if (!decoded.ok) throw decoded.error;
-      return decoded.untyped === true
-        ? { kind: 'response', value: decoded.value, sessionId: undefined, untyped: true }
-        : { kind: 'response', value: decoded.value, sessionId: undefined };
+      return responseExchange(decoded, sessionId);
     }
   }
   return { kind: 'interrupted', lastEventId, retryMs };
 }
 
-/** The optional `untyped` mark of a modern answer, absent unless it is set. */
-function untypedField(untyped: boolean | undefined): { untyped?: true } {
-  return untyped === true ? { untyped: true } : {};
+/**
+ * The exchange of a decoded answer, with the session the server assigned; a modern answer's
+ * marks (no `resultType`, `input_required`) are present only when set.
+ */
+function responseExchange(
+  decoded: Extract<DecodedResponse, { ok: true }>,
+  sessionId: SecretValue | undefined,
+): RpcExchange {
+  if (decoded.inputRequired !== undefined) {
+    return {
+      kind: 'response',
+      value: undefined,
+      sessionId,
+      inputRequired: decoded.inputRequired,
+    };
+  }
+  return decoded.untyped === true
+    ? { kind: 'response', value: decoded.value, sessionId, untyped: true }
+    : { kind: 'response', value: decoded.value, sessionId };
 }
 
 /** The optional `challenge` field, absent rather than `undefined` when none was sent. */
@@ -357,10 +386,7 @@ async function readAnswer(
     return { kind: 'accepted', status: response.status };
   }
   if (isEventStream(response.headers.get('content-type'))) {
-    const exchange = await readSseResponse(response, input, budget, input.expectId, send);
-    return exchange.kind === 'response'
-      ? { kind: 'response', value: exchange.value, sessionId, ...untypedField(exchange.untyped) }
-      : exchange;
+    return readSseResponse(response, input, budget, input.expectId, send, sessionId);
   }
   const text = await readBoundedText(response, budget);
   const scope = { observedReadBytes: budget.bytesRead(), ...input.base.scope };
@@ -371,7 +397,7 @@ async function readAnswer(
     input.modern,
   );
   if (!decoded.ok) throw decoded.error;
-  return { kind: 'response', value: decoded.value, sessionId, ...untypedField(decoded.untyped) };
+  return responseExchange(decoded, sessionId);
 }
 
 /** The GET that opens a long-lived SSE stream (legacy or standalone), fenced, with the run's headers. */
@@ -530,6 +556,11 @@ export function makeMcpOperationActors(deps: McpOperationDependencies = {}) {
       });
       return () => stopStream(controller);
     }),
+
+    /** Asks the call's caller what the server asks in an `input_required` round. */
+    answerInputRequests: fromPromise<Readonly<Record<string, unknown>>, AnswerInputInput>(
+      ({ input, signal }) => answerInputRequests(input, signal),
+    ),
 
     /** Ends a stateful Streamable HTTP session with `DELETE`; any answer is accepted (405 too). */
     deleteSession: fromPromise<void, DeleteSessionInput>(async ({ input, signal }) => {

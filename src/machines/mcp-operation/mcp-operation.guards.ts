@@ -32,6 +32,12 @@ import type {
   RpcExchange,
 } from './mcp-operation.types.js';
 
+/** An exchange, and how many `input_required` rounds the call answered of how many it may. */
+export interface InputRoundParams extends ExchangeParams {
+  readonly round: number;
+  readonly maxRounds: number;
+}
+
 /** An exchange, and whether the run may still move to the other revision. */
 export interface MoveParams extends ExchangeParams {
   readonly mayMove: boolean;
@@ -179,6 +185,17 @@ export const mcpOperationGuards = {
    */
   isUnsupportedVersion: (_: unknown, { exchange }: ExchangeParams): boolean =>
     isUnsupportedVersionRefusal(exchange),
+
+  /**
+   * The modern answer is `input_required` and the call may still answer a round: the caller is
+   * asked, then the request is sent again with the answers.
+   */
+  asksForInput: (_: unknown, { exchange, round, maxRounds }: InputRoundParams): boolean =>
+    exchange.kind === 'response' && exchange.inputRequired !== undefined && round < maxRounds,
+
+  /** The modern answer is `input_required` again, past the rounds a call answers. */
+  asksForInputPastLimit: (_: unknown, { exchange, round, maxRounds }: InputRoundParams): boolean =>
+    exchange.kind === 'response' && exchange.inputRequired !== undefined && round >= maxRounds,
 
   /** The refusal's body is a JSON-RPC error: the server said why, in its own words. */
   isRpcRefusal: (_: unknown, { exchange }: ExchangeParams): boolean =>

@@ -18,6 +18,7 @@ import {
   ConnectionProtocolError,
   ConnectionResponseTooLargeError,
   ConnectionUrlError,
+  type InputRequired,
   LATEST_PROTOCOL_VERSION,
   MODERN_ERROR,
   MODERN_PROTOCOL_VERSION,
@@ -54,6 +55,7 @@ import {
   decodeRpcResponse,
   INITIALIZE_ID,
   isCancellableRequest,
+  MAX_INPUT_ROUNDS,
   MAX_TOOL_LIST_PAGES,
   mergeToolPages,
   nextCursorOf,
@@ -211,6 +213,21 @@ export const mcpOperationSetup = setup({
     switchToHandshake: assign({ modern: false, protocolVersion: undefined }),
     // The run moved to the other revision; it never moves again.
     markMoved: assign({ moved: true }),
+    // The server asks before it completes: one more round, its byte count kept. Only a modern
+    // server sends `input_required`, so the revision is settled: the run no longer moves.
+    assignInputRequired: assign(({ context, event }, params: { inputRequired: InputRequired }) => ({
+      inputRequired: params.inputRequired,
+      inputRound: context.inputRound + 1,
+      readBytes: readSoFar(context, event),
+      moved: true,
+    })),
+    // The caller answered: the retry carries the answers under a new id.
+    assignInputResponses: assign(
+      ({ context }, params: { responses: Readonly<Record<string, unknown>> }) => ({
+        inputResponses: params.responses,
+        pendingId: context.pendingId + 1,
+      }),
+    ),
     assignEndpoint: assign((_, params: { url: string }) => ({ endpoint: params.url })),
     assignInterruption: assign(({ context, event }, params: RpcExchange) =>
       params.kind === 'interrupted'
@@ -326,6 +343,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       relay: input.relay === undefined ? undefined : new SecretValue(input.relay),
       callerCapabilities: input.relay?.capabilities ?? {},
       maxListPages: input.maxListPages ?? MAX_TOOL_LIST_PAGES,
+      maxInputRounds: input.maxInputRounds ?? MAX_INPUT_ROUNDS,
       transportType: input.transportType ?? 'auto',
       protocolChoice: input.protocolVersion ?? 'auto',
       reprobe: input.reprobe ?? false,
@@ -353,6 +371,9 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       legacyAnswer: undefined,
       legacyAccepted: false,
       abandoned: undefined,
+      inputRound: 0,
+      inputRequired: undefined,
+      inputResponses: undefined,
       progressToken: input.progressToken,
       outcome: undefined,
     };

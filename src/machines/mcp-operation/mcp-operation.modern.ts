@@ -8,7 +8,7 @@
  * in the guards and in the actors; `mcp-operation.edges.ts` is the glossary of what it shares.
  */
 import { exchangeOf } from '../connection-outcomes.js';
-import { exchangeInput } from './mcp-operation.actors.js';
+import { answerInputInput, exchangeInput } from './mcp-operation.actors.js';
 import {
   answerOf,
   beginStep,
@@ -21,19 +21,44 @@ import {
   moveOf,
   pageOutcomes,
   readBudget,
+  requestDeadline,
   requestWindow,
   supportedOf,
   unauthorized,
+  type With,
+  type WithContext,
   type WithSelf,
 } from './mcp-operation.edges.js';
-import { modernRequestMessage, requestNameOf } from './mcp-operation.policy.js';
-import type { RpcExchange } from './mcp-operation.types.js';
+import { type AnsweredInput, modernRequestMessage, requestNameOf } from './mcp-operation.policy.js';
+import type { McpOperationContext, RpcExchange } from './mcp-operation.types.js';
 
 // Taken only after `isRpcRefusal`, so the fallback is never used.
 const rpcRefusalOf = ({ event }: ExchangeDone) =>
   event.output.kind === 'http-error' && event.output.rpcError !== undefined
     ? { status: event.output.status, rpcError: event.output.rpcError }
     : { status: 0, rpcError: { code: 0, message: '' } };
+
+const inputRoundOf = ({ context, event }: WithContext & ExchangeDone) => ({
+  exchange: event.output,
+  round: context.inputRound,
+  maxRounds: context.maxInputRounds,
+});
+// Taken only after `asksForInput`, so the fallback is never used.
+const inputRequiredOf = ({ event }: ExchangeDone) => ({
+  inputRequired: (event.output.kind === 'response' ? event.output.inputRequired : undefined) ?? {
+    inputRequests: {},
+  },
+});
+
+/** The answers of the last round and the server's state, once a round was answered. */
+function answeredOf(context: McpOperationContext): AnsweredInput | undefined {
+  return context.inputResponses === undefined
+    ? undefined
+    : {
+        inputResponses: context.inputResponses,
+        requestState: context.inputRequired?.requestState,
+      };
+}
 
 /** The modern wire: one POST per request, no handshake, no session. */
 export const modernRegion = {
@@ -55,6 +80,7 @@ export const modernRegion = {
               context.cursor,
               context.progressToken,
               context.callerCapabilities,
+              answeredOf(context),
             ),
             expectId: context.pendingId,
             mcpMethod: context.request.method,
@@ -85,6 +111,16 @@ export const modernRegion = {
             target: CLOSING,
             actions: { type: 'failUnsupportedVersion', params: supportedOf },
           },
+          // The server asks the caller first: answer the round, then send the request again.
+          {
+            guard: { type: 'asksForInput', params: inputRoundOf },
+            target: 'answeringInput',
+            actions: { type: 'assignInputRequired', params: inputRequiredOf },
+          },
+          {
+            guard: { type: 'asksForInputPastLimit', params: inputRoundOf },
+            ...failProtocolOn('asked for client input in more rounds than a call answers'),
+          },
           {
             guard: { type: 'isRpcRefusal', params: exchangeOf<RpcExchange> },
             target: CLOSING,
@@ -102,6 +138,26 @@ export const modernRegion = {
         onError: failOnError,
       },
       ...requestWindow,
+    },
+    // Ask the call's caller what the server asks (elicitation, sampling, roots), under the call's
+    // deadline; its answers go with the retry.
+    answeringInput: {
+      invoke: {
+        id: 'answerInputRequests',
+        src: 'answerInputRequests',
+        input: ({ context }: WithContext) => answerInputInput(context),
+        onDone: {
+          target: 'requesting',
+          actions: {
+            type: 'assignInputResponses',
+            params: ({ event }: With<{ readonly output: Readonly<Record<string, unknown>> }>) => ({
+              responses: event.output,
+            }),
+          },
+        },
+        onError: failOnError,
+      },
+      after: requestDeadline,
     },
   },
 } as const;

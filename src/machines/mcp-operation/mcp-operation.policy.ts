@@ -6,9 +6,9 @@
 
 import type { ToolCallerCapabilities } from '../../binding/caller.js';
 import {
-  assertCompleteResult,
   buildJsonRpcNotification,
   buildJsonRpcRequest,
+  inputRequiredOf,
   type JsonRpcNotification,
   type JsonRpcRequest,
   LATEST_PROTOCOL_VERSION,
@@ -150,6 +150,7 @@ export function modernRequestMessage(
   cursor: string | undefined,
   progressToken: string | number | undefined,
   capabilities: ToolCallerCapabilities,
+  answered?: AnsweredInput,
 ): JsonRpcRequest {
   const { method, params } = requestEnvelope(request, cursor);
   const meta: Record<string, unknown> = {
@@ -160,8 +161,22 @@ export function modernRequestMessage(
   if (progressToken !== undefined && method === 'tools/call') meta.progressToken = progressToken;
   const withMeta: Record<string, unknown> = { ...params };
   withMeta._meta = meta;
+  // A retry after input_required: the answers, and the server's state exactly as it was sent.
+  if (answered !== undefined) {
+    withMeta.inputResponses = answered.inputResponses;
+    if (answered.requestState !== undefined) withMeta.requestState = answered.requestState;
+  }
   return buildJsonRpcRequest(id, method, withMeta);
 }
+
+/** What a retry after `input_required` carries: the caller's answers and the server's state. */
+export interface AnsweredInput {
+  readonly inputResponses: Readonly<Record<string, unknown>>;
+  readonly requestState: string | undefined;
+}
+
+/** How many `input_required` rounds one call answers before it refuses the server (the SDK's). */
+export const MAX_INPUT_ROUNDS = 10;
 
 /** The tool a request names, for the `Mcp-Name` header of a modern `tools/call`. */
 export function requestNameOf(request: McpRequest): string | undefined {
@@ -272,7 +287,8 @@ export function decodeRpcResponse(
 ): DecodedResponse {
   try {
     const result = unwrapJsonRpcResponse(message, expectedId, scope);
-    if (modern) assertCompleteResult(result, scope);
+    const inputRequired = modern ? inputRequiredOf(result, scope) : undefined;
+    if (inputRequired !== undefined) return { ok: true, value: undefined, inputRequired };
     const value = parseResult(result, scope);
     return modern && result.resultType === undefined
       ? { ok: true, value, untyped: true }

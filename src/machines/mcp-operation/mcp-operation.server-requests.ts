@@ -10,14 +10,17 @@
 import {
   CALLER_METHOD_NOT_FOUND,
   callerServes,
+  isToolCallerMethod,
   type ToolCallerAnswer,
   type ToolCallerCapabilities,
   type ToolCallerMethod,
   type ToolLogMessage,
 } from '../../binding/caller.js';
 import {
+  ConnectionProtocolError,
   drainBounded,
   fetchWithoutRedirects,
+  type InputRequest,
   type ReadBudget,
   type WireSend,
 } from '../../wire/index.js';
@@ -163,4 +166,51 @@ export async function handleServerMessage(
   if (log === undefined) return false;
   await base.relay?.reveal().log(log);
   return true;
+}
+
+/** Input of the `answerInputRequests` actor: what the server asks, and the caller to ask. */
+export interface AnswerInputInput {
+  readonly base: ActorBase;
+  readonly inputRequests: Readonly<Record<string, InputRequest>>;
+}
+
+/**
+ * Answers an `input_required` round (MCP 2026-07-28): each entry goes to the call's caller, as a
+ * 2025 server request would, and its result is the entry's response. An entry the caller never
+ * declared, or one the caller refuses, ends the call typed: the server was told what the caller
+ * can answer, and no answer can be made up for it.
+ */
+export async function answerInputRequests(
+  input: AnswerInputInput,
+  signal: AbortSignal,
+): Promise<Readonly<Record<string, unknown>>> {
+  const { base } = input;
+  const responses: Record<string, unknown> = {};
+  for (const [key, request] of Object.entries(input.inputRequests)) {
+    const relay = base.relay?.reveal();
+    const method = request.method;
+    if (
+      relay === undefined ||
+      !isToolCallerMethod(method) ||
+      !callerServes(base.callerCapabilities, method)
+    ) {
+      throw new ConnectionProtocolError({
+        ...base.scope,
+        violation: `asked for client input the caller did not declare (${
+          isToolCallerMethod(method) ? method : 'an unknown method'
+        })`,
+      });
+    }
+    const answer = await relay.request({ method, params: request.params }, { signal });
+    if ('error' in answer) {
+      throw new ConnectionProtocolError({
+        ...base.scope,
+        violation: `asked the caller for ${method}, which it refused (code ${answer.error.code})`,
+        rpcCode: answer.error.code,
+        rpcMessage: answer.error.message,
+      });
+    }
+    responses[key] = answer.result;
+  }
+  return responses;
 }

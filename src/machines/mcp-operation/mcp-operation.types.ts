@@ -10,6 +10,7 @@ import type {
   AuthChallenge,
   ConnectionOperation,
   HostFence,
+  InputRequired,
   McpToolList,
   OperationScope,
   PhaseLimits,
@@ -94,6 +95,8 @@ export interface McpOperationInput {
   readonly limits: { readonly handshake: PhaseLimits; readonly request: PhaseLimits };
   /** How many `tools/list` pages to follow; default `MAX_TOOL_LIST_PAGES`. */
   readonly maxListPages?: number;
+  /** How many `input_required` rounds a modern call answers; default `MAX_INPUT_ROUNDS`. */
+  readonly maxInputRounds?: number;
   /**
    * Sent as `_meta.progressToken` with `tools/call` when someone listens to progress; each
    * matching `notifications/progress` is then emitted as a `progress` event of the run.
@@ -129,6 +132,8 @@ export type DecodedResponse =
       readonly value: unknown;
       /** A modern answer without `resultType`: a 2025 server that ignored the envelope. */
       readonly untyped?: boolean;
+      /** A modern `input_required` result: what the server asks before it completes. */
+      readonly inputRequired?: InputRequired;
     }
   | { readonly ok: false; readonly error: unknown };
 
@@ -193,6 +198,12 @@ export interface McpOperationContext
   legacyAccepted: boolean;
   /** Why the sent request was given up (the caller cancelled, its deadline fired), if it was. */
   abandoned: AbandonCause | undefined;
+  /** `input_required` rounds answered so far. */
+  inputRound: number;
+  /** What the server asks in the round in progress, and the state it sent with it. */
+  inputRequired: InputRequired | undefined;
+  /** The caller's answers to the last round, sent with the retry. */
+  inputResponses: Readonly<Record<string, unknown>> | undefined;
   /** The final outcome, decided before teardown. */
   outcome: McpOperationOutput | undefined;
 }
@@ -252,6 +263,8 @@ export type RpcExchange = { readonly unreportedBytes?: number } & (
        * a 2025 server that ignored the envelope sends that.
        */
       readonly untyped?: boolean;
+      /** A modern `input_required` result (its `value` is then undefined). */
+      readonly inputRequired?: InputRequired;
     }
   | {
       readonly kind: 'interrupted';

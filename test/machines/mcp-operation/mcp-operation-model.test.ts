@@ -106,10 +106,11 @@ const MODELS: readonly {
   },
   {
     // The modern wire (MCP 2026-07-28): credentials, one POST whose progress extends its window,
-    // and the outcome; every other edge ends the run (no cancellation notice, no session).
+    // up to two input_required rounds (the model's limit), and the outcome; every other edge ends
+    // the run (no cancellation notice, no session).
     name: 'tools/call, protocol 2026-07-28',
     options: mcpModernModelOptions,
-    size: { states: 4, edges: 27, finalEdges: 24, legacyPostEdges: 0 },
+    size: { states: 12, edges: 88, finalEdges: 75, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
@@ -125,7 +126,7 @@ const MODELS: readonly {
     // answers, the 2025 call model; a -32022 after the move ends the run instead of moving back.
     name: 'tools/call, auto (the modern POST first)',
     options: mcpEraModelOptions,
-    size: { states: 39, edges: 412, finalEdges: 190, legacyPostEdges: 113 },
+    size: { states: 43, edges: 443, finalEdges: 216, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
@@ -134,7 +135,7 @@ const MODELS: readonly {
     // to the modern POST once.
     name: 'tools/call, a 2025 verdict that may be contradicted once',
     options: mcpVerdictModelOptions,
-    size: { states: 39, edges: 412, finalEdges: 197, legacyPostEdges: 113 },
+    size: { states: 43, edges: 443, finalEdges: 223, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
@@ -278,6 +279,7 @@ describe.each(MODELS)('mcpOperation ($name) walked on the real actor', ({ option
       actors: {
         resolveCredentials: deferred as never,
         exchange: deferred as never,
+        answerInputRequests: deferred as never,
         deleteSession: deferred as never,
         // Stream events are sent to the machine by the walk itself.
         legacyStream: fromCallback(() => () => {}) as never,
