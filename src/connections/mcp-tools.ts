@@ -21,7 +21,14 @@ import type {
   McpToolList,
 } from '../machines/mcp-operation/mcp-operation.types.js';
 import type { TransitionObserver } from '../machines/observe.js';
-import { ConnectionProtocolError, MODERN_PROTOCOL_VERSION, operationScope } from '../wire/index.js';
+import {
+  ConnectionProtocolError,
+  headerParamsOf,
+  type McpHeaderParam,
+  MODERN_ERROR,
+  MODERN_PROTOCOL_VERSION,
+  operationScope,
+} from '../wire/index.js';
 import { type ResolvedMcpConnection, resolveMcpConnection } from './define-mcp-connection.js';
 import { runMcpOperation } from './mcp-operation-run.js';
 import { unwrapMcpResult, upstreamToolError } from './mcp-result.js';
@@ -111,6 +118,7 @@ function buildTool(
   resolved: ResolvedMcpConnection,
   tool: Tool,
   input: z.ZodObject,
+  mirrored: { params: readonly McpHeaderParam[] },
   output: OutputCheck | undefined,
   observe: TransitionObserver | undefined,
   verdict: ProtocolVerdict,
@@ -126,23 +134,37 @@ function buildTool(
     inputJsonSchema: tool.inputSchema,
     transports: resolved.transports,
     handler: async (context) => {
-      const outcome = await runMcpOperation(connection, resolved, {
-        request: {
-          method: 'tools/call',
-          params: { name, arguments: { ...(context.input as Record<string, unknown>) } },
-        },
-        context,
-        signal: context.signal,
-        protocolVersion: verdict.protocolVersion,
-        reprobe: verdict.reprobe,
-        ...(observe === undefined ? {} : { observe }),
-        // Ask the upstream for progress only when someone listens, or when progress extends
-        // the call's deadline (`maxTotalTimeoutMs`).
-        ...progressRelay(context, resolved.limits.call.maxTotalTimeoutMs !== undefined),
-        // The upstream's requests for the caller, and its log messages, reach the caller only
-        // when it can receive them; otherwise the call stays on the fast path.
-        ...(isCallerListening(context.caller) ? { relay: context.caller } : {}),
-      });
+      const call = (mirrored: readonly McpHeaderParam[]) =>
+        runMcpOperation(connection, resolved, {
+          request: {
+            method: 'tools/call',
+            params: { name, arguments: { ...(context.input as Record<string, unknown>) } },
+            ...(mirrored.length === 0 ? {} : { headerParams: mirrored }),
+          },
+          context,
+          signal: context.signal,
+          protocolVersion: verdict.protocolVersion,
+          reprobe: verdict.reprobe,
+          ...(observe === undefined ? {} : { observe }),
+          // Ask the upstream for progress only when someone listens, or when progress extends
+          // the call's deadline (`maxTotalTimeoutMs`).
+          ...progressRelay(context, resolved.limits.call.maxTotalTimeoutMs !== undefined),
+          // The upstream's requests for the caller, and its log messages, reach the caller only
+          // when it can receive them; otherwise the call stays on the fast path.
+          ...(isCallerListening(context.caller) ? { relay: context.caller } : {}),
+        });
+      let outcome: Awaited<ReturnType<typeof call>>;
+      try {
+        outcome = await call(mirrored.params);
+      } catch (error) {
+        // -32020: the headers and the body disagree, so the schema held here is stale. List the
+        // tools again once, and call once more with the headers the server now annotates.
+        if (!isHeaderMismatch(error)) throw error;
+        const fresh = await relistedHeaderParams(connection, resolved, name, verdict, observe);
+        if (fresh === undefined) throw error;
+        mirrored.params = fresh;
+        outcome = await call(fresh);
+      }
       // A call that moved to the other revision leaves its verdict for the calls after it.
       if (verdict.reprobe) verdict.protocolVersion = eraOf(outcome.protocolVersion);
       const result = outcome.result as CallToolResult;
@@ -176,6 +198,33 @@ function outputCheckOf(tool: Tool): { check?: OutputCheck; unconvertible?: strin
       unconvertible: `outputSchema cannot be converted (${reason}); the tool is mounted without output checking`,
     };
   }
+}
+
+/** A JSON-RPC `-32020` refusal: the request's headers and its body disagree (MCP 2026-07-28). */
+function isHeaderMismatch(error: unknown): boolean {
+  return ConnectionProtocolError.isInstance(error) && error.rpcCode === MODERN_ERROR.headerMismatch;
+}
+
+/**
+ * The header annotations of tool `name` as the server lists them now, for one retry after a
+ * `-32020`; `undefined` when the tool is gone or its annotations are no longer valid.
+ */
+async function relistedHeaderParams(
+  connection: McpClientConnection,
+  resolved: ResolvedMcpConnection,
+  name: string,
+  verdict: ProtocolVerdict,
+  observe: TransitionObserver | undefined,
+): Promise<readonly McpHeaderParam[] | undefined> {
+  const listing = await runMcpOperation(connection, resolved, {
+    request: { method: 'tools/list' },
+    protocolVersion: verdict.protocolVersion,
+    reprobe: verdict.reprobe,
+    ...(observe === undefined ? {} : { observe }),
+  });
+  const tool = (listing.result as McpToolList).tools.find((candidate) => candidate.name === name);
+  const headers = tool === undefined ? undefined : headerParamsOf(tool.inputSchema);
+  return headers === undefined || 'invalid' in headers ? undefined : headers.params;
 }
 
 /**
@@ -237,6 +286,16 @@ export async function discoverMcpTools(
       });
       continue;
     }
+    const headers = headerParamsOf(tool.inputSchema);
+    if ('invalid' in headers) {
+      report({
+        connection: resolved.name,
+        tool: tool.name,
+        reason: 'invalid-header-annotation',
+        message: headers.invalid,
+      });
+      continue;
+    }
     const output = outputCheckOf(tool);
     try {
       const input = inputValidatorOf(tool.inputSchema);
@@ -245,6 +304,7 @@ export async function discoverMcpTools(
         resolved,
         tool,
         input.schema,
+        { params: headers.params },
         output.check,
         observe,
         verdict,

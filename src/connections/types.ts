@@ -107,6 +107,8 @@ export type ConnectionDefinition = McpClientConnection | OpenApiConnection;
 export type SkipReason =
   | 'invalid-tool'
   | 'invalid-name'
+  // `x-mcp-header` annotations MCP 2026-07-28 says a client must not mount.
+  | 'invalid-header-annotation'
   | 'unconvertible-schema'
   | 'unconvertible-output-schema'
   | 'unvalidated-input-schema'

@@ -66,15 +66,19 @@ export {
 } from './json-rpc.js';
 export { isEventStream, isJsonMediaType, mediaTypeEssence } from './media-type.js';
 export {
+  headerParamsOf,
   type InputRequest,
   type InputRequired,
   inputRequiredOf,
+  type McpHeaderParam,
   META,
   MODERN_ERROR,
   MODERN_PROTOCOL_VERSION,
   mcpHeaderValue,
+  mcpParamHeaders,
   type RpcErrorBody,
   rpcErrorOf,
+  rpcRefusalViolation,
   supportedVersionsOf,
 } from './modern-mcp.js';
 export {

@@ -60,6 +60,19 @@ export function supportedVersionsOf(error: RpcErrorBody | undefined): readonly s
     : [];
 }
 
+/**
+ * What a 4xx carrying a JSON-RPC error says, completing `Connection "<name>" …`: a `-32021` names
+ * the client capabilities the call needed (`data.requiredCapabilities`); any other code is quoted.
+ */
+export function rpcRefusalViolation(status: number, error: RpcErrorBody): string {
+  if (error.code === MODERN_ERROR.missingClientCapability) {
+    const required = isRecord(error.data) ? error.data.requiredCapabilities : undefined;
+    const names = isRecord(required) ? Object.keys(required).join(', ') : '';
+    return `needs client capabilities its caller did not declare (${names || 'none named'})`;
+  }
+  return `answered HTTP ${status} with MCP error (code ${error.code})`;
+}
+
 const SAFE_HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 const BASE64_SENTINEL = /^=\?base64\?/i;
 
@@ -118,4 +131,82 @@ export function inputRequiredOf(result: unknown, scope: OperationScope): InputRe
   return requestState === undefined
     ? { inputRequests: requests }
     : { inputRequests: requests, requestState };
+}
+
+/** An argument the modern wire mirrors into a header: `Mcp-Param-<header>` carries its value. */
+export interface McpHeaderParam {
+  /** The argument's name (a top-level property of the input schema). */
+  readonly argument: string;
+  /** The header's suffix, as the schema's `x-mcp-header` names it. */
+  readonly header: string;
+}
+
+const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_TYPES: ReadonlySet<unknown> = new Set(['string', 'integer', 'boolean']);
+
+/**
+ * The arguments a tool's input schema mirrors into `Mcp-Param-*` headers (`x-mcp-header`, MCP
+ * 2026-07-28), or why its annotations are invalid: a name that is empty, not a header token, or
+ * a duplicate ignoring case; a property that is not a string, an integer or a boolean; an
+ * annotation anywhere but on a top-level property. A client must not mount such a tool.
+ */
+export function headerParamsOf(
+  inputSchema: unknown,
+): { readonly params: readonly McpHeaderParam[] } | { readonly invalid: string } {
+  const params: McpHeaderParam[] = [];
+  const seen = new Set<string>();
+  const properties =
+    isRecord(inputSchema) && isRecord(inputSchema.properties) ? inputSchema.properties : {};
+  for (const [argument, property] of Object.entries(properties)) {
+    if (!isRecord(property) || !('x-mcp-header' in property)) continue;
+    const header = property['x-mcp-header'];
+    if (typeof header !== 'string' || !HEADER_TOKEN.test(header)) {
+      return { invalid: `x-mcp-header of "${argument}" is not a header name` };
+    }
+    if (seen.has(header.toLowerCase())) {
+      return { invalid: `x-mcp-header "${header}" names two arguments` };
+    }
+    if (!HEADER_TYPES.has(property.type)) {
+      return {
+        invalid: `x-mcp-header of "${argument}" is on a ${String(property.type ?? 'untyped')} property`,
+      };
+    }
+    seen.add(header.toLowerCase());
+    params.push({ argument, header });
+  }
+  const annotated = countAnnotations(inputSchema);
+  if (annotated !== params.length) {
+    return { invalid: 'x-mcp-header appears on something other than a top-level property' };
+  }
+  return { params };
+}
+
+/** How many `x-mcp-header` keys a schema holds, wherever they are. */
+function countAnnotations(value: unknown): number {
+  if (Array.isArray(value))
+    return value.reduce<number>((sum, item) => sum + countAnnotations(item), 0);
+  if (!isRecord(value)) return 0;
+  let count = 'x-mcp-header' in value ? 1 : 0;
+  for (const child of Object.values(value)) count += countAnnotations(child);
+  return count;
+}
+
+/**
+ * The `Mcp-Param-*` headers of one call: each mirrored argument that is present and not null, a
+ * string as it is (or in its base64 form), an integer in decimal, a boolean as `true`/`false`.
+ */
+export function mcpParamHeaders(
+  params: readonly McpHeaderParam[],
+  args: Readonly<Record<string, unknown>>,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const { argument, header } of params) {
+    const value = args[argument];
+    if (typeof value === 'string')
+      headers[`mcp-param-${header.toLowerCase()}`] = mcpHeaderValue(value);
+    else if (typeof value === 'boolean' || (typeof value === 'number' && Number.isInteger(value))) {
+      headers[`mcp-param-${header.toLowerCase()}`] = String(value);
+    }
+  }
+  return headers;
 }

@@ -374,7 +374,11 @@ describe('input_required on the modern wire', () => {
     const tool = await confirmTool();
     const result = await runTool(tool, { env: 'prod' }, { source: 'agent' });
     expect(result).toMatchObject({ ok: false, code: 'CONNECTION_PROTOCOL_ERROR' });
-    expect(toolCauseFromResult(result)).toMatchObject({ operation: 'tools/call', rpcCode: -32021 });
+    expect(toolCauseFromResult(result)).toMatchObject({
+      operation: 'tools/call',
+      rpcCode: -32021,
+      message: 'Connection "v2" needs client capabilities its caller did not declare (elicitation)',
+    });
     expect(lines()).toEqual(['POST /dual tools/call 400']);
   });
 });

@@ -5,6 +5,7 @@
  * failure of the 2025 `initialize` does, and never reaches legacy SSE.
  */
 import { describe, expect, it } from 'vitest';
+import { runTool } from '../../src/binding/index.js';
 import {
   ConnectionAuthorizationRequiredError,
   ConnectionProtocolError,
@@ -101,7 +102,7 @@ describe('the modern probe of an auto connection', () => {
 
   it.each([
     [-32020, 'answered HTTP 400 with MCP error (code -32020)'],
-    [-32021, 'answered HTTP 400 with MCP error (code -32021)'],
+    [-32021, 'needs client capabilities its caller did not declare (none named)'],
   ])(
     'takes a 400 carrying the modern error %i as a modern refusal: typed, no handshake',
     async (code, violation) => {
@@ -135,5 +136,150 @@ describe('the modern probe of an auto connection', () => {
     expect(error).toBeInstanceOf(ConnectionUrlError);
     expect(error).toMatchObject({ operation: 'tools/list' });
     expect(wire(server)).toEqual(['POST /mcp tools/list']);
+  });
+});
+
+describe('x-mcp-header on the modern wire', () => {
+  const TOOLS = [
+    {
+      name: 'echo',
+      description: 'Echoes, with its routing arguments mirrored into headers.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          message: { type: 'string' },
+          region: { type: 'string', 'x-mcp-header': 'Region' },
+          count: { type: 'integer', 'x-mcp-header': 'Count' },
+        },
+      },
+    },
+    {
+      name: 'badly_annotated',
+      description: 'Annotates a number, which no header may carry.',
+      inputSchema: {
+        type: 'object',
+        properties: { ratio: { type: 'number', 'x-mcp-header': 'Ratio' } },
+      },
+    },
+  ];
+
+  it('skips a tool whose annotations are invalid, and sends Mcp-Param-* for the rest', async () => {
+    const server = await start(mcpHandler({}, { modern: true, tools: TOOLS }));
+    const skipped: unknown[] = [];
+    const tools = await mountConnections([probing(server)], {
+      onSkippedTool: (entry) => skipped.push(entry),
+    });
+    expect(tools.map((tool) => tool.name)).toEqual(['echo']);
+    expect(skipped).toEqual([
+      {
+        connection: 'probing',
+        tool: 'badly_annotated',
+        reason: 'invalid-header-annotation',
+        message: 'x-mcp-header of "ratio" is on a number property',
+      },
+    ]);
+    const from = server.count();
+    const echo = tools[0];
+    if (echo === undefined) throw new Error('echo not mounted');
+    await runTool(echo, { message: 'hi', region: 'eu-west', count: 3 }, { source: 'agent' });
+    await runTool(echo, { message: 'hi', region: 'café' }, { source: 'agent' });
+    const params = server.requests
+      .slice(from)
+      .map((request) =>
+        Object.fromEntries(
+          Object.entries(request.headers).filter(([name]) => name.startsWith('mcp-param-')),
+        ),
+      );
+    expect(params).toEqual([
+      { 'mcp-param-region': 'eu-west', 'mcp-param-count': '3' },
+      { 'mcp-param-region': `=?base64?${Buffer.from('café').toString('base64')}?=` },
+    ]);
+  });
+});
+
+describe('a -32020 (the headers and the body disagree) on the modern wire', () => {
+  const plain = {
+    name: 'echo',
+    description: 'Echoes.',
+    inputSchema: {
+      type: 'object',
+      properties: { message: { type: 'string' }, region: { type: 'string' } },
+    },
+  };
+  const annotated = {
+    ...plain,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        message: { type: 'string' },
+        region: { type: 'string', 'x-mcp-header': 'Region' },
+      },
+    },
+  };
+
+  /** A modern server that now annotates `region` and refuses a call without its header. */
+  const strict = mcpHandler(
+    {
+      'tools/call': (request: SeenRequest) =>
+        request.headers['mcp-param-region'] === undefined
+          ? reply.json(
+              400,
+              mcpMessage.error(request.rpc?.id ?? null, -32020, 'Header mismatch', {
+                mismatch: 'Mcp-Param-Region',
+              }),
+            )
+          : reply.json(
+              200,
+              mcpMessage.callResult(request.rpc?.id ?? null, {
+                content: [{ type: 'text', text: 'routed' }],
+                resultType: 'complete',
+              }),
+            ),
+    },
+    { modern: true, tools: [annotated] },
+  );
+
+  it('lists the tools again once, calls once more with the new headers, and keeps them', async () => {
+    const server = await start(mcpHandler({}, { modern: true, tools: [plain] }));
+    const [echo] = await mountConnections([probing(server)]);
+    if (echo === undefined) throw new Error('echo not mounted');
+    server.setHandler(strict);
+    const from = server.count();
+    const first = await runTool(echo, { message: 'a', region: 'eu' }, { source: 'agent' });
+    const second = await runTool(echo, { message: 'b', region: 'us' }, { source: 'agent' });
+    expect([first, second]).toMatchObject([{ ok: true }, { ok: true }]);
+    expect(wire(server, from)).toEqual([
+      'POST /mcp tools/call',
+      'POST /mcp tools/list',
+      'POST /mcp tools/call',
+      'POST /mcp tools/call',
+    ]);
+    expect(
+      server.requests.slice(from).map((request) => request.headers['mcp-param-region']),
+    ).toEqual([undefined, undefined, 'eu', 'us']);
+  });
+
+  it('gives up after the one retry when the server still refuses', async () => {
+    const server = await start(mcpHandler({}, { modern: true, tools: [plain] }));
+    const [echo] = await mountConnections([probing(server)]);
+    if (echo === undefined) throw new Error('echo not mounted');
+    // The listing stays unannotated, so the retry sends no header and is refused again.
+    server.setHandler(
+      mcpHandler(
+        {
+          'tools/call': (request: SeenRequest) =>
+            reply.json(400, mcpMessage.error(request.rpc?.id ?? null, -32020, 'Header mismatch')),
+        },
+        { modern: true, tools: [plain] },
+      ),
+    );
+    const from = server.count();
+    const result = await runTool(echo, { message: 'a', region: 'eu' }, { source: 'agent' });
+    expect(result).toMatchObject({ ok: false, code: 'CONNECTION_PROTOCOL_ERROR' });
+    expect(wire(server, from)).toEqual([
+      'POST /mcp tools/call',
+      'POST /mcp tools/list',
+      'POST /mcp tools/call',
+    ]);
   });
 });

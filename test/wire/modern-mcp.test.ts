@@ -5,9 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { ConnectionProtocolError, operationScope } from '../../src/wire/index.js';
 import {
+  headerParamsOf,
   inputRequiredOf,
   mcpHeaderValue,
+  mcpParamHeaders,
   rpcErrorOf,
+  rpcRefusalViolation,
   supportedVersionsOf,
 } from '../../src/wire/modern-mcp.js';
 
@@ -120,5 +123,127 @@ describe('inputRequiredOf', () => {
   ])('refuses %j', (result, violation) => {
     expect(() => inputRequiredOf(result, scope)).toThrow(ConnectionProtocolError);
     expect(() => inputRequiredOf(result, scope)).toThrow(`Connection "v2" ${violation}`);
+  });
+});
+
+describe('headerParamsOf', () => {
+  const schemaWith = (
+    properties: Record<string, unknown>,
+    extra: Record<string, unknown> = {},
+  ) => ({
+    type: 'object',
+    properties,
+    ...extra,
+  });
+
+  it('lists the top-level string, integer and boolean properties an x-mcp-header names', () => {
+    expect(
+      headerParamsOf(
+        schemaWith({
+          region: { type: 'string', 'x-mcp-header': 'Region' },
+          count: { type: 'integer', 'x-mcp-header': 'Count' },
+          dry: { type: 'boolean', 'x-mcp-header': 'Dry-Run' },
+          note: { type: 'string' },
+        }),
+      ),
+    ).toEqual({
+      params: [
+        { argument: 'region', header: 'Region' },
+        { argument: 'count', header: 'Count' },
+        { argument: 'dry', header: 'Dry-Run' },
+      ],
+    });
+    expect(headerParamsOf({ type: 'object' })).toEqual({ params: [] });
+  });
+
+  it.each([
+    [
+      'an empty name',
+      schemaWith({ a: { type: 'string', 'x-mcp-header': '' } }),
+      'x-mcp-header of "a" is not a header name',
+    ],
+    [
+      'a name that is no token',
+      schemaWith({ a: { type: 'string', 'x-mcp-header': 'A B' } }),
+      'x-mcp-header of "a" is not a header name',
+    ],
+    [
+      'a duplicate ignoring case',
+      schemaWith({
+        a: { type: 'string', 'x-mcp-header': 'Zone' },
+        b: { type: 'string', 'x-mcp-header': 'zone' },
+      }),
+      'x-mcp-header "zone" names two arguments',
+    ],
+    [
+      'a number property',
+      schemaWith({ a: { type: 'number', 'x-mcp-header': 'A' } }),
+      'x-mcp-header of "a" is on a number property',
+    ],
+    [
+      'an object property',
+      schemaWith({ a: { type: 'object', 'x-mcp-header': 'A' } }),
+      'x-mcp-header of "a" is on a object property',
+    ],
+    [
+      'a nested property',
+      schemaWith({
+        a: { type: 'object', properties: { b: { type: 'string', 'x-mcp-header': 'B' } } },
+      }),
+      'x-mcp-header appears on something other than a top-level property',
+    ],
+    [
+      'a definition',
+      schemaWith({}, { $defs: { d: { type: 'string', 'x-mcp-header': 'D' } } }),
+      'x-mcp-header appears on something other than a top-level property',
+    ],
+  ])('refuses %s', (_label, schema, invalid) => {
+    expect(headerParamsOf(schema)).toEqual({ invalid });
+  });
+});
+
+describe('mcpParamHeaders', () => {
+  const params = [
+    { argument: 'region', header: 'Region' },
+    { argument: 'count', header: 'Count' },
+    { argument: 'dry', header: 'Dry-Run' },
+  ];
+
+  it.each([
+    [
+      { region: 'eu-west', count: 3, dry: false },
+      { 'mcp-param-region': 'eu-west', 'mcp-param-count': '3', 'mcp-param-dry-run': 'false' },
+    ],
+    [
+      { region: 'café' },
+      { 'mcp-param-region': `=?base64?${Buffer.from('café').toString('base64')}?=` },
+    ],
+    [{ region: null, count: 1.5 }, {}],
+    [{}, {}],
+  ])('%j -> %j', (args, expected) => {
+    expect(mcpParamHeaders(params, args)).toEqual(expected);
+  });
+});
+
+describe('rpcRefusalViolation', () => {
+  it.each([
+    [
+      400,
+      {
+        code: -32021,
+        message: 'no',
+        data: { requiredCapabilities: { elicitation: { form: {} } } },
+      },
+      'needs client capabilities its caller did not declare (elicitation)',
+    ],
+    [
+      400,
+      { code: -32021, message: 'no' },
+      'needs client capabilities its caller did not declare (none named)',
+    ],
+    [400, { code: -32602, message: 'bad' }, 'answered HTTP 400 with MCP error (code -32602)'],
+    [404, { code: -32601, message: 'none' }, 'answered HTTP 404 with MCP error (code -32601)'],
+  ])('%i %j -> %s', (status, error, expected) => {
+    expect(rpcRefusalViolation(status, error)).toBe(expected);
   });
 });

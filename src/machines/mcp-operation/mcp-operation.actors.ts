@@ -90,6 +90,7 @@ export interface ExchangeInput {
   /** A modern request (MCP 2026-07-28): its `Mcp-Method`, and its `Mcp-Name` when it names one. */
   readonly mcpMethod?: string;
   readonly mcpName?: string;
+  readonly mcpParams?: Readonly<Record<string, string>>;
   /** The answer is a modern result, whose `resultType` is checked. */
   readonly modern?: boolean;
   /** The operation's byte ceiling and what it has already read. */
@@ -148,7 +149,14 @@ export function exchangeInput(
   self: ByteReporter,
   shape: Pick<
     ExchangeInput,
-    'method' | 'message' | 'expectId' | 'lastEventId' | 'mcpMethod' | 'mcpName' | 'modern'
+    | 'method'
+    | 'message'
+    | 'expectId'
+    | 'lastEventId'
+    | 'mcpMethod'
+    | 'mcpName'
+    | 'mcpParams'
+    | 'modern'
   >,
 ): ExchangeInput {
   return {
@@ -343,6 +351,7 @@ async function runExchange(
       ...(input.lastEventId === undefined ? {} : { lastEventId: input.lastEventId }),
       ...(input.mcpMethod === undefined ? {} : { mcpMethod: input.mcpMethod }),
       ...(input.mcpName === undefined ? {} : { mcpName: input.mcpName }),
+      ...(input.mcpParams === undefined ? {} : { mcpParams: input.mcpParams }),
     }),
     signal,
     ...(input.message === undefined ? {} : { body: JSON.stringify(input.message) }),

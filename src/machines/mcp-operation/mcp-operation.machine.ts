@@ -25,6 +25,7 @@ import {
   type OperationScope,
   operationScope,
   type RpcErrorBody,
+  rpcRefusalViolation,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '../../wire/index.js';
 import { readSoFar } from '../bytes-read.js';
@@ -281,7 +282,7 @@ export const mcpOperationSetup = setup({
         failed(
           new ConnectionProtocolError({
             ...scopeOf(context, readSoFar(context, event)),
-            violation: `answered HTTP ${params.status} with MCP error (code ${params.rpcError.code})`,
+            violation: rpcRefusalViolation(params.status, params.rpcError),
             rpcCode: params.rpcError.code,
             rpcMessage: params.rpcError.message,
           }),

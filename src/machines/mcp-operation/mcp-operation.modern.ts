@@ -29,7 +29,12 @@ import {
   type WithContext,
   type WithSelf,
 } from './mcp-operation.edges.js';
-import { type AnsweredInput, modernRequestMessage, requestNameOf } from './mcp-operation.policy.js';
+import {
+  type AnsweredInput,
+  modernRequestMessage,
+  requestNameOf,
+  requestParamHeadersOf,
+} from './mcp-operation.policy.js';
 import type { McpOperationContext, RpcExchange } from './mcp-operation.types.js';
 
 // Taken only after `isRpcRefusal`, so the fallback is never used.
@@ -72,6 +77,7 @@ export const modernRegion = {
         src: 'exchange',
         input: ({ context, self }: WithSelf) => {
           const name = requestNameOf(context.request);
+          const params = requestParamHeadersOf(context.request);
           return exchangeInput(context, self, {
             method: 'POST',
             message: modernRequestMessage(
@@ -84,8 +90,9 @@ export const modernRegion = {
             ),
             expectId: context.pendingId,
             mcpMethod: context.request.method,
-            ...(name === undefined ? {} : { mcpName: name }),
             modern: true,
+            ...(name === undefined ? {} : { mcpName: name }),
+            ...(params === undefined ? {} : { mcpParams: params }),
           });
         },
         onDone: [

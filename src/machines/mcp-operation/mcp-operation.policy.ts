@@ -15,6 +15,7 @@ import {
   META,
   MODERN_PROTOCOL_VERSION,
   mcpHeaderValue,
+  mcpParamHeaders,
   type OperationScope,
   parseCallToolResult,
   parseInitializeResult,
@@ -85,6 +86,8 @@ export interface HeaderFraming {
   readonly mcpMethod?: string;
   /** The modern wire's `Mcp-Name`, the tool a `tools/call` names. */
   readonly mcpName?: string;
+  /** The modern wire's `Mcp-Param-*` headers, already encoded. */
+  readonly mcpParams?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -106,6 +109,7 @@ export function buildRequestHeaders(
   if (framing.lastEventId !== undefined) headers['last-event-id'] = framing.lastEventId;
   if (framing.mcpMethod !== undefined) headers['mcp-method'] = framing.mcpMethod;
   if (framing.mcpName !== undefined) headers['mcp-name'] = mcpHeaderValue(framing.mcpName);
+  if (framing.mcpParams !== undefined) Object.assign(headers, framing.mcpParams);
   return headers;
 }
 
@@ -181,6 +185,13 @@ export const MAX_INPUT_ROUNDS = 10;
 /** The tool a request names, for the `Mcp-Name` header of a modern `tools/call`. */
 export function requestNameOf(request: McpRequest): string | undefined {
   return request.method === 'tools/call' ? request.params.name : undefined;
+}
+
+/** The `Mcp-Param-*` headers of a modern `tools/call`, when its tool mirrors any argument. */
+export function requestParamHeadersOf(request: McpRequest): Record<string, string> | undefined {
+  if (request.method !== 'tools/call' || request.headerParams === undefined) return undefined;
+  if (request.headerParams.length === 0) return undefined;
+  return mcpParamHeaders(request.headerParams, request.params.arguments);
 }
 
 /** Whether the call relays the upstream's requests to a caller that declared it can answer some. */

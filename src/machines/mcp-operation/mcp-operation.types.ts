@@ -11,6 +11,7 @@ import type {
   ConnectionOperation,
   HostFence,
   InputRequired,
+  McpHeaderParam,
   McpToolList,
   OperationScope,
   PhaseLimits,
@@ -41,6 +42,8 @@ export type McpRequest =
   | {
       readonly method: 'tools/call';
       readonly params: { readonly name: string; readonly arguments: Record<string, unknown> };
+      /** The arguments the modern wire mirrors into `Mcp-Param-*` headers (`x-mcp-header`). */
+      readonly headerParams?: readonly McpHeaderParam[];
     };
 
 /** Which wire the operation ended up on. */
