@@ -1,15 +1,80 @@
 /**
  * The client under test for `@modelcontextprotocol/conformance` (client mode). The suite appends the
- * scenario server's URL as the last argument and names the scenario in MCP_CONFORMANCE_SCENARIO.
- * It runs this library's discovery, then calls each discovered tool through the canonical runner,
- * each operation on its own client. Exits 1 on any failure.
+ * scenario server's URL as the last argument, names the scenario in MCP_CONFORMANCE_SCENARIO and,
+ * for scenarios that say which calls to make, passes them in MCP_CONFORMANCE_CONTEXT
+ * (`toolCalls`: names and arguments). It runs this library's discovery, then calls the named tools
+ * (or each discovered tool, with arguments sampled from its schema) through the canonical runner,
+ * each operation on its own client, with a caller that answers elicitation, sampling and roots.
+ * Exits 1 on any failure.
  */
-import { runTool } from '../src/binding/index.js';
+import {
+  type AnyRuntimeToolDefinition,
+  runTool,
+  type ToolCallerHandler,
+} from '../src/binding/index.js';
 import { defineMcpClientConnection, mountConnections } from '../src/connections/index.js';
 
 const ARGUMENTS: Readonly<Record<string, Record<string, unknown>>> = {
   add_numbers: { a: 2, b: 3 },
 };
+
+/** A caller that accepts every elicitation, answers sampling with a fixed text, and has no roots. */
+const CALLER: ToolCallerHandler = {
+  capabilities: { elicitation: {}, sampling: {}, roots: {} },
+  request: async ({ method }) => {
+    if (method === 'elicitation/create') return { result: { action: 'accept', content: {} } };
+    if (method === 'sampling/createMessage') {
+      return {
+        result: { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'conformance' },
+      };
+    }
+    return { result: { roots: [] } };
+  },
+};
+
+interface ToolCall {
+  readonly name: string;
+  readonly arguments?: Record<string, unknown>;
+}
+
+/** The calls the scenario asks for, when its context names them. */
+function contextCalls(): readonly ToolCall[] | undefined {
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  if (raw === undefined) return undefined;
+  const context = JSON.parse(raw) as { toolCalls?: ToolCall[] };
+  return context.toolCalls;
+}
+
+const SAMPLES: Readonly<Record<string, unknown>> = {
+  string: 'x',
+  integer: 1,
+  number: 1,
+  boolean: true,
+  array: [],
+  object: {},
+};
+
+/** Arguments for a tool no scenario context names: a sample value for each required property. */
+function sampleArguments(schema: unknown): Record<string, unknown> {
+  const { properties, required } = (schema ?? {}) as {
+    properties?: Record<string, { type?: unknown }>;
+    required?: unknown;
+  };
+  const names = Array.isArray(required) ? (required as string[]) : [];
+  return Object.fromEntries(
+    names.map((name) => [name, SAMPLES[String(properties?.[name]?.type ?? 'string')] ?? 'x']),
+  );
+}
+
+async function call(
+  scenario: string,
+  tool: AnyRuntimeToolDefinition,
+  args: Record<string, unknown>,
+): Promise<void> {
+  const result = await runTool(tool, args, { source: 'internal', caller: CALLER });
+  console.log(`[${scenario}] ${tool.name}: ${JSON.stringify(result).slice(0, 300)}`);
+  if (!result.ok) process.exitCode = 1;
+}
 
 async function main(): Promise<void> {
   const url = process.argv.at(-1);
@@ -24,10 +89,21 @@ async function main(): Promise<void> {
   console.log(
     `[${scenario}] discovered ${tools.length} tool(s): ${tools.map((t) => t.name).join(', ')}`,
   );
+  const named = contextCalls();
+  if (named !== undefined) {
+    for (const { name, arguments: args } of named) {
+      const tool = tools.find((candidate) => candidate.name === name);
+      if (tool === undefined) {
+        console.log(`[${scenario}] ${name}: not mounted`);
+        process.exitCode = 1;
+        continue;
+      }
+      await call(scenario, tool, args ?? {});
+    }
+    return;
+  }
   for (const tool of tools) {
-    const result = await runTool(tool, ARGUMENTS[tool.name] ?? {}, { source: 'internal' });
-    console.log(`[${scenario}] ${tool.name}: ${JSON.stringify(result).slice(0, 300)}`);
-    if (!result.ok) process.exitCode = 1;
+    await call(scenario, tool, ARGUMENTS[tool.name] ?? sampleArguments(tool.inputJsonSchema));
   }
 }
 

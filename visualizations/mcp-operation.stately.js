@@ -1205,6 +1205,17 @@ export default createMachine({
               },
               {
                 "guard": {
+                  "type": "offersModernRetry"
+                },
+                "target": "requesting",
+                "reenter": true,
+                "actions": [
+                  "markMoved",
+                  "nextRequestId"
+                ]
+              },
+              {
+                "guard": {
                   "type": "isUnsupportedVersion"
                 },
                 "target": "#mcpOperation.closing",

@@ -283,3 +283,27 @@ describe('a -32020 (the headers and the body disagree) on the modern wire', () =
     ]);
   });
 });
+
+describe('a -32022 naming 2026-07-28 itself', () => {
+  it('is retried once, under a new id, and the second answer stands', async () => {
+    let refused = false;
+    const base = mcpHandler({}, { modern: true });
+    const server = await start((request, fault) => {
+      if (!refused && request.rpc?.method === 'tools/list') {
+        refused = true;
+        return reply.json(
+          400,
+          mcpMessage.error(request.rpc.id ?? null, -32022, 'Unsupported protocol version', {
+            supported: ['2026-07-28'],
+          }),
+        );
+      }
+      return base(request, fault);
+    });
+    const tools = await mountConnections([probing(server)]);
+    expect(tools.map((tool) => tool.name)).toEqual(['echo']);
+    expect(wire(server)).toEqual(['POST /mcp tools/list', 'POST /mcp tools/list']);
+    const [first, retry] = server.requests.map((request) => request.rpc?.id);
+    expect(retry).toBe(Number(first) + 1);
+  });
+});

@@ -92,6 +92,7 @@ export function serializeMcpState(snapshot: AnyMachineSnapshot): string {
     canResume: context.resumeAttempts < MAX_STREAM_RESUMPTIONS,
     pagesLeft: context.maxListPages - context.page - 1,
     inputRoundsLeft: context.maxInputRounds - context.inputRound,
+    moved: context.moved,
     deadlineFirst: snapshot.matches({ streamable: 'awaitingResume' })
       ? deadlineBeforeResume(context)
       : undefined,
@@ -205,6 +206,8 @@ const modernOutcomes = (request: ModelledRequest) => [
   // A 2025 server's refusal of a revision it does not speak (the 2025 SDK's answer).
   done('postModernRequest', rpcRefusal(400, -32000)),
   done('postModernRequest', rpcRefusal(400, -32022, { supported: ['2025-11-25'] })),
+  // Naming this very revision: one corrective retry.
+  done('postModernRequest', rpcRefusal(400, -32022, { supported: ['2026-07-28'] })),
   done('postModernRequest', rpcRefusal(400, -32022, { supported: ['2099-01-01'] })),
 ];
 

@@ -40,10 +40,15 @@ export function mayMove(context: McpOperationContext): boolean {
   return (context.protocolChoice === 'auto' || context.reprobe) && !context.moved;
 }
 
-/** An exchange, and whether its answer may move the run to the other revision. */
+/**
+ * An exchange, whether its answer may move the run to the other revision, whether the run still
+ * probes (`auto`, no move yet: it holds no verdict), and whether it moved.
+ */
 export const moveOf = ({ context, event }: WithContext & ExchangeDone) => ({
   exchange: event.output,
   mayMove: mayMove(context),
+  probing: context.protocolChoice === 'auto' && !context.moved,
+  moved: context.moved,
 });
 
 /** The bytes an event brings, for the budget edges. */

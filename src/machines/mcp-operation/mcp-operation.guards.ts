@@ -38,6 +38,16 @@ export interface InputRoundParams extends ExchangeParams {
   readonly maxRounds: number;
 }
 
+/** An exchange, and whether the run still probes (`auto`, holding no verdict yet). */
+export interface ProbeParams extends ExchangeParams {
+  readonly probing: boolean;
+}
+
+/** An exchange, and whether the run already retried or moved (it then does neither again). */
+export interface RetryParams extends ExchangeParams {
+  readonly moved: boolean;
+}
+
 /** An exchange, and whether the run may still move to the other revision. */
 export interface MoveParams extends ExchangeParams {
   readonly mayMove: boolean;
@@ -161,12 +171,22 @@ export const mcpOperationGuards = {
     !isModernRefusal(exchange.rpcError?.code),
 
   /**
-   * The modern request was answered without `resultType`, which every MCP 2026-07-28 result
-   * carries: a 2025 server that ignored the envelope. A run that may still move speaks 2025-11-25
-   * instead, so it calls in the revision its listing came from.
+   * The modern request was refused with `-32022` naming 2026-07-28 itself, and the run has not
+   * retried or moved yet: one corrective retry, as the specification's negotiation allows.
    */
-  isUntypedAnswer: (_: unknown, { exchange, mayMove }: MoveParams): boolean =>
-    mayMove && exchange.kind === 'response' && exchange.untyped === true,
+  offersModernRetry: (_: unknown, { exchange, moved }: RetryParams): boolean =>
+    !moved &&
+    isUnsupportedVersionRefusal(exchange) &&
+    supportedVersionsOf(exchange.rpcError).includes(MODERN_PROTOCOL_VERSION),
+
+  /**
+   * The probe was answered without `resultType`, which every MCP 2026-07-28 result carries: a
+   * 2025 server that ignored the envelope. A probing run speaks 2025-11-25 instead, so it calls in
+   * the revision its listing came from. A run that holds a verdict reads such a result as
+   * complete, as the specification says.
+   */
+  isUntypedAnswer: (_: unknown, { exchange, probing }: ProbeParams): boolean =>
+    probing && exchange.kind === 'response' && exchange.untyped === true,
 
   /**
    * The modern request was refused with `-32022` naming a 2025 revision this client speaks, and

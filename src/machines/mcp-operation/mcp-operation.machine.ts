@@ -212,8 +212,10 @@ export const mcpOperationSetup = setup({
     switchToModern: assign({ modern: true, protocolVersion: MODERN_PROTOCOL_VERSION }),
     // Back to the 2025 handshake, which negotiates its own version.
     switchToHandshake: assign({ modern: false, protocolVersion: undefined }),
-    // The run moved to the other revision; it never moves again.
+    // The run moved to the other revision (or retried its version); it never moves again.
     markMoved: assign({ moved: true }),
+    // A retry of the same request is a new request: a new JSON-RPC id.
+    nextRequestId: assign(({ context }) => ({ pendingId: context.pendingId + 1 })),
     // The server asks before it completes: one more round, its byte count kept. Only a modern
     // server sends `input_required`, so the revision is settled: the run no longer moves.
     assignInputRequired: assign(({ context, event }, params: { inputRequired: InputRequired }) => ({

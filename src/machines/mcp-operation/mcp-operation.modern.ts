@@ -113,6 +113,13 @@ export const modernRegion = {
             target: '#mcpOperation.streamable',
             actions: ['markMoved', 'switchToHandshake', beginStep('initialize')],
           },
+          // A -32022 naming this very revision: the server asks for one corrective retry.
+          {
+            guard: { type: 'offersModernRetry', params: moveOf },
+            target: 'requesting',
+            reenter: true,
+            actions: ['markMoved', 'nextRequestId'],
+          },
           {
             guard: { type: 'isUnsupportedVersion', params: exchangeOf<RpcExchange> },
             target: CLOSING,

@@ -306,11 +306,33 @@ describe('the modern wire guards (MCP 2026-07-28)', () => {
 describe('isUntypedAnswer', () => {
   const untyped: RpcExchange = { ...response, untyped: true } as RpcExchange;
   it.each([
-    ['a modern answer without resultType, the run may move', untyped, true, true],
-    ['the same, the run may not move', untyped, false, false],
+    ['a modern answer without resultType, while probing', untyped, true, true],
+    [
+      'the same, for a run that holds a verdict (complete, as the specification says)',
+      untyped,
+      false,
+      false,
+    ],
     ['a typed answer', response, true, false],
     ['a refusal', refused(400), true, false],
-  ] as const)('%s -> %s', (_label, exchange, mayMove, expected) => {
-    expect(guards.isUntypedAnswer(undefined, { exchange, mayMove })).toBe(expected);
+  ] as const)('%s -> %s', (_label, exchange, probing, expected) => {
+    expect(guards.isUntypedAnswer(undefined, { exchange, probing })).toBe(expected);
+  });
+});
+
+describe('offersModernRetry', () => {
+  const unsupported = (supported: unknown): RpcExchange => ({
+    kind: 'http-error',
+    status: 400,
+    body: '',
+    rpcError: { code: -32022, message: 'no', data: { supported } },
+  });
+  it.each([
+    ['-32022 naming 2026-07-28, no retry yet', unsupported(['2026-07-28']), false, true],
+    ['the same, after a retry or a move', unsupported(['2026-07-28']), true, false],
+    ['-32022 naming only 2025 revisions', unsupported(['2025-11-25']), false, false],
+    ['a plain 400', refused(400), false, false],
+  ] as const)('%s -> %s', (_label, exchange, moved, expected) => {
+    expect(guards.offersModernRetry(undefined, { exchange, moved })).toBe(expected);
   });
 });

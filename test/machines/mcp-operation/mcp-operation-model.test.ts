@@ -110,14 +110,14 @@ const MODELS: readonly {
     // the run (no cancellation notice, no session).
     name: 'tools/call, protocol 2026-07-28',
     options: mcpModernModelOptions,
-    size: { states: 12, edges: 88, finalEdges: 75, legacyPostEdges: 0 },
+    size: { states: 15, edges: 116, finalEdges: 99, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
   {
     name: 'tools/list, protocol 2026-07-28',
     options: mcpModernListModelOptions,
-    size: { states: 7, edges: 52, finalEdges: 46, legacyPostEdges: 0 },
+    size: { states: 13, edges: 104, finalEdges: 91, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
@@ -126,7 +126,7 @@ const MODELS: readonly {
     // answers, the 2025 call model; a -32022 after the move ends the run instead of moving back.
     name: 'tools/call, auto (the modern POST first)',
     options: mcpEraModelOptions,
-    size: { states: 43, edges: 443, finalEdges: 216, legacyPostEdges: 113 },
+    size: { states: 46, edges: 470, finalEdges: 239, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
@@ -135,7 +135,7 @@ const MODELS: readonly {
     // to the modern POST once.
     name: 'tools/call, a 2025 verdict that may be contradicted once',
     options: mcpVerdictModelOptions,
-    size: { states: 43, edges: 443, finalEdges: 223, legacyPostEdges: 113 },
+    size: { states: 45, edges: 445, finalEdges: 225, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
