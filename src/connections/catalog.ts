@@ -4,6 +4,7 @@
  * skipped with their reasons. The schema budget, made visible (ADR 0180).
  */
 import type { AnyRuntimeToolDefinition } from '../binding/index.js';
+import type { ToolListCache } from '../wire/index.js';
 import { mountedToolCost } from './tool-cost.js';
 import type { SkippedTool } from './types.js';
 
@@ -23,6 +24,11 @@ export interface CatalogEntry {
   readonly schemaBytes: number;
   /** How many of its tools were skipped at mount. */
   readonly skipped: number;
+  /**
+   * The caching hint of the listing its tools came from (MCP 2026-07-28 `ttlMs` and
+   * `cacheScope`), when the server sent one.
+   */
+  readonly cache?: ToolListCache;
 }
 
 /** A budget beside the figures it governs. */
@@ -86,7 +92,10 @@ export function describeCatalog(
 ): Catalog {
   const mount = mounts.get(tools);
   const skipped = mount?.skipped ?? [];
-  const byConnection = new Map<string, { tools: number; schemaBytes: number; skipped: number }>();
+  const byConnection = new Map<
+    string,
+    { tools: number; schemaBytes: number; skipped: number; cache?: ToolListCache }
+  >();
   const entryOf = (connection: string) => {
     let entry = byConnection.get(connection);
     if (entry === undefined) {
@@ -101,6 +110,7 @@ export function describeCatalog(
     const entry = entryOf(cost?.connection ?? '(other)');
     entry.tools += 1;
     entry.schemaBytes += cost?.schemaBytes ?? 0;
+    if (cost?.cache !== undefined) entry.cache = cost.cache;
   }
   for (const entry of skipped) entryOf(entry.connection).skipped += 1;
   const connections = [...byConnection].map(([connection, entry]) => ({ connection, ...entry }));

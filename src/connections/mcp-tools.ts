@@ -309,7 +309,7 @@ export async function discoverMcpTools(
         observe,
         verdict,
       );
-      recordMountedToolCost(definition, resolved.name, tool.inputSchema);
+      recordMountedToolCost(definition, resolved.name, tool.inputSchema, list.cache);
       tools.push(definition);
       // Reported only once the tool is known to mount; a skipped tool has its own report.
       if (input.unvalidated !== undefined) {

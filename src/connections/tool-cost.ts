@@ -4,6 +4,7 @@
  * serialising a large document's schemas is a measurable share of the mount.
  */
 import type { AnyRuntimeToolDefinition } from '../binding/index.js';
+import type { ToolListCache } from '../wire/index.js';
 import { jsonByteLength } from './tool-schema.js';
 
 /** What a mounted tool costs. */
@@ -12,6 +13,8 @@ export interface MountedToolCost {
   readonly connection: string;
   /** UTF-8 bytes of its input schema as advertised. */
   readonly schemaBytes: number;
+  /** The caching hint of the listing it came from, when the server sent one (MCP 2026-07-28). */
+  readonly cache?: ToolListCache;
 }
 
 class RecordedCost implements MountedToolCost {
@@ -20,6 +23,7 @@ class RecordedCost implements MountedToolCost {
   constructor(
     readonly connection: string,
     readonly schema: unknown,
+    readonly cache: ToolListCache | undefined,
   ) {}
 
   get schemaBytes(): number {
@@ -40,6 +44,7 @@ export function recordMountedToolCost(
   tool: AnyRuntimeToolDefinition,
   connection: string,
   schema: unknown,
+  cache?: ToolListCache,
 ): void {
-  costs.set(tool, new RecordedCost(connection, schema));
+  costs.set(tool, new RecordedCost(connection, schema, cache));
 }

@@ -62,6 +62,7 @@ export {
   parseListToolsResult,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Tool,
+  type ToolListCache,
   unwrapJsonRpcResponse,
 } from './json-rpc.js';
 export { isEventStream, isJsonMediaType, mediaTypeEssence } from './media-type.js';

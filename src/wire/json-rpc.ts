@@ -52,6 +52,29 @@ export interface McpToolList {
   readonly rejected: readonly { readonly name?: string; readonly message: string }[];
   /** The cursor of the next page (present on a page, never on the merged listing). */
   readonly nextCursor?: string;
+  /** The caching hint of an MCP 2026-07-28 listing (`ttlMs`, `cacheScope`), when it sent one. */
+  readonly cache?: ToolListCache;
+}
+
+/**
+ * How long a listing stays fresh and for whom (MCP 2026-07-28 caching): `ttlMs` from when it was
+ * received (absent or negative reads as 0, stale at once); `private` results are for the same
+ * authorization context only.
+ */
+export interface ToolListCache {
+  readonly ttlMs: number;
+  readonly cacheScope: 'public' | 'private';
+}
+
+/** The caching hint of a result, when it carries `ttlMs` or `cacheScope`. */
+function cacheHintOf(result: Record<string, unknown>): ToolListCache | undefined {
+  if (result.ttlMs === undefined && result.cacheScope === undefined) return undefined;
+  const ttl = result.ttlMs;
+  return {
+    ttlMs: typeof ttl === 'number' && Number.isSafeInteger(ttl) && ttl > 0 ? ttl : 0,
+    // Anything but an explicit `public` is kept to the authorization context it came from.
+    cacheScope: result.cacheScope === 'public' ? 'public' : 'private',
+  };
 }
 
 /** A request envelope with this id. */
@@ -206,7 +229,13 @@ export function parseListToolsResult(result: unknown, scope: OperationScope): Mc
     rejected.push(name === undefined ? { message } : { name, message });
   }
   const nextCursor = typeof result.nextCursor === 'string' ? result.nextCursor : undefined;
-  return nextCursor === undefined ? { tools, rejected } : { tools, rejected, nextCursor };
+  const cache = cacheHintOf(result);
+  return {
+    tools,
+    rejected,
+    ...(nextCursor === undefined ? {} : { nextCursor }),
+    ...(cache === undefined ? {} : { cache }),
+  };
 }
 
 /** Validates a `tools/call` result with the SDK's `CallToolResultSchema`. */

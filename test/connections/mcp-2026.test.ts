@@ -13,6 +13,7 @@ import {
 import {
   ConnectionProtocolError,
   defineMcpClientConnection,
+  describeCatalog,
   mountConnections,
 } from '../../src/connections/index.js';
 import { mcpHandler, mcpMessage } from '../fixtures/fault-mcp.js';
@@ -380,5 +381,20 @@ describe('input_required on the modern wire', () => {
       message: 'Connection "v2" needs client capabilities its caller did not declare (elicitation)',
     });
     expect(lines()).toEqual(['POST /dual tools/call 400']);
+  });
+});
+
+describe('the caching hints of a modern listing', () => {
+  it('are kept on the catalog, per connection', async () => {
+    const tools = await mountConnections([connection('/dual', '2026-07-28')]);
+    expect(describeCatalog(tools).connections).toEqual([
+      {
+        connection: 'v2',
+        tools: 4,
+        schemaBytes: describeCatalog(tools).totals.schemaBytes,
+        skipped: 0,
+        cache: { ttlMs: 0, cacheScope: 'private' },
+      },
+    ]);
   });
 });

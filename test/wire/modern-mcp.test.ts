@@ -3,7 +3,11 @@
  * the versions a `-32022` names, the header form of a value, and a result's `resultType`.
  */
 import { describe, expect, it } from 'vitest';
-import { ConnectionProtocolError, operationScope } from '../../src/wire/index.js';
+import {
+  ConnectionProtocolError,
+  operationScope,
+  parseListToolsResult,
+} from '../../src/wire/index.js';
 import {
   headerParamsOf,
   inputRequiredOf,
@@ -245,5 +249,30 @@ describe('rpcRefusalViolation', () => {
     [404, { code: -32601, message: 'none' }, 'answered HTTP 404 with MCP error (code -32601)'],
   ])('%i %j -> %s', (status, error, expected) => {
     expect(rpcRefusalViolation(status, error)).toBe(expected);
+  });
+});
+
+describe('the caching hint of a tools/list result', () => {
+  const scope = operationScope('v2', 'tools/list');
+  it.each([
+    [{ tools: [] }, undefined],
+    [
+      { tools: [], ttlMs: 60_000, cacheScope: 'public' },
+      { ttlMs: 60_000, cacheScope: 'public' },
+    ],
+    [
+      { tools: [], ttlMs: -5 },
+      { ttlMs: 0, cacheScope: 'private' },
+    ],
+    [
+      { tools: [], cacheScope: 'shared' },
+      { ttlMs: 0, cacheScope: 'private' },
+    ],
+    [
+      { tools: [], ttlMs: 1.5, cacheScope: 'private' },
+      { ttlMs: 0, cacheScope: 'private' },
+    ],
+  ])('%j -> %j', (result, expected) => {
+    expect(parseListToolsResult(result, scope).cache).toEqual(expected);
   });
 });

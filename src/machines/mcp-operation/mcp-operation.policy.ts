@@ -266,12 +266,26 @@ export function nextCursorOf(value: unknown): string | undefined {
   return typeof cursor === 'string' && cursor !== '' ? cursor : undefined;
 }
 
-/** Appends one `tools/list` page to the pages collected so far. */
+/**
+ * Appends one `tools/list` page to the pages collected so far. The listing is as fresh as its
+ * stalest page, and private when any page is.
+ */
 export function mergeToolPages(collected: McpToolList | undefined, page: McpToolList): McpToolList {
-  if (collected === undefined) return { tools: page.tools, rejected: page.rejected };
+  const cache = mergeCache(collected?.cache, page.cache);
+  const tools = collected === undefined ? page.tools : [...collected.tools, ...page.tools];
+  const rejected =
+    collected === undefined ? page.rejected : [...collected.rejected, ...page.rejected];
+  return cache === undefined ? { tools, rejected } : { tools, rejected, cache };
+}
+
+function mergeCache(
+  a: McpToolList['cache'],
+  b: McpToolList['cache'],
+): McpToolList['cache'] | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
   return {
-    tools: [...collected.tools, ...page.tools],
-    rejected: [...collected.rejected, ...page.rejected],
+    ttlMs: Math.min(a.ttlMs, b.ttlMs),
+    cacheScope: a.cacheScope === 'public' && b.cacheScope === 'public' ? 'public' : 'private',
   };
 }
 

@@ -268,3 +268,32 @@ describe('initializeMessage', () => {
     expect(capabilitiesOf(initializeMessage(declared))).toEqual(expected);
   });
 });
+
+describe('mergeToolPages and caching hints', () => {
+  const page = (cache?: { ttlMs: number; cacheScope: 'public' | 'private' }) => ({
+    tools: [],
+    rejected: [],
+    ...(cache === undefined ? {} : { cache }),
+  });
+
+  it.each([
+    [undefined, undefined, undefined],
+    [{ ttlMs: 500, cacheScope: 'public' }, undefined, { ttlMs: 500, cacheScope: 'public' }],
+    [
+      { ttlMs: 500, cacheScope: 'public' },
+      { ttlMs: 200, cacheScope: 'public' },
+      { ttlMs: 200, cacheScope: 'public' },
+    ],
+    [
+      { ttlMs: 100, cacheScope: 'public' },
+      { ttlMs: 900, cacheScope: 'private' },
+      { ttlMs: 100, cacheScope: 'private' },
+    ],
+  ] as const)(
+    'merges %j and %j into %j: as fresh as the stalest page, private if any is',
+    (a, b, expected) => {
+      const merged = mergeToolPages(page(a), page(b));
+      expect(merged.cache).toEqual(expected);
+    },
+  );
+});
