@@ -33,11 +33,16 @@ export type WithSelf = WithContext & { readonly self: ByteReporter };
 export const CLOSING = '#mcpOperation.closing';
 
 /**
- * Whether the run may move to the other protocol revision: it probes (`auto`) or holds a verdict
- * it may re-check (`reprobe`), and it has not moved yet (it never moves back).
+ * Whether the run speaks either revision: it probes (`auto`) or holds a verdict it may re-check
+ * (`reprobe`); otherwise it speaks only the one it was pinned to.
  */
+export function speaksEither(context: McpOperationContext): boolean {
+  return context.protocolChoice === 'auto' || context.reprobe;
+}
+
+/** Whether the run may move to the other revision: it speaks either, and has not moved (never back). */
 export function mayMove(context: McpOperationContext): boolean {
-  return (context.protocolChoice === 'auto' || context.reprobe) && !context.moved;
+  return speaksEither(context) && !context.moved;
 }
 
 /**

@@ -45,6 +45,7 @@ import {
   failOnError,
   type HandshakeStep,
   handshakeDeadline,
+  speaksEither,
   type With,
   type WithContext,
 } from './mcp-operation.edges.js';
@@ -95,7 +96,7 @@ function scopeOf(
 
 /** The versions a run may speak: the one it was pinned to, else the modern and every 2025 one. */
 function clientVersionsOf(context: McpOperationContext): readonly string[] {
-  return context.protocolChoice === 'auto' || context.reprobe
+  return speaksEither(context)
     ? [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS]
     : [context.protocolChoice];
 }
