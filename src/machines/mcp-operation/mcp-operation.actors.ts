@@ -17,6 +17,7 @@ import {
   fetchWithoutRedirects,
   isEventStream,
   isResponseTo,
+  type OperationScope,
   operationScope,
   parseJsonText,
   type ReadBudget,
@@ -37,6 +38,7 @@ import { SecretValue } from '../secret-value.js';
 import {
   buildRequestHeaders,
   decodeRpcResponse,
+  type ModernFraming,
   progressOf,
   SSE_ACCEPT,
   STREAMABLE_ACCEPT,
@@ -49,7 +51,6 @@ import {
 } from './mcp-operation.server-requests.js';
 import type {
   ActorBase,
-  DecodedResponse,
   McpOperationContext,
   McpOperationEvent,
   RpcExchange,
@@ -87,12 +88,11 @@ export interface ExchangeInput {
   readonly lastEventId?: string;
   /** The request's progress token: matching progress notifications are reported. */
   readonly progressToken?: string | number;
-  /** A modern request (MCP 2026-07-28): its `Mcp-Method`, and its `Mcp-Name` when it names one. */
-  readonly mcpMethod?: string;
-  readonly mcpName?: string;
-  readonly mcpParams?: Readonly<Record<string, string>>;
-  /** The answer is a modern result, whose `resultType` is checked. */
-  readonly modern?: boolean;
+  /**
+   * A modern request (MCP 2026-07-28), framed with these headers; its answer is a modern result,
+   * whose `resultType` is checked. Absent on the 2025 wires.
+   */
+  readonly modern?: ModernFraming;
   /** The operation's byte ceiling and what it has already read. */
   readonly maxBytes: number;
   readonly alreadyRead: number;
@@ -147,17 +147,7 @@ function actorBase(context: McpOperationContext): ActorBase {
 export function exchangeInput(
   context: McpOperationContext,
   self: ByteReporter,
-  shape: Pick<
-    ExchangeInput,
-    | 'method'
-    | 'message'
-    | 'expectId'
-    | 'lastEventId'
-    | 'mcpMethod'
-    | 'mcpName'
-    | 'mcpParams'
-    | 'modern'
-  >,
+  shape: Pick<ExchangeInput, 'method' | 'message' | 'expectId' | 'lastEventId' | 'modern'>,
 ): ExchangeInput {
   return {
     base: actorBase(context),
@@ -301,22 +291,26 @@ async function readSseResponse(
       }
       if (await handleServerMessage(input.base, parsed, input.url, budget, send)) continue;
       if (!isResponseTo(parsed, expectId)) continue; // notifications and other ids: not ours
-      const decoded = decodeRpcResponse(parsed, expectId, scope, input.modern);
-      if (!decoded.ok) throw decoded.error;
-      return responseExchange(decoded, sessionId);
+      return responseExchange(parsed, expectId, scope, input.modern !== undefined, sessionId);
     }
   }
   return { kind: 'interrupted', lastEventId, retryMs };
 }
 
 /**
- * The exchange of a decoded answer, with the session the server assigned; a modern answer's
- * marks (no `resultType`, `input_required`) are present only when set.
+ * The exchange of the answer `parsed` to request `expectId`, with the session the server assigned
+ * (a malformed answer throws the wire's refusal); a modern answer's marks (no `resultType`,
+ * `input_required`) are present only when set.
  */
 function responseExchange(
-  decoded: Extract<DecodedResponse, { ok: true }>,
+  parsed: unknown,
+  expectId: number,
+  scope: OperationScope,
+  modern: boolean,
   sessionId: SecretValue | undefined,
 ): RpcExchange {
+  const decoded = decodeRpcResponse(parsed, expectId, scope, modern);
+  if (!decoded.ok) throw decoded.error;
   if (decoded.inputRequired !== undefined) {
     return {
       kind: 'response',
@@ -349,9 +343,7 @@ async function runExchange(
       accept: isPost ? STREAMABLE_ACCEPT : SSE_ACCEPT,
       ...(isPost ? { contentType: 'application/json' } : {}),
       ...(input.lastEventId === undefined ? {} : { lastEventId: input.lastEventId }),
-      ...(input.mcpMethod === undefined ? {} : { mcpMethod: input.mcpMethod }),
-      ...(input.mcpName === undefined ? {} : { mcpName: input.mcpName }),
-      ...(input.mcpParams === undefined ? {} : { mcpParams: input.mcpParams }),
+      ...input.modern,
     }),
     signal,
     ...(input.message === undefined ? {} : { body: JSON.stringify(input.message) }),
@@ -399,14 +391,13 @@ async function readAnswer(
   }
   const text = await readBoundedText(response, budget);
   const scope = { observedReadBytes: budget.bytesRead(), ...input.base.scope };
-  const decoded = decodeRpcResponse(
+  return responseExchange(
     parseJsonText(text, scope),
     input.expectId,
     scope,
-    input.modern,
+    input.modern !== undefined,
+    sessionId,
   );
-  if (!decoded.ok) throw decoded.error;
-  return responseExchange(decoded, sessionId);
 }
 
 /** The GET that opens a long-lived SSE stream (legacy or standalone), fenced, with the run's headers. */

@@ -89,10 +89,11 @@ export const modernRegion = {
               answeredOf(context),
             ),
             expectId: context.pendingId,
-            mcpMethod: context.request.method,
-            modern: true,
-            ...(name === undefined ? {} : { mcpName: name }),
-            ...(params === undefined ? {} : { mcpParams: params }),
+            modern: {
+              mcpMethod: context.request.method,
+              ...(name === undefined ? {} : { mcpName: name }),
+              ...(params === undefined ? {} : { mcpParams: params }),
+            },
           });
         },
         onDone: [

@@ -77,17 +77,21 @@ export interface HeaderParts {
   readonly protocolVersion: string | undefined;
 }
 
-/** How one exchange frames its body and its answer. */
-export interface HeaderFraming {
-  readonly accept: string;
-  readonly contentType?: string;
-  readonly lastEventId?: string;
-  /** The modern wire's `Mcp-Method` (MCP 2026-07-28); absent on the 2025 wires. */
-  readonly mcpMethod?: string;
+/** The headers that frame a modern request (MCP 2026-07-28); absent on the 2025 wires. */
+export interface ModernFraming {
+  /** The modern wire's `Mcp-Method`. */
+  readonly mcpMethod: string;
   /** The modern wire's `Mcp-Name`, the tool a `tools/call` names. */
   readonly mcpName?: string;
   /** The modern wire's `Mcp-Param-*` headers, already encoded. */
   readonly mcpParams?: Readonly<Record<string, string>>;
+}
+
+/** How one exchange frames its body and its answer. */
+export interface HeaderFraming extends Partial<ModernFraming> {
+  readonly accept: string;
+  readonly contentType?: string;
+  readonly lastEventId?: string;
 }
 
 /**
