@@ -116,13 +116,10 @@ function progressRelay(
 function buildTool(
   connection: McpClientConnection,
   resolved: ResolvedMcpConnection,
-  tool: Tool,
-  input: z.ZodObject,
-  mirrored: { params: readonly McpHeaderParam[] },
-  output: OutputCheck | undefined,
+  plan: ToolPlan,
   observe: TransitionObserver | undefined,
-  verdict: ProtocolVerdict,
 ): AnyRuntimeToolDefinition {
+  const { tool, input, output, verdict } = plan;
   const name = tool.name;
   return defineRuntimeTool({
     name,
@@ -155,14 +152,14 @@ function buildTool(
         });
       let outcome: Awaited<ReturnType<typeof call>>;
       try {
-        outcome = await call(mirrored.params);
+        outcome = await call(plan.headerParams);
       } catch (error) {
         // -32020: the headers and the body disagree, so the schema held here is stale. List the
         // tools again once, and call once more with the headers the server now annotates.
         if (!isHeaderMismatch(error)) throw error;
         const fresh = await relistedHeaderParams(connection, resolved, name, verdict, observe);
         if (fresh === undefined) throw error;
-        mirrored.params = fresh;
+        plan.headerParams = fresh;
         outcome = await call(fresh);
       }
       // A call that moved to the other revision leaves its verdict for the calls after it.
@@ -239,6 +236,19 @@ interface ProtocolVerdict {
   readonly reprobe: boolean;
 }
 
+/** What discovery learned of one tool, for its definition. */
+interface ToolPlan {
+  readonly tool: Tool;
+  /** Validates the tool's input. */
+  readonly input: z.ZodObject;
+  /** The `Mcp-Param-*` headers its calls mirror; replaced once a `-32020` re-list finds newer ones. */
+  headerParams: readonly McpHeaderParam[];
+  /** Checks its structured output, when it has an `outputSchema` that converts. */
+  readonly output: OutputCheck | undefined;
+  /** The revision its calls speak, shared by the tools of one discovery. */
+  readonly verdict: ProtocolVerdict;
+}
+
 /** The era of a negotiated version: the modern revision, or 2025-11-25 for every 2025 one. */
 function eraOf(spoken: string): McpProtocolChoice {
   return spoken === MODERN_PROTOCOL_VERSION ? MODERN_PROTOCOL_VERSION : '2025-11-25';
@@ -299,16 +309,14 @@ export async function discoverMcpTools(
     const output = outputCheckOf(tool);
     try {
       const input = inputValidatorOf(tool.inputSchema);
-      const definition = buildTool(
-        connection,
-        resolved,
+      const plan: ToolPlan = {
         tool,
-        input.schema,
-        { params: headers.params },
-        output.check,
-        observe,
+        input: input.schema,
+        headerParams: headers.params,
+        output: output.check,
         verdict,
-      );
+      };
+      const definition = buildTool(connection, resolved, plan, observe);
       recordMountedToolCost(definition, resolved.name, tool.inputSchema, list.cache);
       tools.push(definition);
       // Reported only once the tool is known to mount; a skipped tool has its own report.
