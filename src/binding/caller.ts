@@ -93,6 +93,11 @@ export interface ToolCaller {
   ): Promise<ToolCallerAnswer>;
   /** Sends the caller a log message; it never throws, and the promise always resolves. */
   log(message: ToolLogMessage): Promise<void>;
+  /**
+   * Whether anyone receives the log messages (the handler gave `log`): a transport asks its
+   * upstream for logs only then (MCP 2026-07-28 sends none unless a request asks).
+   */
+  readonly takesLogs: boolean;
 }
 
 /** JSON-RPC "method not found": the answer to a method the caller never declared. */
@@ -147,6 +152,7 @@ export const NO_CALLER: ToolCaller = Object.freeze({
   capabilities: Object.freeze({}),
   request: async () => NOT_DECLARED,
   log: async () => {},
+  takesLogs: false,
 });
 
 /**
@@ -198,5 +204,6 @@ export function toolCallerOf(
         // Logging is advisory: a failed delivery never changes the call's outcome.
       }
     },
+    takesLogs: deliver !== undefined,
   };
 }

@@ -74,6 +74,7 @@ export {
   type McpHeaderParam,
   META,
   MODERN_ERROR,
+  MODERN_LOG_LEVEL,
   MODERN_PROTOCOL_VERSION,
   mcpHeaderValue,
   mcpParamHeaders,

@@ -16,7 +16,15 @@ export const META = Object.freeze({
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
   clientInfo: 'io.modelcontextprotocol/clientInfo',
+  logLevel: 'io.modelcontextprotocol/logLevel',
 });
+
+/**
+ * The log level a request asks for when its caller takes logs: `debug`, the lowest, so every
+ * message the server writes reaches the caller, as on the 2025 wire, where no `logging/setLevel`
+ * is sent and a server sends every level.
+ */
+export const MODERN_LOG_LEVEL = 'debug';
 
 /** JSON-RPC codes of the modern wire's refusals (specification, basic: "Error codes"). */
 export const MODERN_ERROR = Object.freeze({

@@ -84,7 +84,13 @@ const ECHOED = {
 describe('a connection pinned to 2026-07-28, against a dual-era v2 server', () => {
   it('mounts with one POST and calls with one POST, each with the modern headers and envelope', async () => {
     const tools = await mountConnections([connection('/dual', '2026-07-28')]);
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['confirm', 'echo', 'fail', 'slow']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'chatty',
+      'confirm',
+      'echo',
+      'fail',
+      'slow',
+    ]);
     expect(lines()).toEqual(['POST /dual tools/list 200']);
     v2.resetLog();
     expect(await runTool(echo(tools), { message: 'hi' }, { source: 'agent' })).toEqual(ECHOED);
@@ -322,6 +328,48 @@ describe('progress and cancellation on the modern wire', () => {
   });
 });
 
+describe('log messages on the modern wire', () => {
+  const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+
+  async function chattyTool(): Promise<AnyRuntimeToolDefinition> {
+    const tools = await mountConnections([connection('/dual', '2026-07-28')]);
+    const tool = tools.find((candidate) => candidate.name === 'chatty');
+    if (tool === undefined) throw new Error('chatty not mounted');
+    v2.resetLog();
+    return tool;
+  }
+
+  it('asks for every level when the caller takes logs, and relays each line as written', async () => {
+    const tool = await chattyTool();
+    const logged: unknown[] = [];
+    const result = await runTool(
+      tool,
+      {},
+      {
+        source: 'agent',
+        caller: { capabilities: {}, log: (message) => void logged.push(message) },
+      },
+    );
+    expect(result).toMatchObject({ ok: true, data: { content: [{ type: 'text', text: 'done' }] } });
+    expect(logged).toEqual([
+      { level: 'debug', data: 'looking' },
+      { level: 'info', data: { found: 2 }, logger: 'search' },
+    ]);
+    expect(lines()).toEqual(['POST /dual tools/call 200']);
+    const [call] = v2.log.map((entry) => entry.body as { params: { _meta: object } });
+    expect(call?.params._meta).toMatchObject({ [LOG_LEVEL]: 'debug' });
+  });
+
+  it('asks for none when nobody reads them, so the server sends none', async () => {
+    const tool = await chattyTool();
+    const result = await runTool(tool, {}, { source: 'agent' });
+    expect(result).toMatchObject({ ok: true, data: { content: [{ type: 'text', text: 'done' }] } });
+    const [call] = v2.log.map((entry) => entry.body as { params: { _meta: object } });
+    expect(call?.params._meta).not.toHaveProperty(LOG_LEVEL);
+    expect(lines()).toEqual(['POST /dual tools/call 200']);
+  });
+});
+
 describe('input_required on the modern wire', () => {
   async function confirmTool(): Promise<AnyRuntimeToolDefinition> {
     const tools = await mountConnections([connection('/dual', '2026-07-28')]);
@@ -390,7 +438,7 @@ describe('the caching hints of a modern listing', () => {
     expect(describeCatalog(tools).connections).toEqual([
       {
         connection: 'v2',
-        tools: 4,
+        tools: 5,
         schemaBytes: describeCatalog(tools).totals.schemaBytes,
         skipped: 0,
         cache: { ttlMs: 0, cacheScope: 'private' },

@@ -379,6 +379,7 @@ const samplingCaller: McpCallerRelay = {
   capabilities: { sampling: {} },
   request: async () => ({ result: {} }),
   log: async () => {},
+  takesLogs: false,
 };
 
 /** The call of a connection told to speak Streamable HTTP, relaying to a caller that can sample. */

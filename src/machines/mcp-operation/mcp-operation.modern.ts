@@ -84,8 +84,11 @@ export const modernRegion = {
               context.request,
               context.pendingId,
               context.cursor,
-              context.progressToken,
-              context.callerCapabilities,
+              {
+                progressToken: context.progressToken,
+                capabilities: context.callerCapabilities,
+                logLevel: context.logLevel,
+              },
               answeredOf(context),
             ),
             expectId: context.pendingId,

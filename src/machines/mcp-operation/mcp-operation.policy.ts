@@ -146,27 +146,39 @@ function declaredCapabilities(capabilities: ToolCallerCapabilities): Record<stri
   return declared;
 }
 
+/** What a modern request's `_meta` envelope says of the call beside the protocol version. */
+export interface ModernEnvelope {
+  /** Sent with `tools/call` when someone listens to progress. */
+  readonly progressToken: string | number | undefined;
+  /** The capabilities the call's caller declared. */
+  readonly capabilities: ToolCallerCapabilities;
+  /** The log level asked for, when the caller takes logs. */
+  readonly logLevel: string | undefined;
+}
+
 /**
  * The run's request on the modern wire (MCP 2026-07-28): the same method and params as
  * {@link requestMessage}, with the `_meta` envelope every modern request carries instead of a
  * session: the protocol version, the capabilities the call's caller declared, this client's
- * identity, and the progress token when someone listens.
+ * identity, the progress token when someone listens, and the log level when someone reads logs.
  */
 export function modernRequestMessage(
   request: McpRequest,
   id: number,
   cursor: string | undefined,
-  progressToken: string | number | undefined,
-  capabilities: ToolCallerCapabilities,
+  envelope: ModernEnvelope,
   answered?: AnsweredInput,
 ): JsonRpcRequest {
   const { method, params } = requestEnvelope(request, cursor);
   const meta: Record<string, unknown> = {
     [META.protocolVersion]: MODERN_PROTOCOL_VERSION,
-    [META.clientCapabilities]: declaredCapabilities(capabilities),
+    [META.clientCapabilities]: declaredCapabilities(envelope.capabilities),
     [META.clientInfo]: { ...CLIENT_INFO },
   };
-  if (progressToken !== undefined && method === 'tools/call') meta.progressToken = progressToken;
+  if (envelope.logLevel !== undefined) meta[META.logLevel] = envelope.logLevel;
+  if (envelope.progressToken !== undefined && method === 'tools/call') {
+    meta.progressToken = envelope.progressToken;
+  }
   const withMeta: Record<string, unknown> = { ...params };
   withMeta._meta = meta;
   // A retry after input_required: the answers, and the server's state exactly as it was sent.

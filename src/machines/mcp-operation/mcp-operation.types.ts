@@ -13,6 +13,7 @@ import type {
   InputRequired,
   McpHeaderParam,
   McpToolList,
+  MODERN_LOG_LEVEL,
   OperationScope,
   PhaseLimits,
   RpcErrorBody,
@@ -157,6 +158,11 @@ export interface McpOperationContext
   relay: SecretValue<McpCallerRelay> | undefined;
   /** The capabilities declared upstream in `initialize`: the caller's, or none. */
   callerCapabilities: ToolCallerCapabilities;
+  /**
+   * The log level a modern request asks for (`_meta` `logLevel`): `debug`, every message, when the
+   * caller takes logs; absent otherwise, so the upstream sends none.
+   */
+  logLevel: typeof MODERN_LOG_LEVEL | undefined;
   /** The principal, wrapped so snapshots never serialise it; wiped at teardown. */
   principal: SecretValue<unknown> | undefined;
   /** The bearer token once resolved. */

@@ -222,7 +222,8 @@ describe('modernRequestMessage', () => {
 
   it('carries the envelope instead of a session, and the progress token of a call', () => {
     const call = { method: 'tools/call', params: { name: 'echo', arguments: { a: 1 } } } as const;
-    expect(modernRequestMessage(call, 2, undefined, 'p-1', {})).toEqual({
+    const envelope = { progressToken: 'p-1', capabilities: {}, logLevel: undefined };
+    expect(modernRequestMessage(call, 2, undefined, envelope)).toEqual({
       jsonrpc: '2.0',
       id: 2,
       method: 'tools/call',
@@ -230,11 +231,22 @@ describe('modernRequestMessage', () => {
     });
   });
 
+  it('asks for every log level only when the caller takes logs', () => {
+    const call = { method: 'tools/call', params: { name: 'echo', arguments: {} } } as const;
+    const envelope = { progressToken: undefined, capabilities: {}, logLevel: 'debug' };
+    expect(modernRequestMessage(call, 4, undefined, envelope).params).toEqual({
+      name: 'echo',
+      arguments: {},
+      _meta: { ...meta, 'io.modelcontextprotocol/logLevel': 'debug' },
+    });
+  });
+
   it('asks for the next tools/list page with its cursor, and declares what the caller declared', () => {
     expect(
-      modernRequestMessage({ method: 'tools/list' }, 3, 'c-2', 'p-1', {
-        elicitation: {},
-        roots: { listChanged: true },
+      modernRequestMessage({ method: 'tools/list' }, 3, 'c-2', {
+        progressToken: 'p-1',
+        capabilities: { elicitation: {}, roots: { listChanged: true } },
+        logLevel: undefined,
       }),
     ).toEqual({
       jsonrpc: '2.0',
