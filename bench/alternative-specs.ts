@@ -14,6 +14,11 @@ import {
 } from './clients.js';
 import { oursProbeAlternative, sdkSsePerCallAlternative } from './legacy-clients.js';
 import {
+  ours2025Alternative,
+  rawFetchModernAlternative,
+  sdk2PerCallAlternative,
+} from './modern-clients.js';
+import {
   oursOpenApiAlternative,
   rawFetchOpenApiAlternative,
   rawUndiciOpenApiAlternative,
@@ -46,7 +51,14 @@ export type AlternativeSpec =
       readonly kind: 'openapi';
       readonly id: 'ours-openapi' | 'raw-fetch' | 'raw-undici';
       readonly url: string;
-    };
+    }
+  | { readonly kind: 'ours-2025'; readonly id: 'ours-2025'; readonly url: string }
+  | {
+      readonly kind: 'sdk2';
+      readonly id: 'sdk2-known' | 'sdk2-known-shared-validator' | 'sdk2-auto';
+      readonly url: string;
+    }
+  | { readonly kind: 'raw-modern'; readonly id: 'raw-fetch-modern'; readonly url: string };
 
 /** The alternatives of a Streamable HTTP server, by the id their results are reported under. */
 export const STREAMABLE_IDS = [
@@ -85,7 +97,8 @@ export function streamableSpec(id: StreamableId, url: string, stateful: boolean)
 /**
  * The client process `spec`'s alternative runs in: one per client, as a host runs one: ours (its
  * Streamable, legacy and OpenAPI alternatives alike), the SDK per call (Streamable and legacy),
- * the same with one shared validator, the SDK shared, and each raw floor.
+ * the same with one shared validator, the SDK shared, and each raw floor; the v2 SDK per call
+ * (known and `'auto'`), and the same with one shared validator.
  */
 export function clientProcessOf(spec: AlternativeSpec): AlternativeId {
   switch (spec.id) {
@@ -95,6 +108,12 @@ export function clientProcessOf(spec: AlternativeSpec): AlternativeId {
     case 'sdk-sse':
     case 'sdk-sse-discovering':
       return 'sdk-per-call';
+    case 'ours-2025':
+      return 'ours';
+    case 'sdk2-auto':
+      return 'sdk2-known';
+    case 'raw-fetch-modern':
+      return 'raw-fetch';
     default:
       return spec.id;
   }
@@ -136,5 +155,14 @@ function build(spec: AlternativeSpec): CallAlternative | Promise<CallAlternative
       return spec.id === 'raw-fetch'
         ? rawFetchOpenApiAlternative(spec.url)
         : rawUndiciOpenApiAlternative(spec.url);
+    case 'ours-2025':
+      return ours2025Alternative(spec.url);
+    case 'sdk2':
+      return sdk2PerCallAlternative(spec.url, {
+        negotiation: spec.id === 'sdk2-auto' ? 'auto' : 'known',
+        sharedValidator: spec.id === 'sdk2-known-shared-validator',
+      });
+    case 'raw-modern':
+      return rawFetchModernAlternative(spec.url);
   }
 }

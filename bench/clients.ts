@@ -27,7 +27,12 @@ export type AlternativeId =
   | 'raw-fetch'
   | 'raw-undici'
   | 'sdk-sse'
-  | 'sdk-sse-discovering';
+  | 'sdk-sse-discovering'
+  | 'ours-2025'
+  | 'sdk2-known'
+  | 'sdk2-known-shared-validator'
+  | 'sdk2-auto'
+  | 'raw-fetch-modern';
 
 /** One way of making an `echo` call. */
 export interface CallAlternative {

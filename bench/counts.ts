@@ -16,6 +16,12 @@ export interface Counts {
   /** Section 9, the OpenAPI operation: client children of its own, started for it. */
   readonly openapiSequential: RoundPlan;
   readonly throughput: RoundPlan;
+  /** Section 10, the v2 SDK dual-era server: client children of its own, started for it. */
+  readonly modernSequential: RoundPlan;
+  /** Section 11, calls in flight against the same server. */
+  readonly modernThroughput: RoundPlan;
+  /** Section 12, over the emulated link: each call costs round trips of 40 ms. */
+  readonly emulatedLink: RoundPlan;
   readonly sse: {
     readonly totalBytes: number;
     readonly chunkBytes: number;
@@ -83,6 +89,18 @@ export const FULL: Counts = {
     concurrency: 64,
     roundWarmupCalls: 128,
   },
+  // Section 10's client children start with it, so its alternatives warm up like the legacy
+  // table's; section 11 runs in the same children, like section 3 after section 1.
+  modernSequential: { warmupCalls: 1_000, rounds: 10, callsPerRound: 20, concurrency: 1 },
+  modernThroughput: {
+    warmupCalls: 64,
+    rounds: 3,
+    callsPerRound: 1_024,
+    concurrency: 64,
+    roundWarmupCalls: 128,
+  },
+  // A call there waits for the link, not the CPU: 40 calls each are enough for a stable median.
+  emulatedLink: { warmupCalls: 10, rounds: 4, callsPerRound: 10, concurrency: 1 },
   // 11 rounds, not 5: the VM's speed drifts within a run, and in one run of five rounds ours read
   // 0.66x on LF framing where the runs before read 0.83x-0.88x; a round costs well under a second.
   sse: { totalBytes: 20_000_000, chunkBytes: 64 * 1024, rounds: 11 },
@@ -108,6 +126,15 @@ export const QUICK: Counts = {
     concurrency: 64,
     roundWarmupCalls: 64,
   },
+  modernSequential: { warmupCalls: 3, rounds: 2, callsPerRound: 5, concurrency: 1 },
+  modernThroughput: {
+    warmupCalls: 3,
+    rounds: 2,
+    callsPerRound: 64,
+    concurrency: 64,
+    roundWarmupCalls: 64,
+  },
+  emulatedLink: { warmupCalls: 2, rounds: 2, callsPerRound: 3, concurrency: 1 },
   sse: { totalBytes: 2_000_000, chunkBytes: 64 * 1024, rounds: 2 },
   // The memory children dominate a quick run; 1 000 calls keep it well under a minute.
   memory: { calls: 1_000, warmupCalls: 100 },
@@ -131,6 +158,9 @@ export function scaled(factor: number): Counts {
     sequential: plan(FULL.sequential),
     openapiSequential: plan(FULL.openapiSequential),
     throughput: plan(FULL.throughput),
+    modernSequential: plan(FULL.modernSequential),
+    modernThroughput: plan(FULL.modernThroughput),
+    emulatedLink: plan(FULL.emulatedLink),
     sse: { ...FULL.sse, totalBytes: n(FULL.sse.totalBytes) },
     memory: { calls: n(FULL.memory.calls), warmupCalls: n(FULL.memory.warmupCalls) },
     profile: { calls: n(FULL.profile.calls), warmupCalls: n(FULL.profile.warmupCalls) },

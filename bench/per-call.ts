@@ -24,12 +24,16 @@ export interface PerCallResult {
 }
 
 /** Where a table's alternatives run, and a check each may need before its rounds. */
-interface TableClients {
+export interface TableClients {
   readonly clients: ClientProcesses;
   readonly check?: (server: ServerProcess, alternative: RemoteAlternative) => Promise<void>;
 }
 
-async function measureAndPrint(
+/**
+ * Builds `specs` in their client children, measures them in interleaved rounds against `server`,
+ * prints the table and closes them.
+ */
+export async function measureAndPrint(
   server: ServerProcess,
   { clients, check }: TableClients,
   specs: readonly AlternativeSpec[],

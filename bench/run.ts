@@ -12,6 +12,7 @@ import { FULL, QUICK, scaled } from './counts.js';
 import { runCpuProfile } from './cpu-profile.js';
 import { type MachineResult, runMachineOverhead } from './machine-overhead.js';
 import { runMemory } from './memory.js';
+import { runModernSections } from './modern.js';
 import { runOpenApiMount } from './openapi-mount.js';
 import {
   type PerCallResult,
@@ -37,8 +38,10 @@ const { values: flags } = parseArgs({
   },
 });
 const only = flags.only;
-if (only !== undefined && only !== 'mcp' && only !== 'openapi') {
-  throw new Error('--only takes mcp (sections 1 to 7) or openapi (sections 8 and 9)');
+if (only !== undefined && only !== 'mcp' && only !== 'openapi' && only !== '2026') {
+  throw new Error(
+    '--only takes mcp (sections 1 to 7), openapi (sections 8 and 9) or 2026 (sections 10 to 12)',
+  );
 }
 const scale = flags.scale === undefined ? undefined : Number(flags.scale);
 if (scale !== undefined && !(scale > 0)) throw new Error('--scale needs a positive number');
@@ -181,8 +184,8 @@ async function runMcpSections(): Promise<TargetRow[]> {
   }
 }
 
-const targets: TargetRow[] = only === 'openapi' ? [] : await runMcpSections();
-if (only !== 'mcp') {
+const targets: TargetRow[] = only === undefined || only === 'mcp' ? await runMcpSections() : [];
+if (only === undefined || only === 'openapi') {
   const openapi = await section('8. OpenAPI mount (parsed document to tools)', () =>
     runOpenApiMount(counts.openapi, { quick: flags.quick }),
   );
@@ -202,6 +205,8 @@ if (only !== 'mcp') {
     }
   });
 }
+if (only === undefined || only === '2026')
+  targets.push(...(await runModernSections(counts, section)));
 log('\n== Targets (ratios are ours / alternative) ==');
 printTargets(targets);
 const durationSeconds = (performance.now() - started) / 1000;

@@ -6,7 +6,7 @@
  */
 
 /** Which server; the key every benchmark uses to ask for one. */
-export type ServerId = 'stateless' | 'stateful' | 'legacy-sse' | 'openapi';
+export type ServerId = 'stateless' | 'stateful' | 'legacy-sse' | 'openapi' | 'dual-era';
 
 /** One server of the benchmark. */
 export interface ServerSpec {
@@ -38,6 +38,12 @@ export const SERVERS: readonly ServerSpec[] = [
     title: 'MCP SDK McpServer, legacy HTTP+SSE (SSEServerTransport)',
     script: 'servers/legacy-sse.ts',
     path: '/sse',
+  },
+  {
+    id: 'dual-era',
+    title: 'MCP SDK v2 McpServer, createMcpHandler: 2026-07-28, and 2025-11-25 stateless',
+    script: 'servers/mcp-dual-era.ts',
+    path: '/dual',
   },
   {
     id: 'openapi',

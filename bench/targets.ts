@@ -37,7 +37,8 @@ function find(result: PerCallResult, id: AlternativeResult['id']): AlternativeRe
   return result.results.find((entry) => entry.id === id);
 }
 
-function ratioRow(
+/** A target row of `ours / other` against `goal`; `not measured` when either is missing. */
+export function ratioRow(
   target: string,
   goal: { readonly atMost?: number; readonly atLeast?: number },
   ours: number | undefined,
