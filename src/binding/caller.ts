@@ -59,6 +59,18 @@ export interface ToolLogMessage {
 }
 
 /**
+ * A retry's answers to the questions an earlier attempt of the same call was asked
+ * (`input_required`, MCP 2026-07-28): each answer under the key the upstream gave its question,
+ * and the upstream's `requestState` exactly as it was sent, when it sent one.
+ */
+export interface ToolCallerAnswered {
+  /** The answers, by question key, as the caller wrote them. */
+  readonly inputResponses: Readonly<Record<string, unknown>>;
+  /** The upstream's state for the retry, byte for byte. */
+  readonly requestState?: string;
+}
+
+/**
  * What a transport (or a host, through `runTool` and `mountAgent`) supplies for one call: the
  * capabilities its caller declared and how to reach it. Without `request`, nothing is declared;
  * without `log`, log messages are dropped.
@@ -76,6 +88,14 @@ export interface ToolCallerHandler {
   ): Promise<ToolCallerAnswer> | ToolCallerAnswer;
   /** Delivers one log message; a throw or rejection is contained. */
   log?(message: ToolLogMessage): void | Promise<void>;
+  /**
+   * The caller answers questions by sending the whole call again (a gateway in front of an MCP
+   * 2026-07-28 client): a call whose upstream asks it something ends with the questions (an
+   * `input_required` failure) instead of waiting for `request`.
+   */
+  readonly defersInput?: boolean;
+  /** The answers this attempt brings to the questions an earlier attempt ended with. */
+  readonly answered?: ToolCallerAnswered;
 }
 
 /** The handler context's `ctx.caller`: always present, answering nothing when nobody listens. */
@@ -98,6 +118,10 @@ export interface ToolCaller {
    * upstream for logs only then (MCP 2026-07-28 sends none unless a request asks).
    */
   readonly takesLogs: boolean;
+  /** The caller answers questions by a later retry of the whole call ({@link ToolCallerHandler}). */
+  readonly defersInput: boolean;
+  /** The answers this attempt brings, when it is such a retry. */
+  readonly answered: ToolCallerAnswered | undefined;
 }
 
 /** JSON-RPC "method not found": the answer to a method the caller never declared. */
@@ -153,6 +177,8 @@ export const NO_CALLER: ToolCaller = Object.freeze({
   request: async () => NOT_DECLARED,
   log: async () => {},
   takesLogs: false,
+  defersInput: false,
+  answered: undefined,
 });
 
 /**
@@ -181,11 +207,19 @@ export function toolCallerOf(
   // Bound, so a host's handler may be a class instance whose methods use `this`.
   const send = handler.request?.bind(handler);
   const deliver = handler.log?.bind(handler);
-  if (deliver === undefined && (send === undefined || Object.keys(capabilities).length === 0)) {
+  const defersInput = handler.defersInput === true;
+  const answered = handler.answered;
+  if (
+    deliver === undefined &&
+    !defersInput &&
+    answered === undefined &&
+    (send === undefined || Object.keys(capabilities).length === 0)
+  ) {
     return NO_CALLER;
   }
   return {
-    capabilities: send === undefined ? {} : capabilities,
+    // A deferring caller declares what its client declared: it answers by a later retry.
+    capabilities: send === undefined && !defersInput ? {} : capabilities,
     async request(request, options) {
       if (send === undefined || !callerServes(capabilities, request.method)) return NOT_DECLARED;
       const bounded = bothSignals(signal, options?.signal);
@@ -205,5 +239,7 @@ export function toolCallerOf(
       }
     },
     takesLogs: deliver !== undefined,
+    defersInput,
+    answered,
   };
 }

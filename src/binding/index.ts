@@ -22,6 +22,7 @@ export type {
 export type {
   ToolCaller,
   ToolCallerAnswer,
+  ToolCallerAnswered,
   ToolCallerCapabilities,
   ToolCallerError,
   ToolCallerHandler,
@@ -37,6 +38,8 @@ export {
   isCallerListening,
   isToolCallerMethod,
 } from './caller.js';
+export type { GatewayRequestState, GatewayRequestStateOptions } from './gateway-state.js';
+export { createGatewayRequestState } from './gateway-state.js';
 export type {
   AfterToolCallInfo,
   BeforeToolCallInfo,
@@ -45,6 +48,15 @@ export type {
   ToolErrorInfo,
   ToolLifecycle,
 } from './hooks.js';
+export type {
+  McpClientAnswer,
+  McpClientRequest,
+  McpHandlerRequest,
+  McpNotification,
+  McpToolRegistration,
+  McpToolServer,
+} from './mcp-request.js';
+export { mcpHandlerRequestOf } from './mcp-request.js';
 export type {
   AgentInputSchema,
   AgentJsonSchemaOptions,
@@ -59,8 +71,12 @@ export { mountMcp } from './mount-mcp.js';
 export type { McpCallPresentation } from './presentation.js';
 export {
   MCP_ERROR_PRESENTATION,
+  MCP_INPUT_REQUIRED,
   type McpErrorPresenting,
+  type McpInputRequest,
+  type McpInputRequiring,
   mcpErrorPresentationOf,
+  mcpInputRequestOf,
   presentOutput,
 } from './presentation.js';
 export type { RunToolOptions } from './run-tool.js';

@@ -2,19 +2,22 @@
  * Registers runtime tools on an SDK `McpServer`. Every call runs through the canonical runner;
  * the MCP wire shape is JSON text (+ structuredContent) on success, the safe envelope on failure.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  type CallToolResult,
-  McpError,
-  ResultSchema,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ToolCallerAnswer, ToolCallerError, ToolCallerHandler } from './caller.js';
+import { AppError } from './app-error.js';
+import type { ToolCallerAnswered, ToolCallerHandler } from './caller.js';
+import {
+  type GatewayRequestState,
+  type GatewayStateCodec,
+  gatewayStateCodecOf,
+} from './gateway-state.js';
 import type { ToolCallHooks, ToolLifecycle } from './hooks.js';
-import { type McpCallPresentation, mcpErrorPresentationOf } from './presentation.js';
+import { type McpHandlerRequest, type McpToolServer, mcpHandlerRequestOf } from './mcp-request.js';
+import {
+  type McpCallPresentation,
+  mcpErrorPresentationOf,
+  mcpInputRequestOf,
+} from './presentation.js';
 import { runTool } from './run-tool.js';
 import type { AnyRuntimeToolDefinition, ToolProgressReporter } from './runtime-tool.js';
 import {
@@ -25,6 +28,7 @@ import {
   toolResultFromError,
 } from './tool-result.js';
 import { collectToolSurface, sharedInputJsonSchema, toolOutputJsonSchema } from './tool-surface.js';
+import { isRecord } from './type-guards.js';
 import type { JsonSchemaObject } from './zod-schema.js';
 
 /** Options of {@link mountMcp}. */
@@ -35,6 +39,12 @@ export interface McpMountOptions {
   lifecycle?: ToolLifecycle;
   /** Host context spread into every call context. */
   context?: Readonly<Record<string, unknown>>;
+  /**
+   * Seals the `requestState` of the `input_required` answers given to MCP 2026-07-28 clients
+   * (from {@link createGatewayRequestState}); pass the same one to the v2 `McpServer`
+   * (`requestState`) so a bad state is refused before the tool runs. Default: one per process.
+   */
+  requestState?: GatewayRequestState;
 }
 
 /**
@@ -50,11 +60,12 @@ export interface McpMountOptions {
  * registered.
  */
 export function mountMcp(
-  server: McpServer,
+  server: McpToolServer,
   runtimeTools: readonly AnyRuntimeToolDefinition[],
   options: McpMountOptions = {},
 ): void {
   const { hooks, lifecycle, context } = options;
+  const states = gatewayStateCodecOf(options.requestState);
   for (const definition of collectToolSurface(runtimeTools, 'MCP')) {
     const outputJsonSchema = toolOutputJsonSchema(definition);
     const config = {
@@ -69,22 +80,34 @@ export function mountMcp(
         : { title: definition.annotations.title }),
       ...(definition.annotations === undefined ? {} : { annotations: definition.annotations }),
     };
-    server.registerTool(definition.name, config, async (args, extra) => {
-      const reportProgress = mcpProgressSender(extra);
-      const caller = mcpCallerOf(server, extra);
+    const handler = async (args: Record<string, unknown>, extra: unknown) => {
+      const request = mcpHandlerRequestOf(server, extra);
+      const answered = answeredOf(request, states, definition.name, args);
+      if (answered === false) return errorResult(toolResultFromError(STALE_STATE));
+      const reportProgress = mcpProgressSender(request);
       const result = await runTool(definition, args, {
         source: 'mcp',
-        signal: extra.signal,
-        toolCallId: String(extra.requestId),
+        signal: request.signal,
+        toolCallId: request.id,
         context,
         hooks,
         lifecycle,
         transport: 'MCP',
-        caller,
+        caller: mcpCallerOf(request, answered),
         ...(reportProgress === undefined ? {} : { reportProgress }),
       });
+      // The upstream asks a 2026 client something: answer `input_required`, its state wrapped.
+      const asked = result.ok ? undefined : mcpInputRequestOf(toolCauseFromResult(result));
+      if (asked !== undefined) {
+        return {
+          resultType: 'input_required',
+          inputRequests: asked.inputRequests,
+          requestState: states.mint(definition.name, args, asked.requestState),
+        };
+      }
       return toCallToolResult(result, outputJsonSchema !== undefined);
-    });
+    };
+    server.registerTool(definition.name, config, handler);
   }
 }
 
@@ -92,13 +115,11 @@ export function mountMcp(
  * Sends `notifications/progress` for the request, tied to it by its `progressToken`; `undefined`
  * when the request carries none (then nothing is ever sent and `ctx.reportProgress` is a no-op).
  */
-function mcpProgressSender(
-  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
-): ToolProgressReporter | undefined {
-  const progressToken = extra._meta?.progressToken;
+function mcpProgressSender(request: McpHandlerRequest): ToolProgressReporter | undefined {
+  const { progressToken } = request;
   if (progressToken === undefined) return undefined;
   return (progress, total, message) =>
-    extra.sendNotification({
+    request.notify({
       method: 'notifications/progress',
       params: {
         progressToken,
@@ -113,48 +134,59 @@ function mcpProgressSender(
 const UNBOUNDED_BY_SDK_MS = 2 ** 31 - 1;
 
 /**
- * The MCP client behind the call as the call's caller: what it declared in its `initialize`
- * (sampling, elicitation, roots), requests sent on the call's own stream (related to its
- * request) and bounded by the call's signal rather than the SDK's timeout, log messages likewise.
+ * The MCP client behind the call as the call's caller: what it declared (in its `initialize` on
+ * 2025-11-25, in the request's `_meta` on 2026-07-28), requests sent on the call's own stream and
+ * bounded by the call's signal rather than the SDK's timeout (2025 only: 2026 has no
+ * server-to-client requests), and log messages at the level the client asked for.
  */
 function mcpCallerOf(
-  server: McpServer,
-  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  request: McpHandlerRequest,
+  answered: ToolCallerAnswered | undefined,
 ): ToolCallerHandler {
+  const { send } = request;
   return {
     // As the client declared them; the runner keeps only sampling, elicitation and roots.
-    capabilities: server.server.getClientCapabilities() ?? {},
-    async request(request, { signal }): Promise<ToolCallerAnswer> {
-      try {
-        const result = await extra.sendRequest(
-          { method: request.method, params: { ...request.params } } as ServerRequest,
-          ResultSchema.passthrough(),
-          { signal, timeout: UNBOUNDED_BY_SDK_MS },
-        );
-        return { result };
-      } catch (error) {
-        if (signal.aborted || !(error instanceof McpError)) throw error;
-        return { error: callerErrorOf(error) };
-      }
-    },
-    log: (message) =>
-      extra.sendNotification({
-        method: 'notifications/message',
-        params: { ...message } as Extract<
-          ServerNotification,
-          { method: 'notifications/message' }
-        >['params'],
-      }),
+    capabilities: isRecord(request.clientCapabilities) ? request.clientCapabilities : {},
+    // A 2026 client answers by sending the call again: the upstream's questions end this attempt.
+    ...(request.modern ? { defersInput: true } : {}),
+    ...(answered === undefined ? {} : { answered }),
+    ...(send === undefined
+      ? {}
+      : {
+          request: (asked, { signal }) => send(asked, { signal, timeout: UNBOUNDED_BY_SDK_MS }),
+        }),
+    log: (message) => request.log(message),
   };
 }
 
-/** The caller's JSON-RPC error as it wrote it: the SDK prefixes `MCP error <code>: `. */
-function callerErrorOf(error: McpError): ToolCallerError {
-  const prefix = `MCP error ${error.code}: `;
-  const message = error.message.startsWith(prefix)
-    ? error.message.slice(prefix.length)
-    : error.message;
-  return { code: error.code, message, ...(error.data === undefined ? {} : { data: error.data }) };
+/** A retry whose state was not minted for this tool and these arguments, or has expired. */
+const STALE_STATE = new AppError('INVALID_REQUEST_STATE', {
+  message: 'The requestState is not one this gateway minted for this call, or it has expired.',
+  status: 400,
+  retryable: false,
+});
+
+/**
+ * The answers a 2026 retry brings, with the upstream's state unwrapped from the gateway's;
+ * `undefined` for a first attempt, `false` for a state that fails verification.
+ */
+function answeredOf(
+  request: McpHandlerRequest,
+  states: GatewayStateCodec,
+  tool: string,
+  args: unknown,
+): ToolCallerAnswered | undefined | false {
+  if (!request.modern) return undefined;
+  const { inputResponses, requestState } = request;
+  if (requestState === undefined) {
+    return inputResponses === undefined ? undefined : { inputResponses };
+  }
+  const opened = states.open(requestState, tool, args);
+  if (opened === false) return false;
+  const responses = inputResponses ?? {};
+  return opened.upstream === undefined
+    ? { inputResponses: responses }
+    : { inputResponses: responses, requestState: opened.upstream };
 }
 
 // The SDK validates before our callback (ahead of beforeToolCall, with its own error text), so we

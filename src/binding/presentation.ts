@@ -84,6 +84,42 @@ export function mcpErrorPresentationOf(cause: unknown): McpCallPresentation | un
   }
 }
 
+/** Questions an upstream asked a caller that answers by a retry, and the upstream's state. */
+export interface McpInputRequest {
+  /** The questions, by the keys the upstream gave them (`elicitation/create`, ...), as written. */
+  readonly inputRequests: Readonly<Record<string, unknown>>;
+  /** The upstream's `requestState`, exactly as it was sent, when it sent one. */
+  readonly requestState?: string;
+}
+
+/**
+ * The symbol under which a failure carries an upstream's `input_required` for a caller that
+ * answers by a retry (`ToolCallerHandler.defersInput`). A registered symbol, like
+ * {@link MCP_ERROR_PRESENTATION}; only `mountMcp` reads it, and answers `input_required` itself.
+ */
+export const MCP_INPUT_REQUIRED: unique symbol = Symbol.for(
+  'stitchkit-transport.mcpInputRequired',
+) as never;
+
+/** A failure that carries an upstream's questions for the caller. */
+export interface McpInputRequiring {
+  /** The questions and the upstream's state; must not throw. */
+  [MCP_INPUT_REQUIRED](): McpInputRequest;
+}
+
+/** The upstream's questions a failure's cause carries, or `undefined` when it carries none. */
+export function mcpInputRequestOf(cause: unknown): McpInputRequest | undefined {
+  if (typeof cause !== 'object' || cause === null) return undefined;
+  const present = (cause as Partial<McpInputRequiring>)[MCP_INPUT_REQUIRED];
+  if (typeof present !== 'function') return undefined;
+  try {
+    const asked = present.call(cause);
+    return isPlainObject(asked) && isPlainObject(asked.inputRequests) ? asked : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** True for `{}`-style objects (prototype `Object.prototype` or `null`). */
 // Stricter than `isRecord`: class instances, Dates and Maps are not plain data to present.
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

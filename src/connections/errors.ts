@@ -11,6 +11,7 @@ export {
   type AuthChallenge,
   ConnectionAuthorizationRequiredError,
   type ConnectionErrorScope,
+  ConnectionInputRequiredError,
   type ConnectionOperation,
   ConnectionOperationError,
   type ConnectionPhase,

@@ -12,6 +12,11 @@ import {
   type ToolErrorProjecting,
 } from '../binding/app-error.js';
 import { BrandedError } from '../binding/branded-error.js';
+import {
+  MCP_INPUT_REQUIRED,
+  type McpInputRequest,
+  type McpInputRequiring,
+} from '../binding/presentation.js';
 import { brandSymbol } from '../binding/type-guards.js';
 import {
   type ConnectionOperation,
@@ -46,6 +51,7 @@ export const CONNECTION_ERROR_CODES = Object.freeze({
   timeout: 'CONNECTION_TIMEOUT',
   responseTooLarge: 'CONNECTION_RESPONSE_TOO_LARGE',
   protocol: 'CONNECTION_PROTOCOL_ERROR',
+  inputRequired: 'CONNECTION_INPUT_REQUIRED',
 } as const);
 
 function brandFor(code: string): symbol {
@@ -364,6 +370,50 @@ export class ConnectionProtocolError extends ConnectionOperationError {
       operation: this.operation,
       phase: this.phase,
       rpcCode: this.rpcCode,
+    });
+  }
+}
+
+/**
+ * The upstream asked the caller something (`input_required`, MCP 2026-07-28) and the caller answers
+ * by sending the whole call again (a gateway in front of a 2026 client,
+ * `ToolCallerHandler.defersInput`): the call ends with the questions and the upstream's state,
+ * which `mountMcp` answers as its own `input_required`. Never seen by a caller that answers at once.
+ */
+export class ConnectionInputRequiredError
+  extends ConnectionOperationError
+  implements McpInputRequiring
+{
+  /** The registered brand of this class. */
+  static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.inputRequired);
+  override readonly name = 'ConnectionInputRequiredError';
+  /** Stable code of this class. */
+  readonly code = CONNECTION_ERROR_CODES.inputRequired;
+  /** The questions, by the keys the upstream gave them, as written. */
+  readonly inputRequests: Readonly<Record<string, unknown>>;
+  /** The upstream's `requestState`, byte for byte, when it sent one. */
+  readonly requestState: string | undefined;
+
+  constructor(fields: ConnectionErrorScope & McpInputRequest) {
+    super(fields, 'needs answers from the caller before it can answer');
+    this.inputRequests = fields.inputRequests;
+    this.requestState = fields.requestState;
+  }
+
+  /** The questions and the state, for the gateway that relays them. */
+  [MCP_INPUT_REQUIRED](): McpInputRequest {
+    return this.requestState === undefined
+      ? { inputRequests: this.inputRequests }
+      : { inputRequests: this.inputRequests, requestState: this.requestState };
+  }
+
+  /** `CONNECTION_INPUT_REQUIRED` / 409, not retryable as it stands (it needs the answers). */
+  [TOOL_ERROR_PROJECTION](): AppError {
+    return projection('CONNECTION_INPUT_REQUIRED', 409, {
+      message: 'The connection needs answers from the caller before it can answer.',
+      reason: 'input-required',
+      operation: this.operation,
+      phase: this.phase,
     });
   }
 }

@@ -34,6 +34,7 @@ export {
   ConnectionAuthorizationRequiredError,
   ConnectionError,
   type ConnectionErrorScope,
+  ConnectionInputRequiredError,
   ConnectionOperationError,
   ConnectionProtocolError,
   ConnectionRequestError,

@@ -380,6 +380,8 @@ const samplingCaller: McpCallerRelay = {
   request: async () => ({ result: {} }),
   log: async () => {},
   takesLogs: false,
+  defersInput: false,
+  answered: undefined,
 };
 
 /** The call of a connection told to speak Streamable HTTP, relaying to a caller that can sample. */
@@ -388,18 +390,39 @@ export const mcpRelayModelOptions: ModelOptions = {
   input: { ...mcpModelInput, transportType: 'streamable-http', relay: samplingCaller },
 };
 
+const mcpModernModelInput = {
+  ...mcpModelInput,
+  protocolVersion: '2026-07-28',
+  limits: extendingLimits,
+  maxInputRounds: 2,
+} as const;
+
 /**
  * The call of a connection pinned to MCP 2026-07-28: one POST, no handshake, no session; at most
  * two `input_required` rounds, so the limit is reached in the model.
  */
 export const mcpModernModelOptions: ModelOptions = {
   ...mcpModelOptions,
-  input: {
-    ...mcpModelInput,
-    protocolVersion: '2026-07-28',
-    limits: extendingLimits,
-    maxInputRounds: 2,
-  },
+  input: mcpModernModelInput,
+};
+
+/** A caller that answers by a retry of the whole call (a gateway's 2026 client), bringing answers. */
+const deferringCaller: McpCallerRelay = {
+  capabilities: { elicitation: {} },
+  request: async () => ({ result: {} }),
+  log: async () => {},
+  takesLogs: false,
+  defersInput: true,
+  answered: { inputResponses: { confirm: { action: 'accept' } }, requestState: 's-1' },
+};
+
+/**
+ * The modern call of a gateway's 2026 client: its first POST carries the answers it brings, and
+ * an `input_required` answer ends the run with the questions instead of an answering round.
+ */
+export const mcpModernDeferringModelOptions: ModelOptions = {
+  ...mcpModernModelOptions,
+  input: { ...mcpModernModelInput, relay: deferringCaller },
 };
 
 /** The paged discovery (two pages at most) of a connection pinned to MCP 2026-07-28. */

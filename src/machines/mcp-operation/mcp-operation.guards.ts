@@ -36,6 +36,8 @@ import type {
 export interface InputRoundParams extends ExchangeParams {
   readonly round: number;
   readonly maxRounds: number;
+  /** The caller answers by a later retry of the whole call (a gateway's 2026 client). */
+  readonly defers: boolean;
 }
 
 /** An exchange, and whether the run still probes (`auto`, holding no verdict yet). */
@@ -212,6 +214,13 @@ export const mcpOperationGuards = {
    */
   asksForInput: (_: unknown, { exchange, round, maxRounds }: InputRoundParams): boolean =>
     exchange.kind === 'response' && exchange.inputRequired !== undefined && round < maxRounds,
+
+  /**
+   * The modern answer is `input_required` and the caller answers by sending the whole call again
+   * (a gateway in front of a 2026 client): the run ends with the questions instead of asking.
+   */
+  asksForDeferredInput: (_: unknown, { exchange, defers }: InputRoundParams): boolean =>
+    defers && exchange.kind === 'response' && exchange.inputRequired !== undefined,
 
   /** The modern answer is `input_required` again, past the rounds a call answers. */
   asksForInputPastLimit: (_: unknown, { exchange, round, maxRounds }: InputRoundParams): boolean =>

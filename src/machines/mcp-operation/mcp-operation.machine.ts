@@ -15,6 +15,7 @@
  */
 import { assign, emit, setup, spawnChild, stopChild } from 'xstate';
 import {
+  ConnectionInputRequiredError,
   ConnectionProtocolError,
   ConnectionResponseTooLargeError,
   ConnectionUrlError,
@@ -54,6 +55,7 @@ import { mcpOperationGuards } from './mcp-operation.guards.js';
 import { legacyRegion } from './mcp-operation.legacy.js';
 import { modernRegion } from './mcp-operation.modern.js';
 import {
+  answeredState,
   cancelledMessage,
   decodeRpcResponse,
   INITIALIZE_ID,
@@ -226,6 +228,15 @@ export const mcpOperationSetup = setup({
       readBytes: readSoFar(context, event),
       moved: true,
     })),
+    // Asked on behalf of a caller that answers by a retry: the run ends with the questions.
+    failInputDeferred: assign(({ context, event }, params: { inputRequired: InputRequired }) =>
+      failed(
+        new ConnectionInputRequiredError({
+          ...scopeOf(context, readSoFar(context, event)),
+          ...params.inputRequired,
+        }),
+      ),
+    ),
     // The caller answered: the retry carries the answers under a new id.
     assignInputResponses: assign(
       ({ context }, params: { responses: Readonly<Record<string, unknown>> }) => ({
@@ -378,8 +389,10 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       legacyAccepted: false,
       abandoned: undefined,
       inputRound: 0,
-      inputRequired: undefined,
-      inputResponses: undefined,
+      defersInput: input.relay?.defersInput === true,
+      // A retry that brings answers sends them, with the server's state, on its first request.
+      inputRequired: answeredState(input.relay?.answered),
+      inputResponses: input.relay?.answered?.inputResponses,
       progressToken: input.progressToken,
       outcome: undefined,
     };

@@ -47,6 +47,7 @@ const inputRoundOf = ({ context, event }: WithContext & ExchangeDone) => ({
   exchange: event.output,
   round: context.inputRound,
   maxRounds: context.maxInputRounds,
+  defers: context.defersInput,
 });
 // Taken only after `asksForInput`, so the fallback is never used.
 const inputRequiredOf = ({ event }: ExchangeDone) => ({
@@ -128,6 +129,13 @@ export const modernRegion = {
             guard: { type: 'isUnsupportedVersion', params: exchangeOf<RpcExchange> },
             target: CLOSING,
             actions: { type: 'failUnsupportedVersion', params: supportedOf },
+          },
+          // The server asks a caller that answers by a retry of the whole call: end with the
+          // questions (a gateway answers its own client `input_required`).
+          {
+            guard: { type: 'asksForDeferredInput', params: inputRoundOf },
+            target: CLOSING,
+            actions: { type: 'failInputDeferred', params: inputRequiredOf },
           },
           // The server asks the caller first: answer the round, then send the request again.
           {

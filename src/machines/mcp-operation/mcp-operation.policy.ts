@@ -4,10 +4,11 @@
  * is in `mcp-operation.server-requests.ts`, beside the I/O that posts it). Pure: no I/O, no clock (time is passed in).
  */
 
-import type { ToolCallerCapabilities } from '../../binding/caller.js';
+import type { ToolCallerAnswered, ToolCallerCapabilities } from '../../binding/caller.js';
 import {
   buildJsonRpcNotification,
   buildJsonRpcRequest,
+  type InputRequired,
   inputRequiredOf,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -193,6 +194,17 @@ export function modernRequestMessage(
 export interface AnsweredInput {
   readonly inputResponses: Readonly<Record<string, unknown>>;
   readonly requestState: string | undefined;
+}
+
+/**
+ * What a retry that brings answers starts from: the server's state as an earlier attempt was
+ * sent it (the questions themselves stay with the caller that answered them).
+ */
+export function answeredState(answered: ToolCallerAnswered | undefined): InputRequired | undefined {
+  if (answered === undefined) return undefined;
+  return answered.requestState === undefined
+    ? { inputRequests: {} }
+    : { inputRequests: {}, requestState: answered.requestState };
 }
 
 /** How many `input_required` rounds one call answers before it refuses the server (the SDK's). */

@@ -209,6 +209,8 @@ export interface McpOperationContext
   abandoned: AbandonCause | undefined;
   /** `input_required` rounds answered so far. */
   inputRound: number;
+  /** The caller answers questions by a later retry of the whole call (`defersInput`). */
+  defersInput: boolean;
   /** What the server asks in the round in progress, and the state it sent with it. */
   inputRequired: InputRequired | undefined;
   /** The caller's answers to the last round, sent with the retry. */

@@ -24,6 +24,7 @@ import {
   mcpEraModelOptions,
   mcpListModelOptions,
   mcpModelOptions,
+  mcpModernDeferringModelOptions,
   mcpModernListModelOptions,
   mcpModernModelOptions,
   mcpRelayModelOptions,
@@ -111,6 +112,15 @@ const MODELS: readonly {
     name: 'tools/call, protocol 2026-07-28',
     options: mcpModernModelOptions,
     size: { states: 15, edges: 116, finalEdges: 99, legacyPostEdges: 0 },
+    intoLegacy: [],
+    probes: false,
+  },
+  {
+    // A gateway's 2026 client: the same call, with an input_required answer ending the run (its
+    // questions go back to the client) instead of an answering round.
+    name: 'tools/call, protocol 2026-07-28, a caller that answers by a retry',
+    options: mcpModernDeferringModelOptions,
+    size: { states: 7, edges: 54, finalEdges: 48, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
