@@ -3,8 +3,9 @@
  * directly on an SDK `McpServer` and keeps the text/`isError` wire contract; no lifecycle or
  * hooks run.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
 import type { z } from 'zod';
+import type { McpToolServer } from '../binding/mcp-request.js';
 import { DownloadError } from '../wire/download-error.js';
 import {
   type DownloadLimits,
@@ -45,7 +46,7 @@ export interface MountDownloadOptions<Shape extends z.ZodRawShape> extends Downl
  * `progressToken`.
  */
 export function mountDownload<Shape extends z.ZodRawShape>(
-  server: McpServer,
+  server: McpToolServer,
   options: MountDownloadOptions<Shape>,
 ): void {
   const name = options.name ?? 'download';
@@ -55,14 +56,14 @@ export function mountDownload<Shape extends z.ZodRawShape>(
     server,
     name,
     { description: options.description, inputSchema: options.inputSchema },
-    async (args, extra) => {
-      const progress = rawProgress(extra);
+    async (args, request) => {
+      const progress = rawProgress(request);
       const path = options.pathFromArgs?.(args);
       try {
         const file = await runDownloadOperation({
           ...options,
           resolveUrl: ({ signal }) => options.resolveUrl(args, { signal }),
-          signal: extra.signal,
+          signal: request.signal,
           ...(path === undefined ? {} : { path }),
           ...(progress === undefined
             ? {}

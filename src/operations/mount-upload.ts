@@ -3,8 +3,9 @@
  * directly on an SDK `McpServer` and keeps the text/`isError` wire contract; no lifecycle or
  * hooks run.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
 import { z } from 'zod';
+import type { McpToolServer } from '../binding/mcp-request.js';
 import type { FileBoundary, FileSource } from './file-boundary.js';
 import { assertRawToolName, failureText, registerRawTool, textResult } from './native-result.js';
 import { runUploadOperation } from './upload-operation.js';
@@ -28,20 +29,20 @@ const inputSchema = { path: z.string().describe('Path of the file, relative to t
  * callback's result as pretty JSON (`null` when it returns nothing) with no `isError` key; a
  * failure is `Upload failed [CODE]: message`, unknown errors scrubbed to `INTERNAL_SERVER_ERROR`.
  */
-export function mountUpload(server: McpServer, options: MountUploadOptions): void {
+export function mountUpload(server: McpToolServer, options: MountUploadOptions): void {
   const name = options.name ?? 'upload';
   assertRawToolName(name, 'mountUpload');
   registerRawTool(
     server,
     name,
     { description: options.description, inputSchema },
-    async (args, extra) => {
+    async (args, request) => {
       if (args.path.trim() === '') return textResult('Provide `path`.', true);
       try {
         const result = await runUploadOperation({
           files: options.files,
           path: args.path,
-          signal: extra.signal,
+          signal: request.signal,
           upload: (file, signal) => options.upload(file, { signal }),
         });
         return textResult(JSON.stringify(result ?? null, null, 2), false);

@@ -2,8 +2,9 @@
  * `mountWait` (ADR 0019/0081): the raw MCP adapter of the wait operation. It registers directly
  * on an SDK `McpServer` and keeps the text/`isError` wire contract; no lifecycle or hooks run.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
 import type { z } from 'zod';
+import type { McpToolServer } from '../binding/mcp-request.js';
 import type { WaitRendering } from './define-wait-tool.js';
 import { assertRawToolName, rawProgress, registerRawTool, textResult } from './native-result.js';
 import {
@@ -40,7 +41,7 @@ export interface MountWaitOptions<Shape extends z.ZodRawShape> {
  * with `isError: true`; a throwing poll or render answers `Wait failed: <message>` as an error.
  */
 export function mountWait<Shape extends z.ZodRawShape>(
-  server: McpServer,
+  server: McpToolServer,
   options: MountWaitOptions<Shape>,
 ): void {
   const name = options.name ?? 'wait';
@@ -52,15 +53,15 @@ export function mountWait<Shape extends z.ZodRawShape>(
     server,
     name,
     { description: options.description, inputSchema: options.inputSchema },
-    async (args, extra) => {
-      const progress = rawProgress(extra);
+    async (args, request) => {
+      const progress = rawProgress(request);
       try {
         const result = await runWaitOperation<unknown>({
           poll: ({ signal }) => options.poll(args, { signal }),
           done: (state) => options.done(state),
           timeoutSeconds: options.timeoutFromArgs?.(args),
           defaultTimeoutSeconds: options.defaultTimeout,
-          signal: extra.signal,
+          signal: request.signal,
           ...(options.backoff === undefined ? {} : { backoffSeconds: options.backoff }),
           ...(progress === undefined
             ? {}

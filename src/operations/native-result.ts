@@ -3,24 +3,15 @@
  * `mountUpload`): text results with `isError: true` only on failure, a deliverable name checked
  * at mount, and one way to register a callback on an SDK `McpServer`.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AppError, projectToolError } from '../binding/app-error.js';
+import {
+  type McpHandlerRequest,
+  type McpToolServer,
+  mcpHandlerRequestOf,
+} from '../binding/mcp-request.js';
 import { TOOL_NAME_PATTERN } from '../binding/runtime-tool.js';
-
-/** What a raw adapter's callback receives from the SDK besides the arguments. */
-export interface RawToolExtra {
-  /** Aborted when the client cancels the request. */
-  readonly signal: AbortSignal;
-  /** Request metadata; a `progressToken` asks for progress notifications. */
-  readonly _meta?: { readonly progressToken?: string | number };
-  /** Sends a notification related to this request. */
-  sendNotification(notification: {
-    method: 'notifications/progress';
-    params: { progressToken: string | number; progress: number; total?: number; message?: string };
-  }): Promise<void>;
-}
 
 /** `{ content: [text] }`, plus `isError: true` only for a failure (success has no `isError` key). */
 export function textResult(text: string, isError: boolean): CallToolResult {
@@ -45,31 +36,38 @@ export function assertRawToolName(name: string, adapter: string): void {
   }
 }
 
-/** Registers `callback` as a tool on `server` with a zod raw shape validated by the SDK. */
+/**
+ * Registers `callback` as a tool on `server` (an `McpServer` of either SDK line) with a zod raw
+ * shape the SDK validates; the callback reads the call through {@link McpHandlerRequest}.
+ */
 export function registerRawTool<Shape extends z.ZodRawShape>(
-  server: McpServer,
+  server: McpToolServer,
   name: string,
   config: { readonly description: string; readonly inputSchema: Shape },
-  callback: (args: z.infer<z.ZodObject<Shape>>, extra: RawToolExtra) => Promise<CallToolResult>,
+  callback: (
+    args: z.infer<z.ZodObject<Shape>>,
+    request: McpHandlerRequest,
+  ) => Promise<CallToolResult>,
 ): void {
-  const register = server.registerTool.bind(server) as (
-    name: string,
-    config: { description: string; inputSchema: Shape },
-    callback: (args: z.infer<z.ZodObject<Shape>>, extra: RawToolExtra) => Promise<CallToolResult>,
-  ) => void;
-  register(name, { description: config.description, inputSchema: config.inputSchema }, callback);
+  const handler = (args: z.infer<z.ZodObject<Shape>>, extra: unknown) =>
+    callback(args, mcpHandlerRequestOf(server, extra));
+  server.registerTool(
+    name,
+    { description: config.description, inputSchema: z.object(config.inputSchema) },
+    handler,
+  );
 }
 
 /**
  * A progress sender for a raw adapter: sends `notifications/progress` only when the request
  * carries a `progressToken`; a failed send is ignored.
  */
-export function rawProgress(extra: RawToolExtra) {
-  const progressToken = extra._meta?.progressToken;
+export function rawProgress(request: McpHandlerRequest) {
+  const { progressToken } = request;
   if (progressToken === undefined) return undefined;
   return (progress: number, total: number | undefined, message: string): void => {
-    void extra
-      .sendNotification({
+    void request
+      .notify({
         method: 'notifications/progress',
         params: {
           progressToken,
