@@ -1,7 +1,8 @@
 /**
  * A stateful Streamable HTTP host for MCP SDK servers on 127.0.0.1: one server instance per
  * session (what relaying needs: the session's server knows the client's capabilities and routes
- * its answers), every HTTP request counted by method. Used by the conformance server, the
+ * its answers), opened only by an `initialize` and closed with its session, every HTTP request
+ * counted by method. Used by the conformance server, the
  * gateway in front of it, and the tests that start either.
  */
 import { randomUUID } from 'node:crypto';
@@ -25,6 +26,10 @@ export interface StatefulHost {
   readonly url: string;
   /** Every request received, in arrival order. */
   readonly requests: readonly HostedRequest[];
+  /** Sessions open now (initialised and not yet ended by `DELETE` or a closed transport). */
+  openSessions(): number;
+  /** Server instances alive now: one per open session, none for a request that opened none. */
+  liveServers(): number;
   /** Closes every session and the listener. */
   close(): Promise<void>;
 }
@@ -35,7 +40,7 @@ export async function startStatefulHost(
   port = 0,
 ): Promise<StatefulHost> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const servers: (McpServer | Server)[] = [];
+  const servers = new Set<McpServer | Server>();
   const requests: HostedRequest[] = [];
   const http: HttpServer = createServer((req, res) => {
     void (async () => {
@@ -48,10 +53,24 @@ export async function startStatefulHost(
       const sessionId = req.headers['mcp-session-id'];
       let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
       if (transport === undefined) {
-        if (req.method !== 'POST' || sessionId !== undefined) {
-          res.writeHead(sessionId === undefined ? 400 : 404).end();
+        if (sessionId !== undefined) {
+          res.writeHead(404).end();
           return;
         }
+        // Only an `initialize` opens a session (and a server). Anything else without one (a 2026
+        // client's `server/discover` probe, a stray GET) is refused, so it leaves nothing behind.
+        if (req.method !== 'POST' || rpcMethod !== 'initialize') {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              error: { code: -32000, message: 'Bad Request: No valid session ID provided' },
+              id: null,
+            }),
+          );
+          return;
+        }
+        const server = create();
         const created = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (id) => {
@@ -61,8 +80,12 @@ export async function startStatefulHost(
             sessions.delete(id);
           },
         });
-        const server = create();
-        servers.push(server);
+        // However the session ends (DELETE, a closed transport), its server goes with it.
+        created.onclose = () => {
+          if (created.sessionId !== undefined) sessions.delete(created.sessionId);
+          if (servers.delete(server)) void server.close();
+        };
+        servers.add(server);
         await server.connect(created);
         transport = created;
       }
@@ -76,8 +99,10 @@ export async function startStatefulHost(
   return {
     url: `http://127.0.0.1:${bound}/mcp`,
     requests,
+    openSessions: () => sessions.size,
+    liveServers: () => servers.size,
     async close() {
-      for (const server of servers) await server.close();
+      for (const server of [...servers]) await server.close();
       http.closeAllConnections();
       await new Promise<void>((resolve, reject) =>
         http.close((error) => (error ? reject(error) : resolve())),

@@ -1225,6 +1225,15 @@ export default createMachine({
               },
               {
                 "guard": {
+                  "type": "asksForDeferredInput"
+                },
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failInputDeferred"
+                }
+              },
+              {
+                "guard": {
                   "type": "asksForInput"
                 },
                 "target": "answeringInput",

@@ -20,6 +20,7 @@ export const OUTCOME_KINDS: Readonly<Record<string, string>> = {
   failProtocol: 'protocol',
   failRpcRefusal: 'refusal',
   failUnsupportedVersion: 'version',
+  failInputDeferred: 'input asked',
   failTimeout: 'timeout',
   failWithWaitTimeout: 'timeout',
   timeOutWithState: 'timeout',

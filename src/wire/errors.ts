@@ -342,30 +342,36 @@ export class ConnectionProtocolError extends ConnectionOperationError {
    * when it sent one; for hosts and logs, never projected.
    */
   readonly rpcMessage: string | undefined;
+  /** The model-safe message, when the violation is one of ours to explain (never upstream text). */
+  readonly safeMessage: string | undefined;
 
   /**
    * `violation` completes `Connection "<name>" …` (e.g. `sent a response that was not JSON`); it
-   * is for hosts and logs and never projected.
+   * is for hosts and logs and never projected. `safeMessage`, written by this package, replaces
+   * the projection's generic message when the violation needs explaining to the model.
    */
   constructor(
     fields: ConnectionErrorScope & {
       readonly violation: string;
       readonly rpcCode?: number;
       readonly rpcMessage?: string;
+      readonly safeMessage?: string;
     },
   ) {
     super(fields, fields.violation);
     this.rpcCode = fields.rpcCode;
     this.rpcMessage = fields.rpcMessage?.slice(0, MAX_ERROR_BODY_CHARS);
+    this.safeMessage = fields.safeMessage;
   }
 
   /** `CONNECTION_PROTOCOL_ERROR` / 502, not retryable. */
   [TOOL_ERROR_PROJECTION](): AppError {
     return projection('CONNECTION_PROTOCOL_ERROR', 502, {
       message:
-        this.rpcCode === undefined
+        this.safeMessage ??
+        (this.rpcCode === undefined
           ? 'The connection returned a malformed response.'
-          : `The connection answered with JSON-RPC error ${this.rpcCode}.`,
+          : `The connection answered with JSON-RPC error ${this.rpcCode}.`),
       reason: 'protocol-error',
       operation: this.operation,
       phase: this.phase,

@@ -135,6 +135,16 @@ async function askCaller(
   const relay = base.relay?.reveal();
   if (relay === undefined) throw new TypeError('a caller capability was declared without a relay');
   const method = request.method as ToolCallerMethod;
+  // A 2025 upstream asks mid-call, while this caller answers only by a retry of the whole call
+  // (a gateway's 2026 client, stateless): the eras cannot be bridged without holding the
+  // upstream's call open across the caller's requests.
+  if (relay.defersInput) {
+    throw new ConnectionProtocolError({
+      ...base.scope,
+      violation: `asked its caller for ${method} in the middle of a 2025-11-25 call, which a caller on MCP 2026-07-28 answers only by a retry`,
+      safeMessage: `The upstream asked for ${method} in the middle of its call (MCP 2025-11-25), which a client on MCP 2026-07-28 cannot answer through this gateway.`,
+    });
+  }
   return relayedAnswer(
     request.id,
     await relay.request({ method, params: request.params }, { signal }),

@@ -1,0 +1,348 @@
+/**
+ * A gateway on either MCP SDK line (`mountMcp` on a v1 or a v2 `McpServer`) in front of a 2026
+ * upstream (the v2 SDK's dual-era server) and a 2025-only one (a v1 server), called by the v2 SDK
+ * `Client` pinned to 2026-07-28 and in `'auto'`, and by the v1 SDK `Client`: the result, the
+ * requests on both legs, progress, cancellation reaching the upstream, and an elicitation answered
+ * (a 2026 client's through `input_required`, with the gateway's sealed state).
+ */
+import {
+  Client as V2Client,
+  StreamableHTTPClientTransport as V2Transport,
+} from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { AnyRuntimeToolDefinition } from '../../src/binding/index.js';
+import { defineMcpClientConnection, mountConnections } from '../../src/connections/index.js';
+import {
+  type LoggedServer,
+  type SlowCounts,
+  startV1Gateway,
+  startV1Upstream,
+  startV2Gateway,
+} from '../fixtures/era-gateways.js';
+import { type McpV2Peers, startMcpV2Peers } from '../fixtures/mcp-v2-peers.js';
+
+type Downstream = 'v2 pinned' | 'v2 known' | 'v2 auto' | 'v1';
+type GatewayLine = 'v1' | 'v2';
+type UpstreamEra = '2026' | '2025';
+
+let peers: McpV2Peers;
+let v1Upstream: LoggedServer & { readonly slow: SlowCounts };
+const gateways = new Map<string, LoggedServer>();
+/** The 2025 session and server counters of each gateway (a v1 host's, a v2 gateway's legacy side). */
+const sessionCounters = new Map<string, { openSessions(): number; liveServers(): number }>();
+
+async function mount(name: string, url: string): Promise<readonly AnyRuntimeToolDefinition[]> {
+  return mountConnections([defineMcpClientConnection({ name, transport: { url } })]);
+}
+
+beforeAll(async () => {
+  peers = await startMcpV2Peers();
+  v1Upstream = await startV1Upstream();
+  const up2026 = await mount('u2026', peers.url('/dual'));
+  const up2025 = await mount('u2025', v1Upstream.url);
+  for (const [era, tools] of [
+    ['2026', up2026],
+    ['2025', up2025],
+  ] as const) {
+    const v1 = await startV1Gateway(tools);
+    const v2 = await startV2Gateway(tools);
+    gateways.set(`v1 ${era}`, v1);
+    gateways.set(`v2 ${era}`, v2);
+    sessionCounters.set(`v1 ${era}`, v1.host);
+    sessionCounters.set(`v2 ${era}`, v2);
+  }
+});
+afterAll(async () => {
+  for (const gateway of gateways.values()) await gateway.close();
+  await v1Upstream.close();
+  await peers.close();
+});
+
+function gatewayOf(line: GatewayLine, era: UpstreamEra): LoggedServer {
+  const gateway = gateways.get(`${line} ${era}`);
+  if (gateway === undefined) throw new Error('no such gateway');
+  return gateway;
+}
+
+function upstreamLines(era: UpstreamEra): string[] {
+  return era === '2026'
+    ? peers.log.map((entry) => `${entry.method} ${entry.rpcMethods.join(',')}`.trim())
+    : v1Upstream.lines();
+}
+
+function resetLogs(): void {
+  peers.resetLog();
+  v1Upstream.resetLog();
+  for (const gateway of gateways.values()) gateway.resetLog();
+}
+
+interface Connected {
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options?: { onprogress?: (progress: unknown) => void; signal?: AbortSignal },
+  ): Promise<unknown>;
+  /** Ends the session when the gateway opened one (a 2025 client's `DELETE`), then closes. */
+  close(): Promise<void>;
+}
+
+const INFO = { name: 'downstream', version: '1.0.0' };
+let knownDiscovery: Parameters<V2Client['connect']>[1];
+
+/** A fresh downstream client of `url` that answers elicitation with `{ confirm: true }`. */
+async function connect(kind: Downstream, url: string): Promise<Connected> {
+  if (kind === 'v1') {
+    const client = new V1Client(INFO, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, () => ({
+      action: 'accept',
+      content: { confirm: true },
+    }));
+    const transport = new V1Transport(new URL(url));
+    await client.connect(transport);
+    return {
+      callTool: (name, args, options) =>
+        client.callTool({ name, arguments: args }, undefined, options as never),
+      close: async () => {
+        if (transport.sessionId !== undefined) await transport.terminateSession();
+        await client.close();
+      },
+    };
+  }
+  const mode = kind === 'v2 auto' ? ('auto' as const) : { pin: '2026-07-28' };
+  const client = new V2Client(INFO, {
+    capabilities: { elicitation: {} },
+    versionNegotiation: { mode },
+  });
+  client.setRequestHandler('elicitation/create', async () => ({
+    action: 'accept',
+    content: { confirm: true },
+  }));
+  const transport = new V2Transport(new URL(url));
+  await client.connect(transport, kind === 'v2 known' ? knownDiscovery : undefined);
+  return {
+    callTool: (name, args, options) => client.callTool({ name, arguments: args }, options as never),
+    close: async () => {
+      if (transport.sessionId !== undefined) await transport.terminateSession();
+      await client.close();
+    },
+  };
+}
+
+/** Every pairing of gateway line, upstream era and downstream client, but the one that cannot connect. */
+const COMBOS: readonly [GatewayLine, UpstreamEra, Downstream][] = [
+  ['v1', '2026', 'v2 auto'],
+  ['v1', '2026', 'v1'],
+  ['v1', '2025', 'v2 auto'],
+  ['v1', '2025', 'v1'],
+  ['v2', '2026', 'v2 pinned'],
+  ['v2', '2026', 'v2 known'],
+  ['v2', '2026', 'v2 auto'],
+  ['v2', '2026', 'v1'],
+  ['v2', '2025', 'v2 pinned'],
+  ['v2', '2025', 'v2 known'],
+  ['v2', '2025', 'v2 auto'],
+  ['v2', '2025', 'v1'],
+];
+
+const HANDSHAKE = ['POST initialize', 'POST notifications/initialized', 'GET'];
+/** What a downstream client's connect costs at the gateway. */
+function connectLines(line: GatewayLine, downstream: Downstream): string[] {
+  if (downstream === 'v2 known') return [];
+  if (downstream === 'v1') return HANDSHAKE;
+  // The v1 gateway answers the probe 400 (no session), and the v2 client falls back to 2025.
+  return line === 'v1' ? ['POST server/discover', ...HANDSHAKE] : ['POST server/discover'];
+}
+/**
+ * A fresh client, once its connect's requests have all landed at the gateway (a 2025 client
+ * opens its standalone GET stream after `connect` resolves).
+ */
+async function connectSettled(
+  line: GatewayLine,
+  downstream: Downstream,
+  gateway: LoggedServer,
+): Promise<Connected> {
+  const client = await connect(downstream, gateway.url);
+  const connected = connectLines(line, downstream);
+  await vi.waitFor(() => expect(gateway.lines()).toEqual(connected));
+  return client;
+}
+
+/** A 2025 downstream session is ended by the client's `DELETE`. */
+const speaks2025 = (line: GatewayLine, downstream: Downstream) =>
+  downstream === 'v1' || (line === 'v1' && downstream === 'v2 auto');
+/** The 2025 upstream's session for one call: the caller declared elicitation, so the GET is held. */
+const UPSTREAM_2025 = [...HANDSHAKE, 'POST tools/call'];
+
+beforeAll(async () => {
+  const probe = new V2Client(INFO, { versionNegotiation: { mode: 'auto' } });
+  await probe.connect(new V2Transport(new URL(gatewayOf('v2', '2026').url)));
+  const discover = probe.getDiscoverResult();
+  await probe.close();
+  if (discover === undefined) throw new Error('the v2 gateway negotiated no modern era');
+  knownDiscovery = { prior: { kind: 'modern', discover } };
+});
+
+describe('a pinned 2026-07-28 client and a v1 gateway', () => {
+  it('cannot connect: the v1 SDK server offers no 2026-07-28, and the pin never falls back', async () => {
+    resetLogs();
+    const error = await connect('v2 pinned', gatewayOf('v1', '2026').url).then(
+      () => undefined,
+      (rejected: unknown) => rejected,
+    );
+    expect(String(error)).toContain('did not offer pinned protocol version 2026-07-28');
+    expect(gatewayOf('v1', '2026').lines()).toEqual(['POST server/discover']);
+  });
+});
+
+describe('one call of a fresh client: the result, and the requests on both legs', () => {
+  it.each(COMBOS)('%s gateway, %s upstream, %s client', async (line, era, downstream) => {
+    resetLogs();
+    const gateway = gatewayOf(line, era);
+    const client = await connectSettled(line, downstream, gateway);
+    const result = await client.callTool('echo', { message: 'hi' });
+    await client.close();
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'echo: hi' }] });
+    expect(result).not.toHaveProperty('isError');
+    expect(gateway.lines()).toEqual([
+      ...connectLines(line, downstream),
+      'POST tools/call',
+      ...(speaks2025(line, downstream) ? ['DELETE'] : []),
+    ]);
+    expect(upstreamLines(era)).toEqual(
+      era === '2026' ? ['POST tools/call'] : [...UPSTREAM_2025, 'DELETE'],
+    );
+  });
+});
+
+describe('progress, then cancellation that reaches the upstream', () => {
+  it.each(COMBOS)('%s gateway, %s upstream, %s client', async (line, era, downstream) => {
+    const gateway = gatewayOf(line, era);
+    resetLogs();
+    const client = await connectSettled(line, downstream, gateway);
+    resetLogs();
+    const slow = era === '2026' ? peers.slow : v1Upstream.slow;
+    const aborted = slow.aborted;
+    const controller = new AbortController();
+    const progress: unknown[] = [];
+    const call = client.callTool(
+      'slow',
+      {},
+      {
+        signal: controller.signal,
+        onprogress: (report) => {
+          progress.push(report);
+          controller.abort();
+        },
+      },
+    );
+    await expect(call).rejects.toThrow(/abort/i);
+    expect(progress).toEqual([{ progress: 1, total: 2, message: 'half' }]);
+    await vi.waitFor(() => expect(slow.aborted).toBe(aborted + 1), { timeout: 5_000 });
+    // A 2026 client cancels by closing its request; a 2025 client sends notifications/cancelled.
+    expect(gateway.lines()).toEqual(
+      speaks2025(line, downstream)
+        ? ['POST tools/call', 'POST notifications/cancelled']
+        : ['POST tools/call'],
+    );
+    await vi.waitFor(() =>
+      expect(upstreamLines(era)).toEqual(
+        era === '2026'
+          ? ['POST tools/call']
+          : [...UPSTREAM_2025, 'POST notifications/cancelled', 'DELETE'],
+      ),
+    );
+    await client.close();
+  });
+});
+
+/** How the gateway's client is asked: `input_required` and a retry (2026), or a request (2025). */
+function confirmLines(line: GatewayLine, downstream: Downstream): string[] {
+  return speaks2025(line, downstream)
+    ? [...connectLines(line, downstream), 'POST tools/call', 'POST']
+    : [...connectLines(line, downstream), 'POST tools/call', 'POST tools/call'];
+}
+
+describe('an elicitation the upstream asks, answered by the gateway client', () => {
+  it.each(
+    COMBOS.filter(
+      ([line, era, downstream]) =>
+        !(line === 'v2' && era === '2025' && !speaks2025(line, downstream)),
+    ),
+  )('%s gateway, %s upstream, %s client', async (line, era, downstream) => {
+    resetLogs();
+    const gateway = gatewayOf(line, era);
+    const client = await connectSettled(line, downstream, gateway);
+    const result = await client.callTool('confirm', { env: 'prod' });
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'deployed to prod' }] });
+    expect(gateway.lines()).toEqual(confirmLines(line, downstream));
+    // A 2026 upstream asks with input_required (a retry); a 2025 one on the call's stream.
+    expect(upstreamLines(era)).toEqual(
+      era === '2026'
+        ? ['POST tools/call', 'POST tools/call']
+        : [...UPSTREAM_2025, 'POST', 'DELETE'],
+    );
+    await client.close();
+  });
+
+  it.each(['v2 pinned', 'v2 auto'] as const)(
+    'a 2025 upstream asking mid-call cannot be bridged to a 2026 client (%s): a clear error',
+    async (downstream) => {
+      resetLogs();
+      const client = await connect(downstream, gatewayOf('v2', '2025').url);
+      const result = await client.callTool('confirm', { env: 'prod' });
+      await client.close();
+      expect(result).toMatchObject({ isError: true });
+      const text = (result as { content: { text: string }[] }).content[0]?.text ?? '';
+      expect(JSON.parse(text)).toMatchObject({
+        error: 'CONNECTION_PROTOCOL_ERROR',
+        details: {
+          message:
+            'The upstream asked for elicitation/create in the middle of its call (MCP 2025-11-25), which a client on MCP 2026-07-28 cannot answer through this gateway.',
+        },
+      });
+      expect(upstreamLines('2025')).toEqual([...UPSTREAM_2025, 'DELETE']);
+    },
+  );
+});
+
+describe('sessions and server instances after probing and fresh clients', () => {
+  it.each(['v1', 'v2'] as const)(
+    'a %s gateway keeps none once 22 fresh clients, probing or not, called and left',
+    async (line) => {
+      const gateway = gatewayOf(line, '2026');
+      const counters = sessionCounters.get(`${line} 2026`);
+      if (counters === undefined) throw new Error('no counters');
+      const kinds: readonly Downstream[] =
+        line === 'v1' ? ['v2 auto', 'v1', 'v2 pinned'] : ['v2 auto', 'v1', 'v2 pinned', 'v2 known'];
+      let called = 0;
+      let refused = 0;
+      for (let index = 0; index < 22; index++) {
+        const kind = kinds[index % kinds.length] ?? 'v1';
+        const client = await connect(kind, gateway.url).catch(() => undefined);
+        if (client === undefined) {
+          refused += 1;
+          continue;
+        }
+        await client.callTool('echo', { message: 'hi' });
+        // While a 2025 client is connected, its session and its server are counted.
+        const live = speaks2025(line, kind) ? 1 : 0;
+        expect([counters.openSessions(), counters.liveServers()]).toEqual([live, live]);
+        await client.close();
+        called += 1;
+      }
+      // On the v1 gateway every third client is pinned to 2026-07-28: its probe is refused.
+      expect({ called, refused }).toEqual(
+        line === 'v1' ? { called: 15, refused: 7 } : { called: 22, refused: 0 },
+      );
+      await vi.waitFor(() =>
+        expect({ sessions: counters.openSessions(), servers: counters.liveServers() }).toEqual({
+          sessions: 0,
+          servers: 0,
+        }),
+      );
+    },
+  );
+});
