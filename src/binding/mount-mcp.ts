@@ -2,7 +2,7 @@
  * Registers runtime tools on an SDK `McpServer`. Every call runs through the canonical runner;
  * the MCP wire shape is JSON text (+ structuredContent) on success, the safe envelope on failure.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
 import { z } from 'zod';
 import { AppError } from './app-error.js';
 import type { ToolCallerAnswered, ToolCallerHandler } from './caller.js';
@@ -13,6 +13,7 @@ import {
 } from './gateway-state.js';
 import type { ToolCallHooks, ToolLifecycle } from './hooks.js';
 import { type McpHandlerRequest, type McpToolServer, mcpHandlerRequestOf } from './mcp-request.js';
+import type { CallToolResult } from './mcp-types.js';
 import {
   type McpCallPresentation,
   mcpErrorPresentationOf,

@@ -2,7 +2,7 @@
  * Transport presenters: what a validated output becomes on MCP and on an agent. They run inside
  * the canonical runner, so a presenter failure is part of the call's attempt.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from './mcp-types.js';
 import type { AnyRuntimeToolDefinition, ToolTransport } from './runtime-tool.js';
 
 /** A successful MCP tool result as the runner presents it (never with `isError`). */

@@ -2,9 +2,10 @@
  * The stitchkit tool contract: the shape of a runtime tool definition, its handler context, and
  * the definition-time checks. Field names match stitchkit's own `RuntimeToolDefinition`.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
 import type { z } from 'zod';
 import type { ToolCaller } from './caller.js';
+import type { CallToolResult } from './mcp-types.js';
 import { isZodObjectSchema, isZodSchema } from './zod-schema.js';
 
 /** A surface a tool can be exposed on. */

@@ -1,7 +1,7 @@
 /**
  * How an MCP `tools/call` result crosses into the tool contract. Pure: no I/O.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
 import {
   AppError,
   type AppErrorOptions,
@@ -9,6 +9,7 @@ import {
   type McpCallPresentation,
   type McpErrorPresenting,
 } from '../binding/index.js';
+import type { CallToolResult } from '../binding/mcp-types.js';
 import { isRecord } from '../binding/type-guards.js';
 
 const UPSTREAM_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;

@@ -2,7 +2,7 @@
  * MCP discovery and the tools it yields: a dedicated discovery client (no principal), then one
  * `RuntimeToolDefinition` per allowed tool, each call a fresh client with the caller's credential.
  */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+
 import type { z } from 'zod';
 import {
   type AnyRuntimeToolDefinition,
@@ -14,6 +14,8 @@ import {
   TOOL_NAME_PATTERN,
   type ToolAnnotations,
 } from '../binding/index.js';
+import type { CallToolResult, Tool } from '../binding/mcp-types.js';
+import { isRecord } from '../binding/type-guards.js';
 import { parseWithSchema } from '../binding/zod-schema.js';
 import type {
   McpProgressEvent,
@@ -94,9 +96,10 @@ function presentUpstream(output: unknown): McpPresentation {
   if (!Array.isArray(result?.content)) {
     return { content: [{ type: 'text', text: JSON.stringify(output) }] };
   }
-  return result.structuredContent === undefined
-    ? { content: result.content }
-    : { content: result.content, structuredContent: result.structuredContent };
+  const structured = result.structuredContent;
+  return isRecord(structured)
+    ? { content: result.content, structuredContent: structured }
+    : { content: result.content };
 }
 
 /** The progress listener of a call, when the call asks the upstream for progress at all. */

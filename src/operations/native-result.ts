@@ -3,7 +3,7 @@
  * `mountUpload`): text results with `isError: true` only on failure, a deliverable name checked
  * at mount, and one way to register a callback on an SDK `McpServer`.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
 import { z } from 'zod';
 import { AppError, projectToolError } from '../binding/app-error.js';
 import {
@@ -11,6 +11,7 @@ import {
   type McpToolServer,
   mcpHandlerRequestOf,
 } from '../binding/mcp-request.js';
+import type { CallToolResult } from '../binding/mcp-types.js';
 import { TOOL_NAME_PATTERN } from '../binding/runtime-tool.js';
 
 /** `{ content: [text] }`, plus `isError: true` only for a failure (success has no `isError` key). */

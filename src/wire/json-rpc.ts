@@ -4,22 +4,30 @@
  * Every failure is a {@link ConnectionProtocolError} whose message never quotes upstream bodies.
  */
 import {
-  type CallToolResult,
   CallToolResultSchema,
   InitializeResultSchema,
   JSONRPCErrorResponseSchema,
   JSONRPCResultResponseSchema,
-  LATEST_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type Tool,
   ToolSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/core';
+import type { CallToolResult, Tool } from '../binding/mcp-types.js';
 import { isRecord } from '../binding/type-guards.js';
 import { ConnectionProtocolError } from './errors.js';
 import type { OperationScope } from './operation.js';
 
 export type { CallToolResult, Tool };
-export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS };
+
+/** The revision the 2025 wire asks for in `initialize`. */
+export const LATEST_PROTOCOL_VERSION = '2025-11-25';
+
+/** The revisions the 2025 wire accepts in an `initialize` answer, newest first. */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+  '2024-10-07',
+]);
 
 /** A JSON-RPC request as sent on the wire. */
 export interface JsonRpcRequest {

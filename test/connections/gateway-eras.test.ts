@@ -346,3 +346,76 @@ describe('sessions and server instances after probing and fresh clients', () => 
     },
   );
 });
+
+describe("the gateway's sealed request state, on the raw wire", () => {
+  const META = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+    'io.modelcontextprotocol/clientInfo': INFO,
+  };
+  let nextId = 1;
+  async function post(name: string, params: Record<string, unknown>): Promise<unknown> {
+    const response = await fetch(gatewayOf('v2', '2026').url, {
+      method: 'POST',
+      headers: {
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': name,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: nextId++,
+        method: 'tools/call',
+        params: { name, ...params, _meta: META },
+      }),
+    });
+    return response.json();
+  }
+  const ANSWER = { confirm: { action: 'accept', content: { confirm: true } } };
+
+  it('wraps the upstream state, refuses a tampered or foreign one, and unwraps a good one', async () => {
+    resetLogs();
+    const first = (await post('confirm', { arguments: { env: 'prod' } })) as {
+      result: { resultType: string; inputRequests: object; requestState: string };
+    };
+    expect(first.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { confirm: { method: 'elicitation/create' } },
+    });
+    const state = first.result.requestState;
+    // The upstream's own state travels inside, never as it was.
+    expect(state).not.toBe('asked:prod');
+    expect(
+      await post('confirm', {
+        arguments: { env: 'prod' },
+        inputResponses: ANSWER,
+        requestState: `${state}x`,
+      }),
+    ).toMatchObject({
+      error: { code: -32602 },
+    });
+    // Sealed for confirm with env prod: other arguments are refused before the upstream is asked.
+    const foreign = (await post('confirm', {
+      arguments: { env: 'dev' },
+      inputResponses: ANSWER,
+      requestState: state,
+    })) as { result: { isError: boolean; content: { text: string }[] } };
+    expect(foreign.result.isError).toBe(true);
+    expect(JSON.parse(foreign.result.content[0]?.text ?? '{}')).toMatchObject({
+      error: 'INVALID_REQUEST_STATE',
+    });
+    const retried = await post('confirm', {
+      arguments: { env: 'prod' },
+      inputResponses: ANSWER,
+      requestState: state,
+    });
+    expect(retried).toMatchObject({
+      result: { content: [{ type: 'text', text: 'deployed to prod' }] },
+    });
+    const upstream = peers.log.map((entry) => entry.body as { params: Record<string, unknown> });
+    expect(upstream.map((body) => body.params.requestState)).toEqual([undefined, 'asked:prod']);
+    expect(upstream[1]?.params.inputResponses).toEqual(ANSWER);
+  });
+});

@@ -4,8 +4,9 @@
  * {@link SecretValue}, so serialised snapshots never show them; functions enter through
  * `makeMcpOperationActors(deps)`.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
 import type { ToolCaller, ToolCallerCapabilities } from '../../binding/caller.js';
+import type { CallToolResult } from '../../binding/mcp-types.js';
 import type {
   AuthChallenge,
   ConnectionOperation,
