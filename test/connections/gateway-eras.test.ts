@@ -419,3 +419,59 @@ describe("the gateway's sealed request state, on the raw wire", () => {
     expect(upstream[1]?.params.inputResponses).toEqual(ANSWER);
   });
 });
+
+describe("the v2 gateway's listing and header-mirrored arguments", () => {
+  it('lists in the upstream order with caching hints, and mirrors an x-mcp-header argument on both legs', async () => {
+    const client = new V2Client(INFO, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new V2Transport(new URL(gatewayOf('v2', '2026').url)));
+    const first = await client.listTools(undefined, { cache: 'bypass' } as never);
+    const second = await client.listTools(undefined, { cache: 'bypass' } as never);
+    const names = first.tools.map((tool) => tool.name);
+    expect(names).toEqual(['echo', 'fail', 'route', 'chatty', 'confirm', 'slow']);
+    expect(second.tools.map((tool) => tool.name)).toEqual(names);
+    expect(first).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+    const route = first.tools.find((tool) => tool.name === 'route');
+    expect(route?.inputSchema.properties).toMatchObject({
+      region: { type: 'string', 'x-mcp-header': 'Region' },
+    });
+    resetLogs();
+    const gateway = gatewayOf('v2', '2026');
+    const result = await client.callTool({ name: 'route', arguments: { region: 'eu-west' } });
+    await client.close();
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'served from eu-west' }] });
+    expect(gateway.lines()).toEqual(['POST tools/call']);
+    const [upstream] = peers.log;
+    expect(upstream?.headers).toMatchObject({ 'mcp-name': 'route', 'mcp-param-region': 'eu-west' });
+  });
+
+  it('checks the mirrored header: one that disagrees with the body is refused -32020', async () => {
+    resetLogs();
+    const response = await fetch(gatewayOf('v2', '2026').url, {
+      method: 'POST',
+      headers: {
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'route',
+        'mcp-param-region': 'us-east',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'route',
+          arguments: { region: 'eu-west' },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientInfo': INFO,
+          },
+        },
+      }),
+    });
+    expect(await response.json()).toMatchObject({ error: { code: -32020 } });
+    expect(peers.log).toEqual([]);
+  });
+});

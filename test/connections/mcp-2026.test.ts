@@ -89,6 +89,7 @@ describe('a connection pinned to 2026-07-28, against a dual-era v2 server', () =
       'confirm',
       'echo',
       'fail',
+      'route',
       'slow',
     ]);
     expect(lines()).toEqual(['POST /dual tools/list 200']);
@@ -438,7 +439,7 @@ describe('the caching hints of a modern listing', () => {
     expect(describeCatalog(tools).connections).toEqual([
       {
         connection: 'v2',
-        tools: 5,
+        tools: 6,
         schemaBytes: describeCatalog(tools).totals.schemaBytes,
         skipped: 0,
         cache: { ttlMs: 0, cacheScope: 'private' },
