@@ -53,8 +53,8 @@ describe('README examples', () => {
     rmSync(OUT, { recursive: true, force: true });
   });
 
-  it('has the seven examples the README promises', () => {
-    expect(examples).toHaveLength(7);
+  it('has the eight examples the README promises', () => {
+    expect(examples).toHaveLength(8);
   });
 
   // A full program check (xstate and SDK types included) takes seconds on a slow machine.
@@ -85,6 +85,8 @@ describe('README examples', () => {
         ],
       ],
       [{ ok: true, data: { type: 'text', text: 'short' } }],
+      // The v2-line gateway lists every upstream tool, in the upstream's order.
+      [['echo', 'add', 'whoami', 'slow', 'fail', 'big']],
       ['uploadPhoto', 'non-json-body'],
       [['pets__showPetById']],
       [{ ok: true, data: { status: 'ready' } }],
