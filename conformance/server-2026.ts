@@ -53,6 +53,7 @@ const JSON_SCHEMA_TOOL_INPUT = {
   },
   allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
   if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+  // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, not a promise.
   then: { required: ['phone'] },
   else: { required: ['email'] },
   additionalProperties: false,
