@@ -77,6 +77,11 @@ export interface McpHandlerRequest {
   /** Logs to the client; the SDK applies the level the client asked for. */
   log(message: ToolLogMessage): Promise<void>;
   /**
+   * Whether the client reads logs: a 2025 client always may (`logging/setLevel` filters them); a
+   * 2026 request only when its `_meta` asks for a level.
+   */
+  readonly takesLogs: boolean;
+  /**
    * Asks the client, on this request's stream; `undefined` on MCP 2026-07-28, which has no
    * server-to-client requests (the server answers `input_required` instead).
    */
@@ -90,6 +95,8 @@ export interface McpHandlerRequest {
 
 /** The `_meta` key of a 2026 request's client capabilities. */
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+/** The `_meta` key of a 2026 request's log level. */
+const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 /** The `_meta` key of a 2026 request's protocol version. */
 const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 
@@ -159,6 +166,7 @@ function fromV2Context(server: McpToolServer, mcpReq: Loose): McpHandlerRequest 
       // The SDK's own log honours the level a 2026 request asked for (or a 2025 setLevel).
       if (log !== undefined) await log(message.level, message.data, message.logger);
     },
+    takesLogs: !modern || envelope?.[LOG_LEVEL] !== undefined,
     send: modern
       ? undefined
       : (request, { signal, timeout }) =>
@@ -187,6 +195,7 @@ function fromV1Extra(server: McpToolServer, extra: Loose): McpHandlerRequest {
     log: async (message) => {
       await sendNotification({ method: 'notifications/message', params: { ...message } });
     },
+    takesLogs: true,
     send: (request, { signal, timeout }) =>
       answerOf(
         sendRequest({ method: request.method, params: { ...request.params } }, ANY_RESULT, {

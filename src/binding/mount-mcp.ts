@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import { AppError } from './app-error.js';
-import type { ToolCallerAnswered, ToolCallerHandler } from './caller.js';
+import type { ToolCallerAnswered, ToolCallerHandler, ToolLogMessage } from './caller.js';
 import {
   type GatewayRequestState,
   type GatewayStateCodec,
@@ -156,7 +156,8 @@ function mcpCallerOf(
       : {
           request: (asked, { signal }) => send(asked, { signal, timeout: UNBOUNDED_BY_SDK_MS }),
         }),
-    log: (message) => request.log(message),
+    // A 2026 request that asks for no log level gets none, so none is asked of the upstream.
+    ...(request.takesLogs ? { log: (message: ToolLogMessage) => request.log(message) } : {}),
   };
 }
 

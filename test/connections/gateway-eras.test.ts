@@ -11,7 +11,10 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AnyRuntimeToolDefinition } from '../../src/binding/index.js';
 import { defineMcpClientConnection, mountConnections } from '../../src/connections/index.js';
@@ -473,5 +476,41 @@ describe("the v2 gateway's listing and header-mirrored arguments", () => {
     });
     expect(await response.json()).toMatchObject({ error: { code: -32020 } });
     expect(peers.log).toEqual([]);
+  });
+});
+
+describe('log messages through the gateway', () => {
+  it.each(['v1', 'v2'] as const)(
+    'a %s gateway relays a 2026 upstream log line to a 2025 client, and asks for logs upstream',
+    async (line) => {
+      const client = new V1Client(INFO);
+      const logged: unknown[] = [];
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+        logged.push(notification.params);
+      });
+      const transport = new V1Transport(new URL(gatewayOf(line, '2026').url));
+      await client.connect(transport);
+      resetLogs();
+      const result = await client.callTool({ name: 'chatty', arguments: {} });
+      await transport.terminateSession();
+      await client.close();
+      expect(result).toMatchObject({ content: [{ type: 'text', text: 'done' }] });
+      expect(logged).toEqual([
+        { level: 'debug', data: 'looking' },
+        { level: 'info', data: { found: 2 }, logger: 'search' },
+      ]);
+      const [call] = peers.log.map((entry) => entry.body as { params: { _meta: object } });
+      expect(call?.params._meta).toMatchObject({ 'io.modelcontextprotocol/logLevel': 'debug' });
+    },
+  );
+
+  it('a 2026 client that asks for no log level gets none, and none is asked upstream', async () => {
+    resetLogs();
+    const client = await connect('v2 pinned', gatewayOf('v2', '2026').url);
+    const result = await client.callTool('chatty', {});
+    await client.close();
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'done' }] });
+    const [call] = peers.log.map((entry) => entry.body as { params: { _meta: object } });
+    expect(call?.params._meta).not.toHaveProperty('io.modelcontextprotocol/logLevel');
   });
 });
