@@ -12,6 +12,7 @@ export {
   ConnectionAuthorizationRequiredError,
   type ConnectionErrorScope,
   ConnectionInputRequiredError,
+  ConnectionNetworkError,
   type ConnectionOperation,
   ConnectionOperationError,
   type ConnectionPhase,
@@ -20,6 +21,7 @@ export {
   ConnectionResponseTooLargeError,
   ConnectionTimeoutError,
   ConnectionUrlError,
+  type NetworkFailure,
 } from '../wire/index.js';
 
 const BUDGET_EXCEEDED = 'CONNECTION_BUDGET_EXCEEDED';

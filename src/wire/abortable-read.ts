@@ -134,7 +134,7 @@ function listenForChunks(
   // A body that failed or was cut before anyone listened emits nothing more.
   if (body.readableEnded === true) return Promise.resolve();
   if (body.destroyed === true) {
-    return Promise.reject(body.errored ?? new Error('the response body was closed before its end'));
+    return Promise.reject(body.errored ?? prematureClose());
   }
   return new Promise<void>((resolve, reject) => {
     let settled = false;
@@ -164,14 +164,20 @@ function listenForChunks(
     const onEnd = (): void => finish();
     const onError = (error: unknown): void => finish(signal.aborted ? signal.reason : error);
     // 'close' after 'end' finds the read settled; before it, the body was cut without an error.
-    const onClose = (): void =>
-      finish(signal.aborted ? signal.reason : new Error('the response body closed before its end'));
+    const onClose = (): void => finish(signal.aborted ? signal.reason : prematureClose());
     const onAbort = (): void => finish(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     body.on('end', onEnd);
     body.on('error', onError);
     body.on('close', onClose);
     body.on('data', onData);
+  });
+}
+
+/** A body cut before its end, with Node's own code for it (read as a closed connection). */
+function prematureClose(): Error {
+  return Object.assign(new Error('the response body closed before its end'), {
+    code: 'ERR_STREAM_PREMATURE_CLOSE',
   });
 }
 

@@ -4,6 +4,7 @@
  */
 import { forEachChunk, throwIfAborted, type WireResponse } from './abortable-read.js';
 import { ConnectionResponseTooLargeError, MAX_ERROR_BODY_CHARS } from './errors.js';
+import { networkErrorOf } from './network-error.js';
 import type { OperationScope } from './operation.js';
 
 export { MAX_ERROR_BODY_CHARS } from './errors.js';
@@ -34,13 +35,25 @@ async function consumeBounded(
   const body = response.body;
   if (body === null) return;
   let total = budget.alreadyRead ?? 0;
-  await forEachChunk(body, signal, (chunk) => {
-    total += chunk.byteLength;
-    budget.onBytes?.(total);
-    if (total > budget.maxBytes)
-      throw new ConnectionResponseTooLargeError({ ...budget, observedReadBytes: total });
-    onChunk(chunk);
-  });
+  try {
+    await forEachChunk(body, signal, (chunk) => {
+      total += chunk.byteLength;
+      budget.onBytes?.(total);
+      if (total > budget.maxBytes)
+        throw new ConnectionResponseTooLargeError({ ...budget, observedReadBytes: total });
+      onChunk(chunk);
+    });
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    // A body cut by a reset or a closed socket: typed, with the bytes read by then.
+    const scope = {
+      connectionName: budget.connectionName,
+      operation: budget.operation,
+      phase: budget.phase,
+      observedReadBytes: total,
+    };
+    throw networkErrorOf(error, scope) ?? error;
+  }
 }
 
 /**

@@ -75,7 +75,7 @@ function messageOf(fields: DownloadErrorFields): string {
     case 'DOWNLOAD_TIMEOUT':
       return `The download ${fields.deadline === 'body' ? 'body' : 'response headers'} did not arrive within ${fields.timeoutMs ?? 0} ms`;
     case 'DOWNLOAD_FAILED':
-      return 'The download could not be completed';
+      return `The download could not be completed${fields.detail === undefined ? '' : ` (${fields.detail})`}`;
   }
 }
 

@@ -16,6 +16,7 @@ import { raceAbort, throwIfAborted } from './abortable-read.js';
 import { addressRefusal, hostRefusal, writtenHost } from './address-policy.js';
 import { DownloadError } from './download-error.js';
 import { MACHINE_DEADLINES_ONLY, requestOn } from './http-client.js';
+import { describeNetworkFailure, networkFailureOf } from './network-error.js';
 
 /** One answer of a name lookup. */
 export interface ResolvedAddress {
@@ -226,7 +227,14 @@ export async function fetchForDownload(
     release();
     if (signal.aborted) throw signal.reason;
     if (DownloadError.isInstance(error)) throw error;
-    throw new DownloadError({ code: 'DOWNLOAD_FAILED', host: url.host, cause: error });
+    // A network failure says which (refused, unresolved, reset, TLS, closed), never where.
+    const failure = networkFailureOf(error);
+    throw new DownloadError({
+      code: 'DOWNLOAD_FAILED',
+      host: url.host,
+      cause: error,
+      ...(failure === undefined ? {} : { detail: describeNetworkFailure(failure) }),
+    });
   }
 }
 

@@ -52,9 +52,11 @@ export const CONNECTION_ERROR_CODES = Object.freeze({
   responseTooLarge: 'CONNECTION_RESPONSE_TOO_LARGE',
   protocol: 'CONNECTION_PROTOCOL_ERROR',
   inputRequired: 'CONNECTION_INPUT_REQUIRED',
+  network: 'CONNECTION_NETWORK_ERROR',
 } as const);
 
-function brandFor(code: string): symbol {
+/** The registered brand of the error class with `code` (the wire's error modules share it). */
+export function brandFor(code: string): symbol {
   return brandSymbol(`error.${code}`);
 }
 
@@ -83,7 +85,7 @@ function safeDetails(fields: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** A projected failure: always not retryable unless `retryable` says otherwise. */
-function projection(
+export function projection(
   code: string,
   status: number,
   details: Record<string, unknown> & { message: string },

@@ -5,6 +5,7 @@
 import { cancelBody, raceAbort, throwIfAborted, type WireResponse } from './abortable-read.js';
 import { ConnectionUrlError } from './errors.js';
 import { sendWithUndici, type WireRequest, type WireSend } from './http-client.js';
+import { networkErrorOf } from './network-error.js';
 import type { OperationScope } from './operation.js';
 import { assertInsideFence, type HostFence } from './url-fence.js';
 
@@ -82,7 +83,8 @@ export async function fetchWithoutRedirects(
     response = await raceAbort(pending, signal);
   } catch (error) {
     if (signal.aborted) throw signal.reason;
-    throw error;
+    // Refused, unresolved, reset, TLS refused, closed: one typed error, the raw one its cause.
+    throw networkErrorOf(error, scope) ?? error;
   }
   if (signal.aborted) {
     cancelBody(response);

@@ -85,6 +85,12 @@ export {
   supportedVersionsOf,
 } from './modern-mcp.js';
 export {
+  ConnectionNetworkError,
+  type NetworkFailure,
+  networkErrorOf,
+  networkFailureOf,
+} from './network-error.js';
+export {
   type ConnectionOperation,
   type ConnectionPhase,
   type OperationScope,

@@ -11,6 +11,7 @@ import {
 } from '../../src/wire/bounded-body.js';
 import { ConnectionResponseTooLargeError } from '../../src/wire/errors.js';
 import { sendWithUndici } from '../../src/wire/http-client.js';
+import { ConnectionNetworkError } from '../../src/wire/network-error.js';
 import {
   type Handler,
   type LoopbackServer,
@@ -201,7 +202,16 @@ describe('a Node body in each state it can be in when read', () => {
     body.push('abc');
     const reading = readBoundedText(nodeResponse(body), budget(100));
     setImmediate(() => body.destroy());
-    await expect(reading).rejects.toThrow('the response body closed before its end');
+    const error = await reading.then(
+      () => undefined,
+      (rejected: unknown) => rejected,
+    );
+    // A cut body is a connection closed early, typed, with the bytes read by then.
+    expect(error).toBeInstanceOf(ConnectionNetworkError);
+    expect(error).toMatchObject({ failure: 'closed', observedReadBytes: 3 });
+    expect((error as Error).cause).toMatchObject({
+      message: 'the response body closed before its end',
+    });
   });
 
   it('rejects a failure mid-read with the failure, and the exact reason once aborted', async () => {
