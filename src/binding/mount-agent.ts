@@ -45,6 +45,10 @@ export interface AgentToolCallOptions {
   toolCallId: string;
   /** Aborts the call; becomes the handler's `ctx.signal`. */
   abortSignal?: AbortSignal;
+  /** The messages the AI SDK passes along (`ai` 6 and 7); not read. */
+  messages?: readonly unknown[];
+  /** The AI SDK's user-defined context (`experimental_context`); not read. */
+  experimental_context?: unknown;
 }
 
 /** One tool of an {@link AgentToolSet}, shaped like an AI SDK `Tool`. */

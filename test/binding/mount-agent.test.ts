@@ -1,3 +1,4 @@
+import type { ToolExecutionOptions } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -206,5 +207,27 @@ describe('mountAgent execute', () => {
       retryable: false,
     });
     expect(isAgentToolError(error) && error.cause).toBe(refusal);
+  });
+});
+
+describe("the AI SDK's own execute options", () => {
+  it('type-check and run: ToolExecutionOptions from ai, messages and context included', async () => {
+    const tools = mountAgent({ runtimeTools: [addTool] });
+    const add = tools.add;
+    if (add === undefined) throw new Error('add not mounted');
+    // What ai passes to execute, typed as ai types it.
+    const options: ToolExecutionOptions = {
+      toolCallId: 'call-9',
+      messages: [{ role: 'user', content: 'add them' }],
+      experimental_context: { tenant: 't1' },
+    };
+    expect(await add.execute({ a: 2, b: 3 }, options)).toEqual({ sum: 5 });
+    // Written in place, as the AI SDK's docs write it (an object literal: every key is checked).
+    expect(
+      await add.execute(
+        { a: 1, b: 1 },
+        { toolCallId: 'call-10', messages: [], experimental_context: {} },
+      ),
+    ).toEqual({ sum: 2 });
   });
 });
