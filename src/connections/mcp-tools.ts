@@ -299,6 +299,18 @@ export async function discoverMcpTools(
       });
       continue;
     }
+    // A tool that only runs as a task (MCP tasks: `execution.taskSupport: "required"`) fails every
+    // plain call; this client does not create tasks. Optional task support mounts and is called plainly.
+    if (requiresTask(tool)) {
+      report({
+        connection: resolved.name,
+        tool: tool.name,
+        reason: 'requires-task',
+        message:
+          'the tool runs only as a task (execution.taskSupport "required"), and this client calls tools plainly',
+      });
+      continue;
+    }
     const headers = headerParamsOf(tool.inputSchema);
     if ('invalid' in headers) {
       report({
@@ -349,4 +361,10 @@ export async function discoverMcpTools(
     }
   }
   return tools;
+}
+
+/** Whether `tool` declares it runs only as a task (`execution.taskSupport: "required"`). */
+function requiresTask(tool: Tool): boolean {
+  const execution = (tool as { execution?: unknown }).execution;
+  return isRecord(execution) && execution.taskSupport === 'required';
 }

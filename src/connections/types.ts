@@ -109,6 +109,8 @@ export type SkipReason =
   | 'invalid-name'
   // `x-mcp-header` annotations MCP 2026-07-28 says a client must not mount.
   | 'invalid-header-annotation'
+  // A tool that runs only as an MCP task (`execution.taskSupport: "required"`).
+  | 'requires-task'
   | 'unconvertible-schema'
   | 'unconvertible-output-schema'
   | 'unvalidated-input-schema'
