@@ -26,6 +26,42 @@ export function warnSkippedTool(skipped: SkippedTool): void {
   );
 }
 
+/**
+ * The lines a mount prints when no `onSkippedTool` is given: one per reason a connection's tools
+ * were skipped or mounted unchecked, with the count and one example, and one more when the
+ * connection mounts nothing. Each report stays on `describeCatalog(tools).skipped`.
+ */
+export function skippedSummary(
+  connection: string,
+  reports: readonly SkippedTool[],
+  mounted: number,
+): string[] {
+  const byReason = new Map<string, SkippedTool[]>();
+  for (const report of reports) {
+    const group = byReason.get(report.reason) ?? [];
+    group.push(report);
+    byReason.set(report.reason, group);
+  }
+  const prefix = `[stitchkit-transport] connection "${connection}"`;
+  const lines = [...byReason].map(([reason, group]) => {
+    const [first] = group as [SkippedTool];
+    const tools = group.length === 1 ? 'tool' : 'tools';
+    const what = !isMountedDespite(first.reason)
+      ? `${tools} not mounted`
+      : first.reason === 'unvalidated-input-schema'
+        ? `${tools} mounted, arguments validated by the server only`
+        : `${tools} mounted without output checking`;
+    return `${prefix}: ${group.length} ${what} (${reason}), e.g. "${first.tool}": ${first.message}`;
+  });
+  if (mounted === 0) {
+    const skipped = reports.filter((report) => !isMountedDespite(report.reason)).length;
+    lines.push(
+      `${prefix} mounted no tools (${skipped} skipped); pass onSkippedTool to see each, or read describeCatalog(tools).skipped`,
+    );
+  }
+  return lines;
+}
+
 function checkBudgetValue(option: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
@@ -56,7 +92,11 @@ export async function mountConnections(
 ): Promise<readonly AnyRuntimeToolDefinition[]> {
   const maxTools = checkBudgetValue('budget.maxTools', options.budget?.maxTools);
   const maxSchemaBytes = checkBudgetValue('budget.maxSchemaBytes', options.budget?.maxSchemaBytes);
-  const reportToHost = containedReporter(options.onSkippedTool ?? warnSkippedTool);
+  // Without a reporter, a connection's reports are summed up once it is mounted (skippedSummary).
+  const pending: SkippedTool[] = [];
+  const reportToHost = containedReporter(
+    options.onSkippedTool ?? ((entry: SkippedTool) => pending.push(entry)),
+  );
   const skipped: SkippedTool[] = [];
   const report = (entry: SkippedTool): void => {
     // The catalog lists tools that are missing; a tool mounted unchecked is reported only.
@@ -67,12 +107,20 @@ export async function mountConnections(
   const names: string[] = [];
   for (const connection of connections) {
     if (typeof connection?.name === 'string') names.push(connection.name);
+    let discovered: readonly AnyRuntimeToolDefinition[];
     if (connection?.kind === 'mcp') {
-      tools.push(...(await discoverMcpTools(connection, report, options.observe)));
+      discovered = await discoverMcpTools(connection, report, options.observe);
     } else if (connection?.kind === 'openapi') {
-      tools.push(...(await discoverOpenApiTools(connection, report, options.observe)));
+      discovered = await discoverOpenApiTools(connection, report, options.observe);
     } else {
       throw new TypeError('mountConnections accepts connections made by define…Connection');
+    }
+    tools.push(...discovered);
+    if (options.onSkippedTool === undefined) {
+      for (const line of skippedSummary(connection.name, pending, discovered.length)) {
+        console.warn(line);
+      }
+      pending.length = 0;
     }
   }
   if (maxTools !== undefined && tools.length > maxTools) {

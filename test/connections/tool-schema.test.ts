@@ -204,13 +204,13 @@ describe('mounting a surface with one unconvertible tool', () => {
     });
   });
 
-  it('writes exactly one console.warn line per skipped tool without onSkippedTool', async () => {
+  it('writes one console.warn line per reason without onSkippedTool, with its count and an example', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const tools = await mountConnections([connection()]);
     expect(tools.map((tool) => tool.name)).toEqual(['echo', 'ping']);
     expect(warn.mock.calls).toEqual([
       [
-        '[stitchkit-transport] connection "schemas": tool "broken" not mounted (unconvertible-schema): Reference not found: #/definitions/missing',
+        '[stitchkit-transport] connection "schemas": 1 tool not mounted (unconvertible-schema), e.g. "broken": Reference not found: #/definitions/missing',
       ],
     ]);
   });
@@ -350,7 +350,7 @@ describe('mounting a tool whose input schema uses the rest of JSON Schema 2020-1
       '[stitchkit-transport] connection "schemas"',
     ]);
     expect(String(warn.mock.calls[0]?.[0])).toContain(
-      'tool "echo" mounted, its arguments validated by the server only (unvalidated-input-schema)',
+      '1 tool mounted, arguments validated by the server only (unvalidated-input-schema), e.g. "echo": ',
     );
   });
 });
