@@ -35,6 +35,8 @@ export interface ResolvedMcpConnection {
   readonly transports: readonly ToolTransport[];
   readonly allow: ReadonlySet<string> | undefined;
   readonly block: ReadonlySet<string>;
+  /** Prefixes the mounted names (`tools.prefix`), when set. */
+  readonly prefix: string | undefined;
   /** `mcpOperation` with this connection's token provider, provided once (decision 0007). */
   readonly machine: typeof mcpOperationMachine;
 }
@@ -122,6 +124,7 @@ export function defineMcpClientConnection(config: McpClientConnectionConfig): Mc
   const { limits, transports } = checkConnectionBasics(KIND, config);
   const allow = checkNameList(name, 'tools.allow', config.tools?.allow);
   const block = checkNameList(name, 'tools.block', config.tools?.block) ?? new Set<string>();
+  const prefix = checkPrefix(name, config.tools?.prefix);
   const connection: McpClientConnection = Object.freeze({ ...config, kind: 'mcp' as const });
   const machine = mcpOperationMachine.provide({
     actors: makeMcpOperationActors(operationDependencies(config.token)),
@@ -140,10 +143,22 @@ export function defineMcpClientConnection(config: McpClientConnectionConfig): Mc
       transports,
       allow,
       block,
+      prefix,
       machine,
     }),
   );
   return connection;
+}
+
+/** `tools.prefix`: absent, or a non-empty string with at least one name character. */
+function checkPrefix(name: string, prefix: unknown): string | undefined {
+  if (prefix === undefined) return undefined;
+  if (typeof prefix !== 'string' || !/[A-Za-z0-9]/.test(prefix)) {
+    throw new TypeError(
+      `MCP connection "${name}": tools.prefix must be a string with a letter or digit (it becomes "<prefix>__<tool>")`,
+    );
+  }
+  return prefix;
 }
 
 /** The machine's dependencies: the token provider, called with the run's principal. */

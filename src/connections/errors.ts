@@ -73,3 +73,45 @@ export class ConnectionBudgetExceededError extends ConnectionError {
     });
   }
 }
+
+const NAME_COLLISION = 'CONNECTION_TOOL_NAME_COLLISION';
+
+/**
+ * Two mounted tools share a name (two servers with an `echo`): the mount refuses before any
+ * surface sees them, naming both connections and the option that tells them apart.
+ */
+export class ConnectionToolNameCollisionError extends ConnectionError {
+  /** The registered brand of this class. */
+  static override readonly brand: symbol = brandSymbol(`error.${NAME_COLLISION}`);
+  override readonly name = 'ConnectionToolNameCollisionError';
+  /** Stable code of this class. */
+  readonly code = NAME_COLLISION;
+  /** The name both tools would be mounted under. */
+  readonly tool: string;
+  /** The connection that mounted it first, then the one that mounted it again. */
+  readonly connections: readonly [string, string];
+
+  constructor(fields: { readonly tool: string; readonly connections: readonly [string, string] }) {
+    const [first, second] = fields.connections;
+    const which =
+      first === second
+        ? `connection "${first}" lists it twice`
+        : `connections "${first}" and "${second}" both mount it`;
+    super(
+      `Tool name "${fields.tool}" would be mounted twice: ${which}. Give an MCP connection tools: { prefix: '…' } (its tools become "<prefix>__<name>"), or tools: { block: ['${fields.tool}'] } on one of them`,
+    );
+    this.tool = fields.tool;
+    this.connections = fields.connections;
+  }
+
+  /** `BAD_REQUEST` / 400: the mount configuration must change. */
+  [TOOL_ERROR_PROJECTION](): AppError {
+    const message = 'Two mounted tools share a name.';
+    return new AppError('BAD_REQUEST', {
+      message,
+      status: 400,
+      retryable: false,
+      details: { message, reason: 'tool-name-collision' },
+    });
+  }
+}

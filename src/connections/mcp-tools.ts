@@ -23,6 +23,7 @@ import type {
   McpToolList,
 } from '../machines/mcp-operation/mcp-operation.types.js';
 import type { TransitionObserver } from '../machines/observe.js';
+import { prefixedToolName } from '../openapi/naming.js';
 import {
   ConnectionProtocolError,
   headerParamsOf,
@@ -123,9 +124,10 @@ function buildTool(
   observe: TransitionObserver | undefined,
 ): AnyRuntimeToolDefinition {
   const { tool, input, output, verdict } = plan;
+  // The server's own name, which every request sends; the mounted one may carry a prefix.
   const name = tool.name;
   return defineRuntimeTool({
-    name,
+    name: resolved.prefix === undefined ? name : prefixedToolName(resolved.prefix, name),
     description: tool.description ?? `External MCP tool "${name}"`,
     identity: { serviceName: resolved.name, action: name, method: 'POST' },
     input,

@@ -4,7 +4,7 @@
  */
 import type { AnyRuntimeToolDefinition } from '../binding/index.js';
 import { recordMount, schemaBytesOf } from './catalog.js';
-import { ConnectionBudgetExceededError } from './errors.js';
+import { ConnectionBudgetExceededError, ConnectionToolNameCollisionError } from './errors.js';
 import { discoverMcpTools } from './mcp-tools.js';
 import { discoverOpenApiTools } from './openapi-tools.js';
 import {
@@ -60,6 +60,22 @@ export function skippedSummary(
     );
   }
   return lines;
+}
+
+/** Throws {@link ConnectionToolNameCollisionError} for the first name two tools share. */
+function refuseCollisions(tools: readonly AnyRuntimeToolDefinition[]): void {
+  const owners = new Map<string, string>();
+  for (const tool of tools) {
+    const connection = tool.identity?.serviceName ?? '';
+    const owner = owners.get(tool.name);
+    if (owner !== undefined) {
+      throw new ConnectionToolNameCollisionError({
+        tool: tool.name,
+        connections: [owner, connection],
+      });
+    }
+    owners.set(tool.name, connection);
+  }
 }
 
 function checkBudgetValue(option: string, value: unknown): number | undefined {
@@ -123,6 +139,7 @@ export async function mountConnections(
       pending.length = 0;
     }
   }
+  refuseCollisions(tools);
   if (maxTools !== undefined && tools.length > maxTools) {
     throw new ConnectionBudgetExceededError({
       limit: maxTools,

@@ -25,6 +25,12 @@ export interface McpToolFilter {
   readonly allow?: readonly string[];
   /** Never mount these names; applied after `allow`. */
   readonly block?: readonly string[];
+  /**
+   * Mounts each tool as `<prefix>__<name>` (`[A-Za-z0-9_-]`, at most 64 characters, a stable hash
+   * suffix when longer), so two servers' `echo` never collide; `allow` and `block` name the
+   * server's own names, and calls send them.
+   */
+  readonly prefix?: string;
 }
 
 /** The options every kind of connection takes besides its target. */

@@ -16,7 +16,7 @@ export function sanitizeNamePart(raw: string): string {
 }
 
 /** A name of at most `max` characters: long ones keep a prefix and a hash of the whole name. */
-function fitName(name: string, max: number): string {
+export function fitName(name: string, max: number): string {
   if (name.length <= max) return name;
   const hash = createHash('sha256').update(name).digest('hex').slice(0, HASH_LENGTH);
   return `${name.slice(0, max - HASH_LENGTH - 1)}_${hash}`;
@@ -46,4 +46,12 @@ export function createToolNamer(connectionName: string): (rawName: string) => st
     taken.add(name);
     return name;
   };
+}
+
+/**
+ * `<prefix>__<name>` under the same rule as an OpenAPI tool's name: `[A-Za-z0-9_-]`, at most 64
+ * characters, shortened with a stable hash suffix, never by plain truncation.
+ */
+export function prefixedToolName(prefix: string, name: string): string {
+  return fitName(`${sanitizeNamePart(prefix)}__${sanitizeNamePart(name)}`, MAX_TOOL_NAME_LENGTH);
 }
