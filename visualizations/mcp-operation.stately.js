@@ -189,6 +189,9 @@ export default createMachine({
                 },
                 "target": "#mcpOperation.legacy",
                 "actions": [
+                  {
+                    "type": "recordFallback"
+                  },
                   "switchToLegacy",
                   {
                     "type": "beginHandshakeStep",

@@ -130,14 +130,25 @@ export abstract class ConnectionOperationError extends ConnectionError {
   /** Raw bytes the operation had read when it failed; 0 when not given. */
   readonly observedReadBytes: number;
 
-  /** `what` completes the sentence that starts with `Connection "<name>"`. */
+  /** The Streamable HTTP status that led to legacy HTTP+SSE, when the failure came after it. */
+  readonly fallbackStatus: number | undefined;
+
+  /**
+   * `what` completes the sentence that starts with `Connection "<name>"`; after a fallback to
+   * legacy HTTP+SSE the sentence says what the Streamable HTTP POST was answered first.
+   */
   protected constructor(scope: ConnectionErrorScope, what: string) {
-    super(`Connection "${scope.connectionName}" ${what}`, causeOption(scope));
+    const fallback =
+      scope.fallbackStatus === undefined
+        ? ''
+        : ` (after its Streamable HTTP POST was answered ${scope.fallbackStatus}, legacy HTTP+SSE was tried)`;
+    super(`Connection "${scope.connectionName}" ${what}${fallback}`, causeOption(scope));
     const resolved = resolveScope(scope);
     this.connectionName = scope.connectionName;
     this.operation = resolved.operation;
     this.phase = resolved.phase;
     this.observedReadBytes = resolved.observedReadBytes;
+    this.fallbackStatus = scope.fallbackStatus;
   }
 }
 

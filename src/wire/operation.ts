@@ -30,6 +30,11 @@ export interface OperationScope {
   readonly phase: ConnectionPhase;
   /** Raw bytes the operation had read so far, when known (reported by its errors). */
   readonly observedReadBytes?: number;
+  /**
+   * The status the Streamable HTTP `initialize` was answered with (400, 404 or 405) when the run
+   * fell back to legacy HTTP+SSE, so an error of the legacy attempt names both steps.
+   */
+  readonly fallbackStatus?: number;
 }
 
 const PHASE_BY_OPERATION: Readonly<Record<ConnectionOperation, ConnectionPhase>> = {

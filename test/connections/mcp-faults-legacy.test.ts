@@ -12,6 +12,7 @@ import {
   ConnectionResponseTooLargeError,
   ConnectionTimeoutError,
   ConnectionUrlError,
+  defineMcpClientConnection,
   mountConnections,
 } from '../../src/connections/index.js';
 import type { TransitionRecord } from '../../src/machines/observe.js';
@@ -142,11 +143,15 @@ describe('the legacy endpoint fence', () => {
   });
 
   it.each([
-    ['an empty endpoint', '   ', /^Connection "faulty" received an empty SSE endpoint$/],
+    [
+      'an empty endpoint',
+      '   ',
+      'Connection "faulty" received an empty SSE endpoint (after its Streamable HTTP POST was answered 404, legacy HTTP+SSE was tried)',
+    ],
     [
       'a non-http endpoint',
       'javascript:alert(1)',
-      /received an SSE endpoint that is not http\(s\)$/,
+      'Connection "faulty" received an SSE endpoint that is not http(s) (after its Streamable HTTP POST was answered 404, legacy HTTP+SSE was tried)',
     ],
   ])(
     "refuses %s with the wire's own reason, before any POST",
@@ -156,8 +161,12 @@ describe('the legacy endpoint fence', () => {
         mountConnections([connect(server, { token: () => 'secret' })]),
       );
       expect(error).toBeInstanceOf(ConnectionUrlError);
-      expect((error as Error).message).toMatch(message);
-      expect(error).toMatchObject({ operation: 'endpoint', phase: 'discovery' });
+      expect((error as Error).message).toBe(message);
+      expect(error).toMatchObject({
+        operation: 'endpoint',
+        phase: 'discovery',
+        fallbackStatus: 404,
+      });
       expect(wire(server)).toEqual(['POST /mcp initialize', 'GET /mcp']);
       await expect.poll(() => server.openStreams()).toBe(0);
     },
@@ -331,5 +340,27 @@ describe('ending the legacy stream', () => {
     // The discovery's stream and the call's, both ended by the client.
     await expect.poll(() => server.openStreams()).toBe(0);
     expect(server.closedRequests()).toBe(2);
+  });
+});
+
+describe('a wrong path', () => {
+  it('reads as a wrong path: the error names what the Streamable POST got, then what the SSE GET got', async () => {
+    const server = await start(() => reply.status(404, 'Not Found'));
+    const error = await rejectionOf(
+      mountConnections([
+        defineMcpClientConnection({ name: 'wrong', transport: { url: `${server.url}/mpc` } }),
+      ]),
+    );
+    expect(error).toBeInstanceOf(ConnectionRequestError);
+    expect(error).toMatchObject({ status: 404, operation: 'endpoint', fallbackStatus: 404 });
+    expect((error as Error).message).toBe(
+      'Connection "wrong" request failed with status 404 (after its Streamable HTTP POST was answered 404, legacy HTTP+SSE was tried)',
+    );
+    // The modern probe, the 2025 initialize, then the legacy GET: each answered 404.
+    expect(wire(server)).toEqual([
+      'POST /mcp/mpc tools/list',
+      'POST /mcp/mpc initialize',
+      'GET /mcp/mpc',
+    ]);
   });
 });

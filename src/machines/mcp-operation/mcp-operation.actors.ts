@@ -18,7 +18,6 @@ import {
   isEventStream,
   isResponseTo,
   type OperationScope,
-  operationScope,
   parseJsonText,
   type ReadBudget,
   readBoundedText,
@@ -40,6 +39,7 @@ import {
   decodeRpcResponse,
   type ModernFraming,
   progressOf,
+  runScopeOf,
   SSE_ACCEPT,
   STREAMABLE_ACCEPT,
 } from './mcp-operation.policy.js';
@@ -130,7 +130,7 @@ export interface DeleteSessionInput {
 /** The scope, fence and headers of the operation in progress (secrets still wrapped). */
 function actorBase(context: McpOperationContext): ActorBase {
   return {
-    scope: operationScope(context.connectionName, context.operation),
+    scope: runScopeOf(context),
     fence: context.fence,
     headers: {
       staticHeaders: context.headers,

@@ -25,7 +25,6 @@ import {
   MODERN_LOG_LEVEL,
   MODERN_PROTOCOL_VERSION,
   type OperationScope,
-  operationScope,
   type RpcErrorBody,
   rpcRefusalViolation,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -68,6 +67,7 @@ import {
   requestResult,
   requestWindowEnd,
   resumeDelayMs,
+  runScopeOf,
   SESSION_END_TIMEOUT_MS,
 } from './mcp-operation.policy.js';
 import { streamableRegion } from './mcp-operation.streamable.js';
@@ -90,11 +90,7 @@ function scopeOf(
   context: McpOperationContext,
   observedReadBytes = context.readBytes,
 ): OperationScope {
-  const { connectionName, operation, phase } = operationScope(
-    context.connectionName,
-    context.operation,
-  );
-  return { connectionName, operation, phase, observedReadBytes };
+  return runScopeOf(context, observedReadBytes);
 }
 
 /** The versions a run may speak: the one it was pinned to, else the modern and every 2025 one. */
@@ -212,6 +208,8 @@ export const mcpOperationSetup = setup({
       sessionId: params.sessionId,
     })),
     switchToLegacy: assign({ transport: 'sse' as const }),
+    // The Streamable HTTP status that sent the run to legacy SSE: its errors will name it.
+    recordFallback: assign((_, params: { status: number }) => ({ fallbackStatus: params.status })),
     // No handshake: the version is the modern wire's own, sent with every request.
     switchToModern: assign({ modern: true, protocolVersion: MODERN_PROTOCOL_VERSION }),
     // Back to the 2025 handshake, which negotiates its own version.
@@ -369,6 +367,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       resolvesToken: input.resolvesToken ?? true,
       token: undefined,
       transport: 'streamable-http',
+      fallbackStatus: undefined,
       endpoint: undefined,
       sessionId: undefined,
       protocolVersion: undefined,

@@ -8,6 +8,7 @@ import type { ToolCallerAnswered, ToolCallerCapabilities } from '../../binding/c
 import {
   buildJsonRpcNotification,
   buildJsonRpcRequest,
+  type ConnectionOperation,
   type InputRequired,
   inputRequiredOf,
   type JsonRpcNotification,
@@ -18,6 +19,7 @@ import {
   mcpHeaderValue,
   mcpParamHeaders,
   type OperationScope,
+  operationScope,
   parseCallToolResult,
   parseInitializeResult,
   parseListToolsResult,
@@ -205,6 +207,31 @@ export function answeredState(answered: ToolCallerAnswered | undefined): InputRe
   return answered.requestState === undefined
     ? { inputRequests: {} }
     : { inputRequests: {}, requestState: answered.requestState };
+}
+
+/**
+ * The operation scope of a run's errors: the connection and the step, and the status that sent it
+ * to legacy HTTP+SSE when it fell back (so the legacy attempt's failure names both steps).
+ */
+export function runScopeOf(
+  context: {
+    readonly connectionName: string;
+    readonly operation: ConnectionOperation;
+    readonly fallbackStatus: number | undefined;
+  },
+  observedReadBytes?: number,
+): OperationScope {
+  const { connectionName, operation, phase } = operationScope(
+    context.connectionName,
+    context.operation,
+  );
+  return {
+    connectionName,
+    operation,
+    phase,
+    ...(observedReadBytes === undefined ? {} : { observedReadBytes }),
+    ...(context.fallbackStatus === undefined ? {} : { fallbackStatus: context.fallbackStatus }),
+  };
 }
 
 /** How many `input_required` rounds one call answers before it refuses the server (the SDK's). */

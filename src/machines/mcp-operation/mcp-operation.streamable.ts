@@ -38,6 +38,11 @@ const initializedOf = (args: ExchangeDone) => {
   const response = responseOf(args);
   return { value: response?.value, sessionId: response?.sessionId };
 };
+/** The status of the exchange that sent the run to legacy SSE (taken after `isFallbackStatus`). */
+const fallbackStatusOf = ({ event }: ExchangeDone) => ({
+  status: event.output.kind === 'http-error' ? event.output.status : 0,
+});
+
 /** What the request's answer leads to, for the Streamable POST and the resuming GET alike. */
 const requestOutcomes = [
   ...refusals,
@@ -113,7 +118,11 @@ export const streamableRegion = {
               }),
             },
             target: '#mcpOperation.legacy',
-            actions: ['switchToLegacy', beginStep('endpoint')],
+            actions: [
+              { type: 'recordFallback', params: fallbackStatusOf },
+              'switchToLegacy',
+              beginStep('endpoint'),
+            ],
           },
           httpError,
           {

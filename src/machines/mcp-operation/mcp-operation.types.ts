@@ -170,6 +170,8 @@ export interface McpOperationContext
   token: SecretValue | undefined;
   /** The wire in use. */
   transport: McpTransportKind;
+  /** The Streamable HTTP status that sent the run to legacy HTTP+SSE, once it fell back. */
+  fallbackStatus: number | undefined;
   /** The legacy SSE POST endpoint, once announced and resolved. */
   endpoint: string | undefined;
   /** The Streamable HTTP session id, when the server assigned one. */
