@@ -3,6 +3,7 @@
  * transports and the host hooks, with errors that name the kind and the connection. Pure.
  */
 import { resolveToolTransports, type ToolTransport } from '../binding/index.js';
+import { type SecretValue, secretHeaders } from '../machines/secret-value.js';
 import { type ResolvedMcpLimits, resolveMcpLimits } from './limits.js';
 import type { ConnectionCommonConfig } from './types.js';
 
@@ -53,4 +54,32 @@ export function checkConnectionBasics(
     }
   }
   return { name, limits, transports };
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Characters that would split a header on the wire. */
+const HEADER_BREAK = /[\r\n\0]/;
+
+/**
+ * A connection's static headers (`option` names them in messages): a record of valid header
+ * names with string values free of CR, LF and NUL, each wrapped so no snapshot shows it.
+ */
+export function checkStaticHeaders(
+  kind: string,
+  name: string,
+  option: string,
+  headers: unknown,
+): Readonly<Record<string, SecretValue>> {
+  if (headers === undefined) return secretHeaders(undefined);
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
+    throw new TypeError(`${kind} "${name}": ${option} must be a record of strings`);
+  }
+  for (const [header, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(header) || typeof value !== 'string' || HEADER_BREAK.test(value)) {
+      throw new TypeError(
+        `${kind} "${name}": ${option}["${header}"] must be a valid header name with a string value free of CR, LF and NUL`,
+      );
+    }
+  }
+  return secretHeaders(headers as Record<string, string>);
 }

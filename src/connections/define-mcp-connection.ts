@@ -13,9 +13,13 @@ import type {
   McpProtocolChoice,
   McpTransportChoice,
 } from '../machines/mcp-operation/mcp-operation.types.js';
-import { type SecretValue, secretHeaders } from '../machines/secret-value.js';
+import type { SecretValue } from '../machines/secret-value.js';
 import { createHostFence, type HostFence, parseConnectionUrl } from '../wire/index.js';
-import { checkConnectionBasics, requireConnectionName } from './connection-config.js';
+import {
+  checkConnectionBasics,
+  checkStaticHeaders,
+  requireConnectionName,
+} from './connection-config.js';
 import type { ResolvedMcpLimits } from './limits.js';
 import type { McpClientConnection, McpClientConnectionConfig } from './types.js';
 
@@ -45,23 +49,6 @@ const resolved = new WeakMap<McpClientConnection, ResolvedMcpConnection>();
 const KIND = 'MCP connection';
 
 // RFC 9110 token characters: a header name outside them would make every request throw.
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-function checkHeaders(name: string, headers: unknown): Readonly<Record<string, SecretValue>> {
-  if (headers === undefined) return secretHeaders(undefined);
-  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
-    throw new TypeError(`MCP connection "${name}": transport.headers must be a record of strings`);
-  }
-  for (const [header, value] of Object.entries(headers)) {
-    if (!HEADER_NAME.test(header) || typeof value !== 'string') {
-      throw new TypeError(
-        `MCP connection "${name}": transport.headers["${header}"] must be a valid header name with a string value`,
-      );
-    }
-  }
-  return secretHeaders(headers as Record<string, string>);
-}
-
 function checkTransportType(name: string, type: unknown): McpTransportChoice {
   if (type === undefined) return 'auto';
   if (type === 'streamable-http' || type === 'sse') return type;
@@ -113,7 +100,7 @@ export function defineMcpClientConnection(config: McpClientConnectionConfig): Mc
     throw new TypeError(`MCP connection "${name}": transport.url must be a string`);
   }
   const url = parseConnectionUrl(config.transport.url, name);
-  const headers = checkHeaders(name, config.transport.headers);
+  const headers = checkStaticHeaders(KIND, name, 'transport.headers', config.transport.headers);
   const transportType = checkTransportType(name, config.transport.type);
   const protocolChoice = checkProtocolVersion(
     name,

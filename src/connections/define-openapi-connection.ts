@@ -6,7 +6,8 @@
 import type { RuntimeToolHandlerContext, ToolTransport } from '../binding/index.js';
 import { makeOpenApiCallActors } from '../machines/open-api-call/open-api-call.actors.js';
 import { openApiCallMachine } from '../machines/open-api-call/open-api-call.machine.js';
-import { assertOpenApiDocument } from '../openapi/index.js';
+import type { SecretValue } from '../machines/secret-value.js';
+import { assertOpenApiDocument, type CredentialPlacement } from '../openapi/index.js';
 import {
   ConnectionUrlError,
   createHostFence,
@@ -14,7 +15,11 @@ import {
   normalizeAllowHosts,
   parseConnectionUrl,
 } from '../wire/index.js';
-import { checkConnectionBasics, requireConnectionName } from './connection-config.js';
+import {
+  checkConnectionBasics,
+  checkStaticHeaders,
+  requireConnectionName,
+} from './connection-config.js';
 import type { ResolvedMcpLimits } from './limits.js';
 import type { OpenApiConnection, OpenApiConnectionConfig } from './types.js';
 
@@ -33,6 +38,10 @@ export interface ResolvedOpenApiConnection {
   readonly transports: readonly ToolTransport[];
   /** Whether the connection has a token provider; without one, calls skip `credentials`. */
   readonly resolvesToken: boolean;
+  /** The static headers of every request, wrapped (`headers`). */
+  readonly headers: Readonly<Record<string, SecretValue>>;
+  /** Where the credential goes on every operation (`security`), when the host says. */
+  readonly credentialOverride: CredentialPlacement | undefined;
   /** `openApiCall` with this connection's token provider, provided once. */
   readonly machine: typeof openApiCallMachine;
 }
@@ -73,6 +82,25 @@ function readSpec(name: string, spec: unknown, allowHosts: readonly string[]): O
   return { kind: 'inline', document: spec };
 }
 
+/** `security`: absent, or one placement for every operation. */
+function checkSecurityOverride(name: string, security: unknown): CredentialPlacement | undefined {
+  if (security === undefined) return undefined;
+  const { type, in: place, name: key } = (security ?? {}) as Record<string, unknown>;
+  if (type === 'bearer') return { kind: 'authorization', scheme: 'Bearer' };
+  if (type === 'basic') return { kind: 'authorization', scheme: 'Basic' };
+  if (
+    type === 'apiKey' &&
+    (place === 'header' || place === 'query' || place === 'cookie') &&
+    typeof key === 'string' &&
+    key.trim() !== ''
+  ) {
+    return { kind: place, name: key };
+  }
+  throw new TypeError(
+    `${KIND} "${name}": security must be { type: 'bearer' }, { type: 'basic' } or { type: 'apiKey', in: 'header' | 'query' | 'cookie', name }`,
+  );
+}
+
 /**
  * Defines an OpenAPI service as a source of tools. Throws at once for a bad name, spec, base URL,
  * host, limit, transport list or hook; performs no network I/O.
@@ -89,6 +117,8 @@ export function defineOpenApiConnection(config: OpenApiConnectionConfig): OpenAp
   // Refuses a malformed entry now, naming it, though the fence is only built at mount.
   normalizeAllowHosts(name, allowHosts);
   const { limits, transports } = checkConnectionBasics(KIND, config);
+  const headers = checkStaticHeaders(KIND, name, 'headers', config.headers);
+  const credentialOverride = checkSecurityOverride(name, config.security);
   const connection: OpenApiConnection = Object.freeze({ ...config, kind: 'openapi' as const });
   const token = config.token;
   const machine = openApiCallMachine.provide({
@@ -108,6 +138,8 @@ export function defineOpenApiConnection(config: OpenApiConnectionConfig): OpenAp
       baseUrl,
       allowHosts,
       limits,
+      headers,
+      credentialOverride,
       transports,
       resolvesToken: token !== undefined,
       machine,

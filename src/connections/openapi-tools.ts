@@ -115,6 +115,7 @@ function buildTool(
           principal: context,
           resolvesToken: resolved.resolvesToken,
           limits: resolved.limits.call,
+          headers: resolved.headers,
         },
         connectionRunOptions(connection, labels, {
           signal: context.signal,
@@ -143,9 +144,13 @@ export async function discoverOpenApiTools(
     expander: new RefExpander(document),
     security: document.security,
     securitySchemes: components.securitySchemes,
+    ...(resolved.credentialOverride === undefined
+      ? {}
+      : { credentialOverride: resolved.credentialOverride }),
   };
   const nameTool = createToolNamer(resolved.name);
   const tools: AnyRuntimeToolDefinition[] = [];
+  let sendsToken = false;
   for (const { method, path, pathItem, operation } of listOperations(document)) {
     const rawName = rawOperationName(operation.operationId, method, path);
     const skip = (reason: SkippedTool['reason'], message: string): void =>
@@ -181,6 +186,13 @@ export async function discoverOpenApiTools(
     const definition = buildTool(connection, resolved, service, plan, observe);
     recordMountedToolCost(definition, resolved.name, compiled.inputSchema);
     tools.push(definition);
+    if (compiled.credential.kind !== 'none') sendsToken = true;
+  }
+  // A token no mounted operation places is never sent: say so once, and how to send it.
+  if (resolved.resolvesToken && tools.length > 0 && !sendsToken) {
+    console.warn(
+      `[stitchkit-transport] connection "${resolved.name}": a token is configured, but no mounted operation declares security, so it is never sent; set security: { type: 'bearer' } (or 'basic', or an apiKey) to send it`,
+    );
   }
   return tools;
 }

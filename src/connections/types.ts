@@ -95,7 +95,23 @@ export interface OpenApiConnectionConfig extends ConnectionCommonConfig {
    * with relative or no servers, and for a document server with variables.
    */
   readonly baseUrl?: string;
+  /**
+   * Headers sent with every request (a record of strings, CR/LF refused at definition), placed
+   * after the operation's header parameters; the credential, when placed, still comes last.
+   */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Where the credential (`token`) goes on every operation, replacing what the document declares
+   * (for a document that declares no security, or the wrong one).
+   */
+  readonly security?: OpenApiSecurityOverride;
 }
+
+/** A credential placement for every operation of an OpenAPI connection. */
+export type OpenApiSecurityOverride =
+  | { readonly type: 'bearer' }
+  | { readonly type: 'basic' }
+  | { readonly type: 'apiKey'; readonly in: 'header' | 'query' | 'cookie'; readonly name: string };
 
 /** A checked OpenAPI connection definition, ready for {@link mountConnections}. */
 export type OpenApiConnection = OpenApiConnectionConfig & { readonly kind: 'openapi' };

@@ -29,3 +29,4 @@ export {
 export { type OpenApiRefusalReason, OperationRefusal, refuse } from './refusal.js';
 export { buildOpenApiRequest } from './request.js';
 export { selectCredentialPlacement } from './security.js';
+export type { CredentialPlacement, OpenApiRequest } from './types.js';

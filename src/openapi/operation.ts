@@ -41,6 +41,8 @@ export interface OperationDocument {
   readonly security: unknown;
   /** `components.securitySchemes`. */
   readonly securitySchemes: unknown;
+  /** Where the credential goes on every operation, whatever the document declares. */
+  readonly credentialOverride?: CredentialPlacement;
 }
 
 const LOCATIONS: ReadonlySet<string> = new Set(['path', 'query', 'header', 'cookie']);
@@ -238,11 +240,13 @@ export function compileOperation(
   const checked = collectParameters(pathItem, operation, document);
   checkPathTemplate(path, checked);
   const body = checkBody(method, operation, document);
-  const credential = selectCredentialPlacement(
-    operation.security ?? document.security,
-    document.securitySchemes,
-    document.expander,
-  );
+  const credential =
+    document.credentialOverride ??
+    selectCredentialPlacement(
+      operation.security ?? document.security,
+      document.securitySchemes,
+      document.expander,
+    );
   const nodes = checked.reduce((sum, p) => sum + p.nodes, body?.nodes ?? 0);
   if (nodes > MAX_EXPANDED_NODES) {
     refuse(

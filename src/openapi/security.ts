@@ -75,17 +75,24 @@ export function basicCredential(token: string): string {
 }
 
 /**
- * The wire request with the token placed where the operation's security says. Placed last, so no
- * parameter can override it: a same-named header is replaced, a same-named query parameter or
- * cookie is dropped.
+ * The wire request with the connection's static headers, then the token placed where the
+ * operation's security says. Placed last, so no parameter can override it: a same-named header is
+ * replaced, a same-named query parameter or cookie is dropped.
  */
 export function placeCredential(
   request: OpenApiRequest,
   token: string | undefined,
   signal: AbortSignal,
+  staticHeaders?: Readonly<Record<string, { reveal(): string }>>,
 ): WireRequest {
   const url = new URL(request.url);
   const headers: Record<string, string> = { ...request.headers };
+  // The connection's own headers, after the operation's parameters; the credential comes last.
+  if (staticHeaders !== undefined) {
+    for (const [name, value] of Object.entries(staticHeaders)) {
+      headers[name.toLowerCase()] = value.reveal();
+    }
+  }
   let cookies = request.cookies;
   const placement = request.credential;
   if (token !== undefined && placement.kind !== 'none') {

@@ -100,6 +100,7 @@ export const openApiCallMachine = openApiCallSetup.createMachine({
       request: input.request,
       fence: input.fence,
       limits: input.limits,
+      headers: input.headers,
       principal: input.principal === undefined ? undefined : new SecretValue(input.principal),
       resolvesToken: input.resolvesToken ?? true,
       token: undefined,

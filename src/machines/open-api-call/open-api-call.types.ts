@@ -26,6 +26,8 @@ export interface OpenApiCallInput {
   readonly resolvesToken?: boolean;
   /** The call's deadline (headers and body) and raw byte ceiling. */
   readonly limits: PhaseLimits;
+  /** The connection's static headers, wrapped so no snapshot shows them; default none. */
+  readonly headers?: Readonly<Record<string, SecretValue>>;
 }
 
 /** How the request ended, as the `sendRequest` actor reports it. */
@@ -50,6 +52,8 @@ export interface SendRequestInput {
   readonly connectionName: string;
   readonly request: OpenApiRequest;
   readonly token: SecretValue | undefined;
+  /** The connection's static headers, placed after the request's own. */
+  readonly headers: Readonly<Record<string, SecretValue>> | undefined;
   readonly fence: HostFence;
   readonly maxBytes: number;
   /** Receives what the body read, for the errors that report it. */
