@@ -32,6 +32,8 @@ export interface RefusalParams {
   readonly status: number;
   readonly body: string;
   readonly challenge?: AuthChallenge | undefined;
+  /** A 429's or 503's `Retry-After`, in ms. */
+  readonly retryAfterMs?: number | undefined;
 }
 
 type With<T> = { readonly event: T };
@@ -42,6 +44,7 @@ type Answered = With<{
     readonly status?: number;
     readonly body?: string;
     readonly challenge?: AuthChallenge | undefined;
+    readonly retryAfterMs?: number | undefined;
     readonly violation?: string;
   };
 }>;
@@ -62,7 +65,12 @@ export const reasonOf = ({ event }: With<{ readonly reason: unknown }>) => ({
 /** A refused answer's status, body and challenge, for `failHttpStatus`. */
 export const refusalOf = ({ event: { output } }: Answered): RefusalParams =>
   output.kind === 'http-error'
-    ? { status: output.status ?? 0, body: output.body ?? '', challenge: output.challenge }
+    ? {
+        status: output.status ?? 0,
+        body: output.body ?? '',
+        challenge: output.challenge,
+        retryAfterMs: output.retryAfterMs,
+      }
     : { status: 0, body: '', challenge: undefined };
 /** A refused answer's challenge, for `failUnauthorized`. */
 export const challengeOf = ({ event: { output } }: Answered) => ({

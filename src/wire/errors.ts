@@ -206,18 +206,22 @@ export class ConnectionRequestError extends ConnectionOperationError {
    * (raw; never projected). The wire reads it only on 401 and 403.
    */
   readonly challenge: AuthChallenge | undefined;
+  /** How long a 429 or 503 asked to wait (its `Retry-After`), in ms, when it said. */
+  readonly retryAfterMs: number | undefined;
 
   constructor(
     fields: ConnectionErrorScope & {
       readonly status: number;
       readonly body: string;
       readonly challenge?: AuthChallenge | undefined;
+      readonly retryAfterMs?: number | undefined;
     },
   ) {
     super(fields, `request failed with status ${fields.status}`);
     this.status = fields.status;
     this.body = fields.body.slice(0, MAX_ERROR_BODY_CHARS);
     this.challenge = fields.challenge;
+    this.retryAfterMs = fields.retryAfterMs;
   }
 
   /** 403 is `FORBIDDEN`; anything else is `CONNECTION_REQUEST_FAILED` / 502; no challenge. */
@@ -231,7 +235,7 @@ export class ConnectionRequestError extends ConnectionOperationError {
     return projection(
       'CONNECTION_REQUEST_FAILED',
       502,
-      { message, reason: 'upstream-request-failed', ...where },
+      { message, reason: 'upstream-request-failed', ...where, retryAfterMs: this.retryAfterMs },
       { retryable: isRetryableStatus(this.status) },
     );
   }

@@ -99,6 +99,7 @@ export {
   phaseOfOperation,
 } from './operation.js';
 export { redactUrl } from './redact.js';
+export { retryAfterMsOf, retryAfterOfResponse } from './retry-after.js';
 export { createSseFrameMeter } from './sse-frame-meter.js';
 export {
   readSseBatches,

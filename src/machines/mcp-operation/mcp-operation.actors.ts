@@ -25,6 +25,7 @@ import {
   readSseBatches,
   readSseMessages,
   resolveEndpointUrl,
+  retryAfterOfResponse,
   rpcErrorOf,
   type WireRequest,
   type WireResponse,
@@ -372,12 +373,14 @@ async function readAnswer(
     }
     const body = await readErrorExcerpt(response, budget);
     const rpcError = rpcErrorOf(body);
+    const retryAfterMs = retryAfterOfResponse(response);
     return {
       kind: 'http-error',
       status: response.status,
       body,
       ...challenge,
       ...(rpcError === undefined ? {} : { rpcError }),
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     };
   }
   const sessionHeader = response.headers.get('mcp-session-id');

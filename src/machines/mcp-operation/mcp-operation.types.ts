@@ -266,6 +266,8 @@ export type RpcExchange = { readonly unreportedBytes?: number } & (
       readonly challenge?: AuthChallenge;
       /** The JSON-RPC error the body carries, when it is one (a modern refusal, say). */
       readonly rpcError?: RpcErrorBody;
+      /** A 429's or 503's `Retry-After`, in ms. */
+      readonly retryAfterMs?: number;
     }
   | { readonly kind: 'accepted'; readonly status: number }
   | {

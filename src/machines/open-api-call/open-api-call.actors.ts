@@ -12,6 +12,7 @@ import {
   type ReadBudget,
   readBoundedText,
   readErrorExcerpt,
+  retryAfterOfResponse,
   type WireResponse,
   type WireSend,
 } from '../../wire/index.js';
@@ -79,11 +80,13 @@ async function readAnswer(
   if (!response.ok) {
     // A 401's or 403's `WWW-Authenticate` says where and with which scope to reauthorize.
     const challenge = challengeOfResponse(response);
+    const retryAfterMs = retryAfterOfResponse(response);
     return {
       kind: 'http-error',
       status: response.status,
       body: await readErrorExcerpt(response, budget),
       ...(challenge === undefined ? {} : { challenge }),
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     };
   }
   // A body is still read (and bounded) when none is expected, so the connection can be reused.

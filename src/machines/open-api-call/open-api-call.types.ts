@@ -44,6 +44,8 @@ export type OpenApiExchange = {
       readonly status: number;
       readonly body: string;
       readonly challenge?: AuthChallenge;
+      /** A 429's or 503's `Retry-After`, in ms. */
+      readonly retryAfterMs?: number;
     }
 );
 
