@@ -2,7 +2,6 @@
  * Registers runtime tools on an SDK `McpServer`. Every call runs through the canonical runner;
  * the MCP wire shape is JSON text (+ structuredContent) on success, the safe envelope on failure.
  */
-
 import { z } from 'zod';
 import { AppError } from './app-error.js';
 import type { ToolCallerAnswered, ToolCallerHandler, ToolLogMessage } from './caller.js';
@@ -49,14 +48,17 @@ export interface McpMountOptions {
 }
 
 /**
- * Registers each definition exposed on `MCP` on `server`. tools/list shows the input's JSON
+ * Registers each definition exposed on `MCP` on `server`, an `McpServer` of either SDK line (v1
+ * `@modelcontextprotocol/sdk` or v2 `@modelcontextprotocol/server`). tools/list shows the input's JSON
  * Schema, and the output's for a definition that declares `outputJsonSchema` (its successful
  * results must then carry `structuredContent`; one without is answered `INTERNAL_SERVER_ERROR`,
  * since the SDK server and its clients would refuse it); the handler's signal follows MCP
  * cancellation, `ctx.reportProgress` sends `notifications/progress` only when the request carries
  * a `progressToken`, and `ctx.caller` is the client that sent the call: what it declared
  * (sampling, elicitation, roots) is asked on the call's own stream, and log messages go out as
- * notifications of the call (when `server` declares `logging`). Throws at mount on a
+ * notifications of the call (when `server` declares `logging`). An MCP 2026-07-28 client, which has
+ * no server-to-client requests, gets an upstream's questions as `input_required` with the
+ * upstream's state sealed (`requestState`), and its retry's answers go upstream. Throws at mount on a
  * bad definition or a duplicate name (naming both sources); the SDK itself refuses a name already
  * registered.
  */
