@@ -44,13 +44,6 @@ const SCENARIOS = [
 const GATEWAY_EXPECTED: Readonly<
   Record<string, { readonly passed: number; readonly total: number; readonly why: string }>
 > = {
-  // The upstream refuses test_missing_capability with -32021 (HTTP 400); a tool handler on a v2
-  // McpServer cannot answer a JSON-RPC error, so the gateway relays it as an isError result.
-  'server-stateless': {
-    passed: 26,
-    total: 28,
-    why: "an upstream -32021 relayed as the tool's error",
-  },
   // The gateway exposes tools only: no prompts/list, resources/list or resources/templates/list.
   caching: { passed: 4, total: 7, why: 'tools only: no prompt or resource lists' },
   // prompts/get is not relayed (tools only).

@@ -17,6 +17,7 @@ import {
   type McpCallPresentation,
   mcpErrorPresentationOf,
   mcpInputRequestOf,
+  mcpRequiredCapabilitiesOf,
 } from './presentation.js';
 import { runTool } from './run-tool.js';
 import type { AnyRuntimeToolDefinition, ToolProgressReporter } from './runtime-tool.js';
@@ -99,6 +100,9 @@ export function mountMcp(
         caller: mcpCallerOf(request, answered),
         ...(reportProgress === undefined ? {} : { reportProgress }),
       });
+      // The upstream needs a capability this 2026 client never declared: refuse it alike (-32021).
+      const refusal = request.modern ? missingCapabilityRefusal(result, request) : undefined;
+      if (refusal !== undefined) return refusal;
       // The upstream asks a 2026 client something: answer `input_required`, its state wrapped.
       const asked = result.ok ? undefined : mcpInputRequestOf(toolCauseFromResult(result));
       if (asked !== undefined) {
@@ -160,6 +164,48 @@ function mcpCallerOf(
         }),
     // A 2026 request that asks for no log level gets none, so none is asked of the upstream.
     ...(request.takesLogs ? { log: (message: ToolLogMessage) => request.log(message) } : {}),
+  };
+}
+
+/**
+ * A question of each kind a capability answers, never sent: an `input_required` naming a
+ * capability the request did not declare is refused by the v2 SDK's seam with JSON-RPC `-32021`
+ * and `requiredCapabilities`, which is how a tool handler refuses its client as the upstream
+ * refused the gateway.
+ */
+const QUESTION_OF_CAPABILITY: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  sampling: { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } },
+  elicitation: {
+    method: 'elicitation/create',
+    params: { message: '', requestedSchema: { type: 'object', properties: {} } },
+  },
+  roots: { method: 'roots/list', params: {} },
+};
+
+/**
+ * The answer that makes the SDK refuse a 2026 client with `-32021` when the upstream refused the
+ * call for capabilities this client did not declare; `undefined` when the failure is another one,
+ * or when every capability named is one the client declared (then the failure is relayed as it is).
+ */
+function missingCapabilityRefusal(
+  result: ToolResult,
+  request: McpHandlerRequest,
+): Readonly<Record<string, unknown>> | undefined {
+  const required = result.ok ? undefined : mcpRequiredCapabilitiesOf(toolCauseFromResult(result));
+  if (required === undefined) return undefined;
+  const declared = isRecord(request.clientCapabilities) ? request.clientCapabilities : {};
+  const missing = Object.keys(required).filter((capability) => declared[capability] === undefined);
+  if (
+    missing.length === 0 ||
+    missing.some((capability) => !(capability in QUESTION_OF_CAPABILITY))
+  ) {
+    return undefined;
+  }
+  return {
+    resultType: 'input_required',
+    inputRequests: Object.fromEntries(
+      missing.map((capability) => [capability, QUESTION_OF_CAPABILITY[capability]]),
+    ),
   };
 }
 

@@ -120,6 +120,36 @@ export function mcpInputRequestOf(cause: unknown): McpInputRequest | undefined {
   }
 }
 
+/**
+ * The symbol under which a failure carries the client capabilities an upstream said the call
+ * needs and the caller never declared (a JSON-RPC `-32021` refusal, MCP 2026-07-28). A
+ * registered symbol; only `mountMcp` reads it, to refuse its own client the same way.
+ */
+export const MCP_REQUIRED_CAPABILITIES: unique symbol = Symbol.for(
+  'stitchkit-transport.mcpRequiredCapabilities',
+) as never;
+
+/** A failure that names the client capabilities its upstream required. */
+export interface McpCapabilityRequiring {
+  /** The required capabilities (`{ sampling: {} }`), or `undefined` when it names none. */
+  [MCP_REQUIRED_CAPABILITIES](): Readonly<Record<string, unknown>> | undefined;
+}
+
+/** The capabilities a failure's cause says its upstream required, or `undefined`. */
+export function mcpRequiredCapabilitiesOf(
+  cause: unknown,
+): Readonly<Record<string, unknown>> | undefined {
+  if (typeof cause !== 'object' || cause === null) return undefined;
+  const present = (cause as Partial<McpCapabilityRequiring>)[MCP_REQUIRED_CAPABILITIES];
+  if (typeof present !== 'function') return undefined;
+  try {
+    const required = present.call(cause);
+    return isPlainObject(required) ? required : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** True for `{}`-style objects (prototype `Object.prototype` or `null`). */
 // Stricter than `isRecord`: class instances, Dates and Maps are not plain data to present.
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

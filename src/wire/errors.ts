@@ -14,6 +14,8 @@ import {
 import { BrandedError } from '../binding/branded-error.js';
 import {
   MCP_INPUT_REQUIRED,
+  MCP_REQUIRED_CAPABILITIES,
+  type McpCapabilityRequiring,
   type McpInputRequest,
   type McpInputRequiring,
 } from '../binding/presentation.js';
@@ -29,6 +31,9 @@ import type { AuthChallenge } from './www-authenticate.js';
 
 export type { ConnectionOperation, ConnectionPhase, OperationScope } from './operation.js';
 export type { AuthChallenge } from './www-authenticate.js';
+
+/** JSON-RPC `-32021`: a client capability the request did not declare (MCP 2026-07-28). */
+const MISSING_CLIENT_CAPABILITY = -32021;
 
 /** The longest excerpt of an upstream error body an error keeps. */
 export const MAX_ERROR_BODY_CHARS = 512;
@@ -346,7 +351,10 @@ export class ConnectionResponseTooLargeError extends ConnectionOperationError {
  * The upstream broke the protocol: not JSON, an id mismatch, a stream that ended without a
  * response, an invalid MCP result, or a JSON-RPC error response (`rpcCode`).
  */
-export class ConnectionProtocolError extends ConnectionOperationError {
+export class ConnectionProtocolError
+  extends ConnectionOperationError
+  implements McpCapabilityRequiring
+{
   /** The registered brand of this class. */
   static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.protocol);
   override readonly name = 'ConnectionProtocolError';
@@ -361,6 +369,8 @@ export class ConnectionProtocolError extends ConnectionOperationError {
   readonly rpcMessage: string | undefined;
   /** The model-safe message, when the violation is one of ours to explain (never upstream text). */
   readonly safeMessage: string | undefined;
+  /** The JSON-RPC error's `data`, as the upstream sent it (host-facing; never projected). */
+  readonly rpcData: unknown;
 
   /**
    * `violation` completes `Connection "<name>" …` (e.g. `sent a response that was not JSON`); it
@@ -372,13 +382,25 @@ export class ConnectionProtocolError extends ConnectionOperationError {
       readonly violation: string;
       readonly rpcCode?: number;
       readonly rpcMessage?: string;
+      readonly rpcData?: unknown;
       readonly safeMessage?: string;
     },
   ) {
     super(fields, fields.violation);
     this.rpcCode = fields.rpcCode;
     this.rpcMessage = fields.rpcMessage?.slice(0, MAX_ERROR_BODY_CHARS);
+    this.rpcData = fields.rpcData;
     this.safeMessage = fields.safeMessage;
+  }
+
+  /** A `-32021` refusal's `data.requiredCapabilities`, for a gateway to refuse its client alike. */
+  [MCP_REQUIRED_CAPABILITIES](): Readonly<Record<string, unknown>> | undefined {
+    if (this.rpcCode !== MISSING_CLIENT_CAPABILITY) return undefined;
+    const data = this.rpcData as { requiredCapabilities?: unknown } | undefined;
+    const required = data?.requiredCapabilities;
+    return typeof required === 'object' && required !== null && !Array.isArray(required)
+      ? (required as Record<string, unknown>)
+      : undefined;
   }
 
   /** `CONNECTION_PROTOCOL_ERROR` / 502, not retryable. */

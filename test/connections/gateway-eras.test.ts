@@ -514,3 +514,43 @@ describe('log messages through the gateway', () => {
     expect(call?.params._meta).not.toHaveProperty('io.modelcontextprotocol/logLevel');
   });
 });
+
+describe("an upstream's -32021 through the v2 gateway", () => {
+  it('refuses the 2026 client alike: JSON-RPC -32021 naming the capability it never declared', async () => {
+    resetLogs();
+    // A client that declares nothing calls a tool whose upstream asks for an elicitation.
+    const response = await fetch(gatewayOf('v2', '2026').url, {
+      method: 'POST',
+      headers: {
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'confirm',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: {
+          name: 'confirm',
+          arguments: { env: 'prod' },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientInfo': INFO,
+          },
+        },
+      }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      id: 7,
+      error: { code: -32021, data: { requiredCapabilities: { elicitation: {} } } },
+    });
+    // The upstream refused the gateway the same way, on its one request.
+    expect(peers.log.map((entry) => `${entry.method} ${entry.rpcMethods} ${entry.status}`)).toEqual(
+      ['POST tools/call 400'],
+    );
+  });
+});

@@ -298,6 +298,7 @@ export const mcpOperationSetup = setup({
             violation: rpcRefusalViolation(params.status, params.rpcError),
             rpcCode: params.rpcError.code,
             rpcMessage: params.rpcError.message,
+            ...(params.rpcError.data === undefined ? {} : { rpcData: params.rpcError.data }),
           }),
         ),
     ),
