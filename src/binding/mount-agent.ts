@@ -47,8 +47,12 @@ export interface AgentToolCallOptions {
   abortSignal?: AbortSignal;
   /** The messages the AI SDK passes along (`ai` 6 and 7); not read. */
   messages?: readonly unknown[];
-  /** The AI SDK's user-defined context (`experimental_context`); not read. */
+  /** The AI SDK's user-defined context (`experimental_context`, `ai` 6); not read. */
   experimental_context?: unknown;
+  /** The tool's context (`ai` 7); not read. */
+  context?: unknown;
+  /** The sandbox the tool runs in (`ai` 7, `experimental_sandbox`); not read. */
+  experimental_sandbox?: unknown;
 }
 
 /** One tool of an {@link AgentToolSet}, shaped like an AI SDK `Tool`. */
