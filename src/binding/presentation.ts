@@ -71,17 +71,34 @@ export interface McpErrorPresenting {
   [MCP_ERROR_PRESENTATION](): McpCallPresentation;
 }
 
-/** The relayed MCP presentation of a failure's cause, or `undefined` when it carries none. */
-export function mcpErrorPresentationOf(cause: unknown): McpCallPresentation | undefined {
+/**
+ * What `cause` presents under `symbol` (a method of the failure, called with it as `this`) when
+ * `accept` takes it; `undefined` for a cause without the method, one that throws, or a value
+ * `accept` refuses. The one reader of the failure protocols below.
+ */
+function presentedBy<T>(
+  cause: unknown,
+  symbol: symbol,
+  accept: (value: unknown) => value is T,
+): T | undefined {
   if (typeof cause !== 'object' || cause === null) return undefined;
-  const present = (cause as Partial<McpErrorPresenting>)[MCP_ERROR_PRESENTATION];
+  const present = (cause as Record<symbol, unknown>)[symbol];
   if (typeof present !== 'function') return undefined;
   try {
-    const presented = present.call(cause);
-    return isPlainObject(presented) && Array.isArray(presented.content) ? presented : undefined;
+    const value: unknown = present.call(cause);
+    return accept(value) ? value : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The relayed MCP presentation of a failure's cause, or `undefined` when it carries none. */
+export function mcpErrorPresentationOf(cause: unknown): McpCallPresentation | undefined {
+  return presentedBy(
+    cause,
+    MCP_ERROR_PRESENTATION,
+    (value): value is McpCallPresentation => isPlainObject(value) && Array.isArray(value.content),
+  );
 }
 
 /** Questions an upstream asked a caller that answers by a retry, and the upstream's state. */
@@ -109,15 +126,11 @@ export interface McpInputRequiring {
 
 /** The upstream's questions a failure's cause carries, or `undefined` when it carries none. */
 export function mcpInputRequestOf(cause: unknown): McpInputRequest | undefined {
-  if (typeof cause !== 'object' || cause === null) return undefined;
-  const present = (cause as Partial<McpInputRequiring>)[MCP_INPUT_REQUIRED];
-  if (typeof present !== 'function') return undefined;
-  try {
-    const asked = present.call(cause);
-    return isPlainObject(asked) && isPlainObject(asked.inputRequests) ? asked : undefined;
-  } catch {
-    return undefined;
-  }
+  return presentedBy(
+    cause,
+    MCP_INPUT_REQUIRED,
+    (value): value is McpInputRequest => isPlainObject(value) && isPlainObject(value.inputRequests),
+  );
 }
 
 /**
@@ -139,15 +152,7 @@ export interface McpCapabilityRequiring {
 export function mcpRequiredCapabilitiesOf(
   cause: unknown,
 ): Readonly<Record<string, unknown>> | undefined {
-  if (typeof cause !== 'object' || cause === null) return undefined;
-  const present = (cause as Partial<McpCapabilityRequiring>)[MCP_REQUIRED_CAPABILITIES];
-  if (typeof present !== 'function') return undefined;
-  try {
-    const required = present.call(cause);
-    return isPlainObject(required) ? required : undefined;
-  } catch {
-    return undefined;
-  }
+  return presentedBy(cause, MCP_REQUIRED_CAPABILITIES, isPlainObject);
 }
 
 /** True for `{}`-style objects (prototype `Object.prototype` or `null`). */
