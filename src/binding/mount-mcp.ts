@@ -21,6 +21,7 @@ import {
 } from './presentation.js';
 import { runTool } from './run-tool.js';
 import type { AnyRuntimeToolDefinition, ToolProgressReporter } from './runtime-tool.js';
+import { MAX_TIMER_MS } from './timers.js';
 import {
   type ToolFailure,
   type ToolResult,
@@ -137,8 +138,8 @@ function mcpProgressSender(request: McpHandlerRequest): ToolProgressReporter | u
     });
 }
 
-/** Longest delay `setTimeout` honours: the SDK's own 60 s default must not cut a human's answer. */
-const UNBOUNDED_BY_SDK_MS = 2 ** 31 - 1;
+/** The SDK's own 60 s default must not cut a human's answer: the call's signal bounds it instead. */
+const UNBOUNDED_BY_SDK_MS = MAX_TIMER_MS;
 
 /**
  * The MCP client behind the call as the call's caller: what it declared (in its `initialize` on

@@ -3,8 +3,9 @@
  * each state's named delay is the time remaining. Pure: no I/O, no clock (time is passed in).
  */
 
-/** Largest delay Node's timers honour; a larger one is clamped to 1 ms and fires almost at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
+import { MAX_TIMER_MS } from '../binding/timers.js';
+
+export { MAX_TIMER_MS };
 
 /** A timeout: a safe integer with `0 < t <= MAX_TIMER_MS`; else a RangeError naming `option`. */
 export function assertTimeoutMs(value: unknown, option: string): number {

@@ -3,9 +3,8 @@
  * as milliseconds from now, never negative and never past the longest delay a timer honours.
  * Pure but for the clock it is given.
  */
+import { MAX_TIMER_MS } from '../binding/timers.js';
 
-/** The longest delay `setTimeout` honours, in ms. */
-const MAX_DELAY_MS = 2 ** 31 - 1;
 const DELAY_SECONDS = /^\d+$/;
 /** An HTTP date names its month (IMF-fixdate, RFC 850 and asctime alike); `Date.parse` alone is lenient. */
 const HTTP_DATE_MONTH = /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b/;
@@ -19,11 +18,11 @@ function isRetryLaterStatus(status: number): boolean {
 export function retryAfterMsOf(value: string | null, now: number = Date.now()): number | undefined {
   if (value === null) return undefined;
   const text = value.trim();
-  if (DELAY_SECONDS.test(text)) return Math.min(Number(text) * 1000, MAX_DELAY_MS);
+  if (DELAY_SECONDS.test(text)) return Math.min(Number(text) * 1000, MAX_TIMER_MS);
   if (!HTTP_DATE_MONTH.test(text)) return undefined;
   const at = Date.parse(text);
   if (Number.isNaN(at)) return undefined;
-  return Math.min(Math.max(0, at - now), MAX_DELAY_MS);
+  return Math.min(Math.max(0, at - now), MAX_TIMER_MS);
 }
 
 /** The `retryAfterMs` of a refused answer: only a 429's or a 503's, when its header parses. */
