@@ -11,7 +11,12 @@ import {
   gatewayStateCodecOf,
 } from './gateway-state.js';
 import type { ToolCallHooks, ToolLifecycle } from './hooks.js';
-import { type McpHandlerRequest, type McpToolServer, mcpHandlerRequestOf } from './mcp-request.js';
+import {
+  type McpHandlerRequest,
+  type McpToolRegistration,
+  type McpToolServer,
+  mcpHandlerRequestOf,
+} from './mcp-request.js';
 import type { CallToolResult } from './mcp-types.js';
 import {
   type McpCallPresentation,
@@ -71,20 +76,7 @@ export function mountMcp(
 ): void {
   const { hooks, lifecycle, context } = options;
   const states = gatewayStateCodecOf(options.requestState);
-  for (const definition of collectToolSurface(runtimeTools, 'MCP')) {
-    const outputJsonSchema = toolOutputJsonSchema(definition);
-    const config = {
-      description: definition.description,
-      inputSchema: advertisedPassThroughSchema(sharedInputJsonSchema(definition)),
-      // The SDK server then demands structuredContent (any object passes the pass-through).
-      ...(outputJsonSchema === undefined
-        ? {}
-        : { outputSchema: advertisedPassThroughSchema(outputJsonSchema) }),
-      ...(definition.annotations?.title === undefined
-        ? {}
-        : { title: definition.annotations.title }),
-      ...(definition.annotations === undefined ? {} : { annotations: definition.annotations }),
-    };
+  for (const { definition, config, outputJsonSchema } of registrationsOf(runtimeTools)) {
     const handler = async (args: Record<string, unknown>, extra: unknown) => {
       const request = mcpHandlerRequestOf(server, extra);
       const answered = answeredOf(request, states, definition.name, args);
@@ -117,6 +109,46 @@ export function mountMcp(
     };
     server.registerTool(definition.name, config, handler);
   }
+}
+
+/** What `mountMcp` registers for one definition, the same on every server it mounts on. */
+interface Registration {
+  readonly definition: AnyRuntimeToolDefinition;
+  readonly config: McpToolRegistration;
+  readonly outputJsonSchema: Readonly<JsonSchemaObject> | undefined;
+}
+
+/**
+ * The checked surface and the registration of each definition, computed once per frozen tools
+ * array (what `mountConnections` returns): a v2 gateway builds an `McpServer` per request
+ * (`createMcpHandler`'s factory) and mounts the same tools on each. An array that may still
+ * change is checked again on every mount.
+ */
+const registrations = new WeakMap<readonly AnyRuntimeToolDefinition[], readonly Registration[]>();
+
+function registrationsOf(
+  runtimeTools: readonly AnyRuntimeToolDefinition[],
+): readonly Registration[] {
+  const known = registrations.get(runtimeTools);
+  if (known !== undefined) return known;
+  const built = collectToolSurface(runtimeTools, 'MCP').map((definition): Registration => {
+    const outputJsonSchema = toolOutputJsonSchema(definition);
+    const config = {
+      description: definition.description,
+      inputSchema: advertisedPassThroughSchema(sharedInputJsonSchema(definition)),
+      // The SDK server then demands structuredContent (any object passes the pass-through).
+      ...(outputJsonSchema === undefined
+        ? {}
+        : { outputSchema: advertisedPassThroughSchema(outputJsonSchema) }),
+      ...(definition.annotations?.title === undefined
+        ? {}
+        : { title: definition.annotations.title }),
+      ...(definition.annotations === undefined ? {} : { annotations: definition.annotations }),
+    };
+    return { definition, config, outputJsonSchema };
+  });
+  if (Object.isFrozen(runtimeTools)) registrations.set(runtimeTools, built);
+  return built;
 }
 
 /**

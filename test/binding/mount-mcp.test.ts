@@ -319,4 +319,18 @@ describe('mountMcp registration', () => {
       'Duplicate MCP tool name "greet" across mounted operations: demo.greet, other.hello',
     );
   });
+
+  it('checks an array that may still change on every mount, so a duplicate added later is refused', async () => {
+    const twin = defineRuntimeTool({
+      ...greet,
+      identity: { serviceName: 'other', action: 'hello', method: 'GET' },
+    });
+    const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+    const tools = [greet];
+    mountMcp(new McpServer({ name: 'x', version: '1.0.0' }), tools);
+    tools.push(twin);
+    expect(() => mountMcp(new McpServer({ name: 'x', version: '1.0.0' }), tools)).toThrow(
+      'Duplicate MCP tool name "greet" across mounted operations: demo.greet, other.hello',
+    );
+  });
 });
