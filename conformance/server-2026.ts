@@ -9,6 +9,8 @@
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import {
+  acceptedContent,
+  type CallToolResult,
   createMcpHandler,
   createRequestStateCodec,
   fromJsonSchema,
@@ -24,13 +26,7 @@ import {
   stopServer,
   trackSockets,
 } from '../test/fixtures/http-helpers.js';
-
-/** A 1x1 red PNG and a minimal WAV header, base64 (as the 2025 conformance server sends). */
-const PNG =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
-const WAV = Buffer.from('RIFF$\u0000\u0000\u0000WAVEfmt \u0010\u0000\u0000\u0000').toString(
-  'base64',
-);
+import { CONTENT_TOOLS } from './content-tools.js';
 
 const SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 /** The input schema the `json-schema-2020-12` scenario checks, keyword for keyword. */
@@ -60,6 +56,10 @@ const JSON_SCHEMA_TOOL_INPUT = {
 } as const;
 
 const NO_ARGS = z.object({});
+/** The answers the elicitations below ask for. */
+const NAME_ANSWER = z.object({ name: z.string() });
+const COLOR_ANSWER = z.object({ color: z.string() });
+const CONTEXT_ANSWER = z.object({ context: z.string() });
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -78,14 +78,6 @@ function askFor(message: string, field: string) {
   };
 }
 
-/** The accepted content of an elicitation answer, when it is one. */
-function acceptedOf(answer: unknown): Record<string, unknown> | undefined {
-  const { action, content } = (answer ?? {}) as { action?: unknown; content?: unknown };
-  return action === 'accept' && typeof content === 'object' && content !== null
-    ? (content as Record<string, unknown>)
-    : undefined;
-}
-
 /** The text of a sampling answer, when it is one. */
 function sampledText(answer: unknown): string | undefined {
   const content = (answer as { content?: { type?: unknown; text?: unknown } } | undefined)?.content;
@@ -95,67 +87,13 @@ function sampledText(answer: unknown): string | undefined {
 type Codec = ReturnType<typeof createRequestStateCodec<Record<string, unknown>>>;
 
 function registerContentTools(server: McpServer): void {
-  server.registerTool(
-    'test_simple_text',
-    { description: 'Returns simple text', inputSchema: NO_ARGS },
-    async () => text('This is a simple text response for testing.'),
-  );
-  server.registerTool(
-    'test_image_content',
-    { description: 'Returns an image', inputSchema: NO_ARGS },
-    async () => ({
-      content: [{ type: 'image', data: PNG, mimeType: 'image/png' }],
-    }),
-  );
-  server.registerTool(
-    'test_audio_content',
-    { description: 'Returns audio', inputSchema: NO_ARGS },
-    async () => ({
-      content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }],
-    }),
-  );
-  server.registerTool(
-    'test_embedded_resource',
-    { description: 'Returns a resource', inputSchema: NO_ARGS },
-    async () => ({
-      content: [
-        {
-          type: 'resource',
-          resource: {
-            uri: 'test://embedded-resource',
-            mimeType: 'text/plain',
-            text: 'This is an embedded resource content.',
-          },
-        },
-      ],
-    }),
-  );
-  server.registerTool(
-    'test_multiple_content_types',
-    { description: 'Returns text, an image and a resource', inputSchema: NO_ARGS },
-    async () => ({
-      content: [
-        { type: 'text', text: 'Multiple content types test:' },
-        { type: 'image', data: PNG, mimeType: 'image/png' },
-        {
-          type: 'resource',
-          resource: {
-            uri: 'test://mixed-content-resource',
-            mimeType: 'application/json',
-            text: '{"test":"data","value":123}',
-          },
-        },
-      ],
-    }),
-  );
-  server.registerTool(
-    'test_error_handling',
-    { description: 'Always fails', inputSchema: NO_ARGS },
-    async () => ({
-      ...text('This tool intentionally returns an error for testing'),
-      isError: true,
-    }),
-  );
+  for (const [name, tool] of Object.entries(CONTENT_TOOLS)) {
+    server.registerTool(
+      name,
+      { description: tool.description, inputSchema: NO_ARGS },
+      async () => structuredClone(tool.result) as CallToolResult,
+    );
+  }
   server.registerTool(
     'test_tool_with_progress',
     { description: 'Reports progress', inputSchema: NO_ARGS },
@@ -187,7 +125,7 @@ function registerInputTools(server: McpServer, codec: Codec): void {
     'test_input_required_result_elicitation',
     { description: 'Asks for a name', inputSchema: NO_ARGS },
     async (_args, ctx) => {
-      const name = acceptedOf(ctx.mcpReq.inputResponses?.user_name)?.name;
+      const name = acceptedContent(ctx.mcpReq.inputResponses, 'user_name', NAME_ANSWER)?.name;
       if (typeof name !== 'string') {
         return inputRequired({
           inputRequests: { user_name: askFor('What is your name?', 'name') },
@@ -297,7 +235,9 @@ function registerInputTools(server: McpServer, codec: Codec): void {
       const responses = ctx.mcpReq.inputResponses ?? {};
       const state = ctx.mcpReq.requestState<Record<string, unknown>>();
       if (state?.round === 2 && responses.step2 !== undefined) {
-        return text(`Done: ${JSON.stringify(acceptedOf(responses.step2) ?? {})}`);
+        return text(
+          `Done: ${JSON.stringify(acceptedContent(responses, 'step2', COLOR_ANSWER) ?? {})}`,
+        );
       }
       if (state?.round === 1 && responses.step1 !== undefined) {
         return inputRequired({
@@ -404,7 +344,11 @@ function registerDiagnostics(server: McpServer): void {
     'test_input_required_result_prompt',
     { description: 'A prompt that needs context first' },
     async (ctx) => {
-      const context = acceptedOf(ctx.mcpReq.inputResponses?.user_context)?.context;
+      const context = acceptedContent(
+        ctx.mcpReq.inputResponses,
+        'user_context',
+        CONTEXT_ANSWER,
+      )?.context;
       if (typeof context !== 'string') {
         return inputRequired({
           inputRequests: {

@@ -19,36 +19,36 @@ import {
   type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { CONTENT_TOOLS } from './content-tools.js';
 import { type StatefulHost, startStatefulHost } from './stateful-http.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-/** A 1x1 red PNG and a minimal WAV header, base64. */
-const PNG =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
-const WAV = Buffer.from('RIFF$\u0000\u0000\u0000WAVEfmt \u0010\u0000\u0000\u0000').toString(
-  'base64',
-);
 
 const OBJECT = { type: 'object', properties: {} } as const;
 const VIA = {
   via: { type: 'string', enum: ['post', 'standalone'], description: 'Which stream asks' },
 } as const;
 
+/** The content tools listed first, before the logging and progress tools. */
+const CONTENT_FIRST = [
+  'test_simple_text',
+  'test_image_content',
+  'test_audio_content',
+  'test_embedded_resource',
+  'test_multiple_content_types',
+] as const;
+
+/** A content tool's listing (no arguments). */
+function contentTool(name: string): Tool {
+  return { name, description: CONTENT_TOOLS[name]?.description ?? name, inputSchema: OBJECT };
+}
+
 /** Every tool, with the input schemas the scenarios check. */
 export const CONFORMANCE_TOOLS: readonly Tool[] = [
-  { name: 'test_simple_text', description: 'Returns simple text', inputSchema: OBJECT },
-  { name: 'test_image_content', description: 'Returns an image', inputSchema: OBJECT },
-  { name: 'test_audio_content', description: 'Returns audio', inputSchema: OBJECT },
-  { name: 'test_embedded_resource', description: 'Returns a resource', inputSchema: OBJECT },
-  {
-    name: 'test_multiple_content_types',
-    description: 'Returns text, an image and a resource',
-    inputSchema: OBJECT,
-  },
+  ...CONTENT_FIRST.map(contentTool),
   { name: 'test_tool_with_logging', description: 'Logs three messages', inputSchema: OBJECT },
   { name: 'test_tool_with_progress', description: 'Reports progress', inputSchema: OBJECT },
-  { name: 'test_error_handling', description: 'Always fails', inputSchema: OBJECT },
+  contentTool('test_error_handling'),
   {
     name: 'test_sampling',
     description: 'Asks the client to sample its model',
@@ -117,41 +117,9 @@ async function callTool(
   extra: Extra,
 ): Promise<CallToolResult> {
   const capabilities = server.getClientCapabilities() ?? {};
+  const content = CONTENT_TOOLS[name];
+  if (content !== undefined) return structuredClone(content.result) as CallToolResult;
   switch (name) {
-    case 'test_simple_text':
-      return text('This is a simple text response for testing.');
-    case 'test_image_content':
-      return { content: [{ type: 'image', data: PNG, mimeType: 'image/png' }] };
-    case 'test_audio_content':
-      return { content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }] };
-    case 'test_embedded_resource':
-      return {
-        content: [
-          {
-            type: 'resource',
-            resource: {
-              uri: 'test://embedded-resource',
-              mimeType: 'text/plain',
-              text: 'This is an embedded resource content.',
-            },
-          },
-        ],
-      };
-    case 'test_multiple_content_types':
-      return {
-        content: [
-          { type: 'text', text: 'Multiple content types test:' },
-          { type: 'image', data: PNG, mimeType: 'image/png' },
-          {
-            type: 'resource',
-            resource: {
-              uri: 'test://mixed-content-resource',
-              mimeType: 'application/json',
-              text: '{"test":"data","value":123}',
-            },
-          },
-        ],
-      };
     case 'test_tool_with_logging':
       for (const [index, data] of [
         'Tool execution started',
@@ -177,8 +145,6 @@ async function callTool(
       }
       return text('Progress reported');
     }
-    case 'test_error_handling':
-      return failure('This tool intentionally returns an error for testing');
     case 'test_sampling': {
       if (capabilities.sampling === undefined && args.force !== true) {
         return failure('The client does not support sampling');
