@@ -7,7 +7,6 @@
  * front of any server: `node --import tsx conformance/gateway-v2.ts <upstream-url> [port]`.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import {
   createMcpHandler,
@@ -21,15 +20,7 @@ import {
   mountMcp,
 } from '../src/binding/index.js';
 import { defineMcpClientConnection, mountConnections } from '../src/connections/index.js';
-import {
-  listenOnLoopback,
-  parseJson,
-  readBodyText,
-  relayToWebHandler,
-  rpcEnvelopes,
-  stopServer,
-  trackSockets,
-} from '../test/fixtures/http-helpers.js';
+import { parseJson, rpcEnvelopes, serveWebHandler } from '../test/fixtures/http-helpers.js';
 
 /** A running server: its MCP URL, its request lines, and how to stop it. */
 interface LoggedServer {
@@ -115,22 +106,17 @@ export async function startV2Gateway(
       (await isLegacyRequest(request)) ? legacy(request) : modern.fetch(request),
   };
   const log: string[] = [];
-  const http = createServer((req, res) => {
-    void (async () => {
-      const body = req.method === 'POST' ? await readBodyText(req) : undefined;
+  const served = await serveWebHandler(handler, {
+    port,
+    onRequest: (req, body) => {
       const methods = rpcEnvelopes(body === undefined ? undefined : parseJson(body))
         .map((envelope) => envelope.method ?? '')
         .join(',');
       log.push(`${req.method ?? 'GET'} ${methods}`.trim());
-      await relayToWebHandler(handler, req, res, body);
-    })().catch(() => {
-      if (!res.headersSent) res.writeHead(500).end();
-    });
+    },
   });
-  const sockets = trackSockets(http);
-  const origin = await listenOnLoopback(http, port);
   return {
-    url: `${origin}/mcp`,
+    url: `${served.origin}/mcp`,
     lines: () => [...log],
     resetLog: () => {
       log.length = 0;
@@ -140,7 +126,7 @@ export async function startV2Gateway(
     close: async () => {
       for (const server of [...servers]) await server.close();
       await modern.close();
-      await stopServer(http, sockets);
+      await served.close();
     },
   };
 }

@@ -6,7 +6,6 @@
  * in front of it, a gateway shows what it keeps of each scenario.
  * Run it: `node --import tsx conformance/server-2026.ts [port]`.
  */
-import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import {
   acceptedContent,
@@ -19,13 +18,7 @@ import {
   ResourceTemplate,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import {
-  listenOnLoopback,
-  readBodyText,
-  relayToWebHandler,
-  stopServer,
-  trackSockets,
-} from '../test/fixtures/http-helpers.js';
+import { serveWebHandler } from '../test/fixtures/http-helpers.js';
 import { CONTENT_TOOLS } from './content-tools.js';
 
 const SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
@@ -393,21 +386,12 @@ export async function startServer2026(port = 0): Promise<Server2026> {
     registerDiagnostics(server);
     return server;
   });
-  const http = createServer((req, res) => {
-    void (async () => {
-      const body = req.method === 'POST' ? await readBodyText(req) : undefined;
-      await relayToWebHandler(handler, req, res, body);
-    })().catch(() => {
-      if (!res.headersSent) res.writeHead(500).end();
-    });
-  });
-  const sockets = trackSockets(http);
-  const origin = await listenOnLoopback(http, port);
+  const served = await serveWebHandler(handler, { port });
   return {
-    url: `${origin}/mcp`,
+    url: `${served.origin}/mcp`,
     close: async () => {
       await handler.close();
-      await stopServer(http, sockets);
+      await served.close();
     },
   };
 }
