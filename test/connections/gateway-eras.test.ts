@@ -350,29 +350,52 @@ describe('sessions and server instances after probing and fresh clients', () => 
   );
 });
 
+/**
+ * One MCP 2026-07-28 `tools/call` POSTed by hand to the v2 gateway in front of the 2026 upstream,
+ * its `_meta` declaring `capabilities`; `headers` are added to the modern ones.
+ */
+function postCall(
+  name: string,
+  params: Record<string, unknown>,
+  options: {
+    readonly id: number;
+    readonly capabilities: Record<string, unknown>;
+    readonly headers?: Record<string, string>;
+  },
+): Promise<Response> {
+  return fetch(gatewayOf('v2', '2026').url, {
+    method: 'POST',
+    headers: {
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+      ...options.headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: options.id,
+      method: 'tools/call',
+      params: {
+        name,
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': options.capabilities,
+          'io.modelcontextprotocol/clientInfo': INFO,
+        },
+      },
+    }),
+  });
+}
+
 describe("the gateway's sealed request state, on the raw wire", () => {
-  const META = {
-    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
-    'io.modelcontextprotocol/clientInfo': INFO,
-  };
   let nextId = 1;
   async function post(name: string, params: Record<string, unknown>): Promise<unknown> {
-    const response = await fetch(gatewayOf('v2', '2026').url, {
-      method: 'POST',
-      headers: {
-        accept: 'application/json, text/event-stream',
-        'content-type': 'application/json',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': name,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: nextId++,
-        method: 'tools/call',
-        params: { name, ...params, _meta: META },
-      }),
+    const response = await postCall(name, params, {
+      id: nextId++,
+      capabilities: { elicitation: {} },
     });
     return response.json();
   }
@@ -449,31 +472,11 @@ describe("the v2 gateway's listing and header-mirrored arguments", () => {
 
   it('checks the mirrored header: one that disagrees with the body is refused -32020', async () => {
     resetLogs();
-    const response = await fetch(gatewayOf('v2', '2026').url, {
-      method: 'POST',
-      headers: {
-        accept: 'application/json, text/event-stream',
-        'content-type': 'application/json',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'route',
-        'mcp-param-region': 'us-east',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: {
-          name: 'route',
-          arguments: { region: 'eu-west' },
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientCapabilities': {},
-            'io.modelcontextprotocol/clientInfo': INFO,
-          },
-        },
-      }),
-    });
+    const response = await postCall(
+      'route',
+      { arguments: { region: 'eu-west' } },
+      { id: 1, capabilities: {}, headers: { 'mcp-param-region': 'us-east' } },
+    );
     expect(await response.json()).toMatchObject({ error: { code: -32020 } });
     expect(peers.log).toEqual([]);
   });
@@ -519,30 +522,11 @@ describe("an upstream's -32021 through the v2 gateway", () => {
   it('refuses the 2026 client alike: JSON-RPC -32021 naming the capability it never declared', async () => {
     resetLogs();
     // A client that declares nothing calls a tool whose upstream asks for an elicitation.
-    const response = await fetch(gatewayOf('v2', '2026').url, {
-      method: 'POST',
-      headers: {
-        accept: 'application/json, text/event-stream',
-        'content-type': 'application/json',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'confirm',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 7,
-        method: 'tools/call',
-        params: {
-          name: 'confirm',
-          arguments: { env: 'prod' },
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientCapabilities': {},
-            'io.modelcontextprotocol/clientInfo': INFO,
-          },
-        },
-      }),
-    });
+    const response = await postCall(
+      'confirm',
+      { arguments: { env: 'prod' } },
+      { id: 7, capabilities: {} },
+    );
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({
       id: 7,
