@@ -26,6 +26,19 @@ export {
 
 const BUDGET_EXCEEDED = 'CONNECTION_BUDGET_EXCEEDED';
 
+/** The projection of a mount the configuration must change: `BAD_REQUEST` / 400, not retryable. */
+function mountRefusal(
+  message: string,
+  details: Readonly<Record<string, unknown>> & { readonly reason: string },
+): AppError {
+  return new AppError('BAD_REQUEST', {
+    message,
+    status: 400,
+    retryable: false,
+    details: { message, ...details },
+  });
+}
+
 /**
  * The mounted connections expose more tools or schema bytes than the mount budget allows. It
  * belongs to the whole mount, so its fields have no connection scope.
@@ -58,19 +71,10 @@ export class ConnectionBudgetExceededError extends ConnectionError {
 
   /** `BAD_REQUEST` / 400: the mount configuration must change. */
   [TOOL_ERROR_PROJECTION](): AppError {
-    const message = `Connection surface exposes ${this.actual} ${this.unit}, above the budget of ${this.limit}.`;
-    return new AppError('BAD_REQUEST', {
-      message,
-      status: 400,
-      retryable: false,
-      details: {
-        message,
-        reason: 'mount-budget-exceeded',
-        limit: this.limit,
-        actual: this.actual,
-        unit: this.unit,
-      },
-    });
+    return mountRefusal(
+      `Connection surface exposes ${this.actual} ${this.unit}, above the budget of ${this.limit}.`,
+      { reason: 'mount-budget-exceeded', limit: this.limit, actual: this.actual, unit: this.unit },
+    );
   }
 }
 
@@ -106,12 +110,6 @@ export class ConnectionToolNameCollisionError extends ConnectionError {
 
   /** `BAD_REQUEST` / 400: the mount configuration must change. */
   [TOOL_ERROR_PROJECTION](): AppError {
-    const message = 'Two mounted tools share a name.';
-    return new AppError('BAD_REQUEST', {
-      message,
-      status: 400,
-      retryable: false,
-      details: { message, reason: 'tool-name-collision' },
-    });
+    return mountRefusal('Two mounted tools share a name.', { reason: 'tool-name-collision' });
   }
 }
