@@ -3,6 +3,7 @@
  * transports and the host hooks, with errors that name the kind and the connection. Pure.
  */
 import { resolveToolTransports, type ToolTransport } from '../binding/index.js';
+import { MAX_RETRY_ATTEMPTS } from '../machines/retry/retry.policy.js';
 import { type SecretValue, secretHeaders } from '../machines/secret-value.js';
 import { type ResolvedMcpLimits, resolveMcpLimits } from './limits.js';
 import type { ConnectionCommonConfig } from './types.js';
@@ -12,6 +13,8 @@ export interface CheckedConnectionBasics {
   readonly name: string;
   readonly limits: ResolvedMcpLimits;
   readonly transports: readonly ToolTransport[];
+  /** The most attempts of each operation (`retry.attempts`); 1 when there is no retry policy. */
+  readonly attempts: number;
 }
 
 /** A non-empty connection name; `kind` is how errors name the connection (`MCP connection`). */
@@ -53,7 +56,26 @@ export function checkConnectionBasics(
       throw new TypeError(`${kind} "${name}": ${hook} must be a function`);
     }
   }
-  return { name, limits, transports };
+  return { name, limits, transports, attempts: checkRetryAttempts(kind, name, config.retry) };
+}
+
+/** `retry`: absent (one attempt), or `{ attempts }` with an integer from 1 to the maximum. */
+function checkRetryAttempts(kind: string, name: string, retry: unknown): number {
+  if (retry === undefined) return 1;
+  const attempts = (retry as { attempts?: unknown } | null)?.attempts;
+  if (
+    typeof attempts !== 'number' ||
+    !Number.isInteger(attempts) ||
+    attempts < 1 ||
+    attempts > MAX_RETRY_ATTEMPTS
+  ) {
+    throw new RangeError(
+      `${kind} "${name}": retry.attempts must be an integer from 1 to ${MAX_RETRY_ATTEMPTS} (the first attempt included); got ${
+        typeof attempts === 'number' ? String(attempts) : typeof attempts
+      }`,
+    );
+  }
+  return attempts;
 }
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -36,6 +36,8 @@ export interface ResolvedMcpConnection {
   /** Whether the connection has a token provider; without one, runs skip `credentials`. */
   readonly resolvesToken: boolean;
   readonly limits: ResolvedMcpLimits;
+  /** The most attempts of each operation (`retry.attempts`); 1 without a retry policy. */
+  readonly attempts: number;
   readonly transports: readonly ToolTransport[];
   readonly allow: ReadonlySet<string> | undefined;
   readonly block: ReadonlySet<string>;
@@ -108,7 +110,7 @@ export function defineMcpClientConnection(config: McpClientConnectionConfig): Mc
     transportType,
   );
   const fence = createHostFence(name, url, config.allowHosts);
-  const { limits, transports } = checkConnectionBasics(KIND, config);
+  const { limits, transports, attempts } = checkConnectionBasics(KIND, config);
   const allow = checkNameList(name, 'tools.allow', config.tools?.allow);
   const block = checkNameList(name, 'tools.block', config.tools?.block) ?? new Set<string>();
   const prefix = checkPrefix(name, config.tools?.prefix);
@@ -127,6 +129,7 @@ export function defineMcpClientConnection(config: McpClientConnectionConfig): Mc
       protocolChoice,
       resolvesToken: config.token !== undefined,
       limits,
+      attempts,
       transports,
       allow,
       block,

@@ -35,6 +35,8 @@ export interface ResolvedOpenApiConnection {
   readonly baseUrl: URL | undefined;
   readonly allowHosts: readonly string[];
   readonly limits: ResolvedMcpLimits;
+  /** The most attempts of each operation (`retry.attempts`); 1 without a retry policy. */
+  readonly attempts: number;
   readonly transports: readonly ToolTransport[];
   /** Whether the connection has a token provider; without one, calls skip `credentials`. */
   readonly resolvesToken: boolean;
@@ -116,7 +118,7 @@ export function defineOpenApiConnection(config: OpenApiConnectionConfig): OpenAp
     config.baseUrl === undefined ? undefined : parseConnectionUrl(config.baseUrl, name);
   // Refuses a malformed entry now, naming it, though the fence is only built at mount.
   normalizeAllowHosts(name, allowHosts);
-  const { limits, transports } = checkConnectionBasics(KIND, config);
+  const { limits, transports, attempts } = checkConnectionBasics(KIND, config);
   const headers = checkStaticHeaders(KIND, name, 'headers', config.headers);
   const credentialOverride = checkSecurityOverride(name, config.security);
   const connection: OpenApiConnection = Object.freeze({ ...config, kind: 'openapi' as const });
@@ -138,6 +140,7 @@ export function defineOpenApiConnection(config: OpenApiConnectionConfig): OpenAp
       baseUrl,
       allowHosts,
       limits,
+      attempts,
       headers,
       credentialOverride,
       transports,

@@ -36,6 +36,7 @@ export {
   type McpToolFilter,
   type OpenApiConnection,
   type OpenApiConnectionConfig,
+  type RetryPolicy,
   type SkippedTool,
   type SkipReason,
 } from './types.js';

@@ -1,11 +1,12 @@
 /**
- * Runs one `mcpOperation` machine for a connection: one fresh client per operation, torn down in
- * every outcome by the machine itself.
+ * Runs one `mcpOperation` machine for a connection: one fresh client per operation (per attempt,
+ * under a retry policy), torn down in every outcome by the machine itself.
  */
 import type { RuntimeToolHandlerContext } from '../binding/index.js';
 import { REQUEST_ID } from '../machines/mcp-operation/mcp-operation.policy.js';
 import type {
   McpCallerRelay,
+  McpOperationInput,
   McpOperationOutput,
   McpProgressEvent,
   McpProtocolChoice,
@@ -16,6 +17,7 @@ import { runMachine } from '../machines/run-machine.js';
 import { phaseOfOperation } from '../wire/index.js';
 import type { ResolvedMcpConnection } from './define-mcp-connection.js';
 import { limitsForOperation } from './limits.js';
+import { attemptBudgetMs, runRetrying } from './retrying.js';
 import { connectionRunOptions } from './run-options.js';
 import type { McpClientConnection } from './types.js';
 
@@ -37,45 +39,65 @@ export interface McpOperationRun {
   readonly protocolVersion?: McpProtocolChoice;
   /** The revision is a verdict an answer may contradict once (see `McpOperationInput.reprobe`). */
   readonly reprobe?: boolean;
+  /**
+   * A call may run twice with no further effect (its tool is marked read-only or idempotent), so
+   * the retry policy may repeat it after any transient failure. A listing always may.
+   */
+  readonly repeatable?: boolean;
 }
 
-/** Runs one operation (`tools/list` or `tools/call`) against the connection's server. */
+/**
+ * Runs one operation (`tools/list` or `tools/call`) against the connection's server, under the
+ * connection's retry policy when it has one: each attempt is a fresh client, torn down.
+ */
 export function runMcpOperation(
   connection: McpClientConnection,
   resolved: ResolvedMcpConnection,
   run: McpOperationRun,
 ): Promise<McpOperationSuccess> {
-  const phase = phaseOfOperation(run.request.method);
-  return runMachine(
-    resolved.machine,
-    {
-      connectionName: resolved.name,
-      url: resolved.url.href,
-      fence: resolved.fence,
-      headers: resolved.headers,
-      transportType: resolved.transportType,
-      protocolVersion: run.protocolVersion ?? resolved.protocolChoice,
-      reprobe: run.reprobe ?? false,
-      resolvesToken: resolved.resolvesToken,
-      principal: run.context,
-      request: run.request,
-      limits: {
-        handshake: resolved.limits.discovery,
-        request: limitsForOperation(resolved.limits, run.request.method),
-      },
-      ...(run.onProgress === undefined ? {} : { progressToken: REQUEST_ID }),
-      ...(run.relay === undefined ? {} : { relay: run.relay }),
-    },
-    connectionRunOptions(
-      connection,
-      { connection: resolved.name, phase, operation: run.request.method },
-      {
-        ...(run.signal === undefined ? {} : { signal: run.signal }),
+  const method = run.request.method;
+  const limits = {
+    handshake: resolved.limits.discovery,
+    request: limitsForOperation(resolved.limits, method),
+  };
+  const input: McpOperationInput = {
+    connectionName: resolved.name,
+    url: resolved.url.href,
+    fence: resolved.fence,
+    headers: resolved.headers,
+    transportType: resolved.transportType,
+    protocolVersion: run.protocolVersion ?? resolved.protocolChoice,
+    reprobe: run.reprobe ?? false,
+    resolvesToken: resolved.resolvesToken,
+    principal: run.context,
+    request: run.request,
+    limits,
+    ...(run.onProgress === undefined ? {} : { progressToken: REQUEST_ID }),
+    ...(run.relay === undefined ? {} : { relay: run.relay }),
+  };
+  const labels = { connection: resolved.name, phase: phaseOfOperation(method), operation: method };
+  const attempt = (signal: AbortSignal | undefined) =>
+    runMachine(
+      resolved.machine,
+      input,
+      connectionRunOptions(connection, labels, {
+        ...(signal === undefined ? {} : { signal }),
         ...(run.observe === undefined ? {} : { observe: run.observe }),
         ...(run.onProgress === undefined
           ? {}
           : { onEmitted: (event) => run.onProgress?.(event as McpProgressEvent) }),
-      },
-    ),
+      }),
+    );
+  return runRetrying(
+    connection,
+    {
+      connection: resolved,
+      operation: method,
+      repeatable: method === 'tools/list' || run.repeatable === true,
+      budgetMs: attemptBudgetMs(limits.request, limits.handshake),
+      signal: run.signal,
+      observe: run.observe,
+    },
+    attempt,
   );
 }

@@ -126,6 +126,9 @@ function buildTool(
   const { tool, input, output, verdict } = plan;
   // The server's own name, which every request sends; the mounted one may carry a prefix.
   const name = tool.name;
+  // The server says a second call has no further effect: the retry policy may repeat it.
+  const repeatable =
+    tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
   return defineRuntimeTool({
     name: resolved.prefix === undefined ? name : prefixedToolName(resolved.prefix, name),
     description: tool.description ?? `External MCP tool "${name}"`,
@@ -147,6 +150,7 @@ function buildTool(
           signal: context.signal,
           protocolVersion: verdict.protocolVersion,
           reprobe: verdict.reprobe,
+          repeatable,
           ...(observe === undefined ? {} : { observe }),
           // Ask the upstream for progress only when someone listens, or when progress extends
           // the call's deadline (`maxTotalTimeoutMs`).

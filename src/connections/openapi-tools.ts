@@ -34,6 +34,7 @@ import {
   resolveOpenApiConnection,
   resolveServiceBase,
 } from './define-openapi-connection.js';
+import { attemptBudgetMs, runRetrying } from './retrying.js';
 import { connectionRunOptions } from './run-options.js';
 import { recordMountedToolCost } from './tool-cost.js';
 import type { OpenApiConnection, SkippedTool } from './types.js';
@@ -46,19 +47,36 @@ async function loadDocument(
 ): Promise<Record<string, unknown>> {
   const { source } = resolved;
   if (source.kind === 'inline') return source.document;
-  const { document } = await runMachine(
-    specLoadMachine,
+  const input = {
+    connectionName: resolved.name,
+    url: source.url.href,
+    fence: source.fence,
+    limits: resolved.limits.discovery,
+  };
+  const labels = {
+    connection: resolved.name,
+    phase: 'discovery',
+    operation: 'openapi/spec',
+  } as const;
+  // A document is read, never changed: a load may always be repeated.
+  const { document } = await runRetrying(
+    connection,
     {
-      connectionName: resolved.name,
-      url: source.url.href,
-      fence: source.fence,
-      limits: resolved.limits.discovery,
+      connection: resolved,
+      operation: 'openapi/spec',
+      repeatable: true,
+      budgetMs: attemptBudgetMs(resolved.limits.discovery),
+      observe,
     },
-    connectionRunOptions(
-      connection,
-      { connection: resolved.name, phase: 'discovery', operation: 'openapi/spec' },
-      observe === undefined ? {} : { observe },
-    ),
+    (signal) =>
+      runMachine(
+        specLoadMachine,
+        input,
+        connectionRunOptions(connection, labels, {
+          ...(signal === undefined ? {} : { signal }),
+          ...(observe === undefined ? {} : { observe }),
+        }),
+      ),
   );
   assertOpenApiDocument(resolved.name, document);
   return document;
@@ -92,6 +110,9 @@ function buildTool(
 ): AnyRuntimeToolDefinition {
   const { compiled } = plan;
   const labels = { connection: resolved.name, phase: 'call', operation: 'openapi/call' } as const;
+  // GET and HEAD read, PUT and DELETE are idempotent (RFC 9110): the retry policy may repeat them.
+  const repeatable =
+    plan.annotations.readOnlyHint === true || plan.annotations.idempotentHint === true;
   return defineRuntimeTool({
     name: plan.name,
     description: plan.description,
@@ -106,21 +127,34 @@ function buildTool(
         context.input as Record<string, unknown>,
         service.baseUrl,
       );
-      const outcome = await runMachine(
-        resolved.machine,
+      const input = {
+        connectionName: resolved.name,
+        request,
+        fence: service.fence,
+        principal: context,
+        resolvesToken: resolved.resolvesToken,
+        limits: resolved.limits.call,
+        headers: resolved.headers,
+      };
+      const outcome = await runRetrying(
+        connection,
         {
-          connectionName: resolved.name,
-          request,
-          fence: service.fence,
-          principal: context,
-          resolvesToken: resolved.resolvesToken,
-          limits: resolved.limits.call,
-          headers: resolved.headers,
-        },
-        connectionRunOptions(connection, labels, {
+          connection: resolved,
+          operation: 'openapi/call',
+          repeatable,
+          budgetMs: attemptBudgetMs(resolved.limits.call),
           signal: context.signal,
-          ...(observe === undefined ? {} : { observe }),
-        }),
+          observe,
+        },
+        (signal) =>
+          runMachine(
+            resolved.machine,
+            input,
+            connectionRunOptions(connection, labels, {
+              ...(signal === undefined ? {} : { signal }),
+              ...(observe === undefined ? {} : { observe }),
+            }),
+          ),
       );
       return outcome.value;
     },

@@ -33,6 +33,20 @@ export interface McpToolFilter {
   readonly prefix?: string;
 }
 
+/**
+ * A connection's retry policy (off by default). Another attempt is made only for a failure that
+ * one may mend (connection refused, reset or closed early; 408, 429, 502, 503, 504) and only when
+ * repeating is safe: the server never received the request (refused), the failure came before an
+ * MCP call was sent (its handshake), or the operation is repeatable (a tool marked `readOnlyHint`
+ * or `idempotentHint`, a listing, an OpenAPI GET, HEAD, PUT or DELETE, a spec load). The wait is
+ * the server's `Retry-After`, else 200 ms doubling up to 5 s with jitter, and no attempt or wait
+ * runs past the operation's deadline. Each attempt and wait is a transition of the `retry` machine.
+ */
+export interface RetryPolicy {
+  /** At most this many attempts in all, the first included: an integer from 1 (no retry) to 10. */
+  readonly attempts: number;
+}
+
 /** The options every kind of connection takes besides its target. */
 export interface ConnectionCommonConfig {
   /** A non-empty name; it identifies the connection to the host (OpenAPI: it prefixes tool names). */
@@ -49,6 +63,8 @@ export interface ConnectionCommonConfig {
   readonly limits?: { readonly discovery?: OperationLimits; readonly call?: OperationLimits };
   /** Transports the tools are exposed on; default MCP + AGENT. */
   readonly transports?: readonly ToolTransport[];
+  /** Tries a failed operation again when that is safe (see {@link RetryPolicy}); default never. */
+  readonly retry?: RetryPolicy;
   /** Receives one record per state transition of this connection's machines. */
   readonly observe?: TransitionObserver;
   /** Handed to every machine actor of this connection (XState inspection API). */

@@ -3,6 +3,7 @@ import type { AnyStateMachine } from 'xstate';
 import { downloadMachine } from './download/download.machine.js';
 import { mcpOperationMachine } from './mcp-operation/mcp-operation.machine.js';
 import { openApiCallMachine } from './open-api-call/open-api-call.machine.js';
+import { retryMachine } from './retry/retry.machine.js';
 import { specLoadMachine } from './spec-load/spec-load.machine.js';
 import { waitMachine } from './wait/wait.machine.js';
 
@@ -35,6 +36,12 @@ export const MACHINE_CATALOGUE: readonly MachineCatalogueEntry[] = [
     machine: openApiCallMachine,
     summary:
       "One OpenAPI request: credentials placed as the operation's security says, the fenced request with its bounded answer, 401 as the reauthorization signal, under one deadline (ADR 0180).",
+  },
+  {
+    name: 'retry',
+    machine: retryMachine,
+    summary:
+      "A connection's opt-in retry policy around one operation: each attempt the operation's own machine run to its end, a wait (Retry-After, else a jittered backoff) only before an attempt that is safe and fits the deadline, and one deadline over them all.",
   },
   {
     name: 'wait',

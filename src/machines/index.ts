@@ -1,5 +1,5 @@
 /**
- * `stitchkit-transport/machines`: the five machines, their runner and observer, each machine's
+ * `stitchkit-transport/machines`: the six machines, their runner and observer, each machine's
  * input and output types, and the factories of their actors. Policy constants, guards and helpers
  * stay internal; the diagrams are `stitchkit-transport/diagrams`.
  */
@@ -47,6 +47,9 @@ export {
 } from './open-api-call/open-api-call.actors.js';
 export { openApiCallMachine } from './open-api-call/open-api-call.machine.js';
 export type { OpenApiCallInput, OpenApiCallOutput } from './open-api-call/open-api-call.types.js';
+export { makeRetryActors } from './retry/retry.actors.js';
+export { retryMachine } from './retry/retry.machine.js';
+export type { RetryInput, RetryOutput, RunAttempt } from './retry/retry.types.js';
 export {
   type CancelEvent,
   type MachineOk,

@@ -1,0 +1,106 @@
+/**
+ * The abstracted model of the `retry` machine for its model checks and walks: the input, how a
+ * snapshot becomes a vertex, and the concrete ways an attempt ends.
+ */
+import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
+import type {
+  RetryContext,
+  RetryInput,
+  RetryOutput,
+} from '../../src/machines/retry/retry.types.js';
+import {
+  ConnectionNetworkError,
+  ConnectionProtocolError,
+  ConnectionRequestError,
+  operationScope,
+} from '../../src/wire/index.js';
+import type { ModelOptions } from './model-graph.js';
+import { describeOutcome } from './model-outcome.js';
+
+/** The modelled operation's deadline over every attempt. */
+export const RETRY_BUDGET_MS = 10_000;
+/** At most two attempts: the first and one retry. */
+export const RETRY_ATTEMPTS = 2;
+
+const scope = operationScope('model', 'tools/call');
+
+/** How the modelled attempts end: a value, or one of four failures. */
+export const ATTEMPT_ENDINGS = {
+  succeeded: { type: 'ATTEMPT_SUCCEEDED', value: { content: [] } },
+  /** Never received: another attempt may mend it, whatever the tool does. */
+  refused: {
+    type: 'ATTEMPT_FAILED',
+    error: new ConnectionNetworkError({ ...scope, failure: 'refused' }),
+  },
+  /** Received, and the tool is not repeatable: the operation ends. */
+  reset: {
+    type: 'ATTEMPT_FAILED',
+    error: new ConnectionNetworkError({ ...scope, failure: 'reset' }),
+  },
+  /** A handshake step's 503 that asks for a wait longer than the deadline leaves. */
+  tooLate: {
+    type: 'ATTEMPT_FAILED',
+    error: new ConnectionRequestError({
+      ...operationScope('model', 'initialize'),
+      status: 503,
+      body: 'later',
+      retryAfterMs: RETRY_BUDGET_MS,
+    }),
+  },
+  /** Not transient: the operation ends. */
+  refusal: {
+    type: 'ATTEMPT_FAILED',
+    error: new ConnectionProtocolError({ ...scope, violation: 'answered with no result' }),
+  },
+} as const satisfies Record<string, AnyEventObject>;
+
+/**
+ * Input of the modelled operation: a tool call that is not repeatable, two attempts, a 10 s
+ * budget. `runAttempt` is replaced by the walk; the model never runs it.
+ */
+export const retryModelInput: RetryInput = {
+  connectionName: 'model',
+  operation: 'tools/call',
+  attempts: RETRY_ATTEMPTS,
+  repeatable: false,
+  budgetMs: RETRY_BUDGET_MS,
+  runAttempt: () => new Promise(() => undefined),
+};
+
+/** Vertex key: the state, the attempt, and the outcome (decided in `stopping`, and once final). */
+export function serializeRetryState(snapshot: AnyMachineSnapshot): string {
+  if (snapshot.status === 'done') {
+    return JSON.stringify({
+      value: snapshot.value,
+      outcome: describeOutcome(snapshot.output as RetryOutput),
+    });
+  }
+  const context = snapshot.context as RetryContext;
+  return JSON.stringify({
+    value: snapshot.value,
+    attempt: context.attempt,
+    outcome: describeOutcome(context.outcome),
+  });
+}
+
+export const retryModelOptions: ModelOptions = {
+  input: retryModelInput,
+  serializeState: serializeRetryState,
+  eventCases: {
+    ATTEMPT_SUCCEEDED: [ATTEMPT_ENDINGS.succeeded],
+    ATTEMPT_FAILED: [
+      ATTEMPT_ENDINGS.refused,
+      ATTEMPT_ENDINGS.reset,
+      ATTEMPT_ENDINGS.tooLate,
+      ATTEMPT_ENDINGS.refusal,
+    ],
+    CANCEL: [{ type: 'CANCEL', reason: 'walk cancelled' }],
+  },
+  // An attempt told to stop ends as it was told; one failure stands for every way it can.
+  isPossible: (snapshot, event) =>
+    !(
+      JSON.stringify(snapshot.value) === JSON.stringify({ attempt: 'stopping' }) &&
+      event.type === 'ATTEMPT_FAILED' &&
+      event !== ATTEMPT_ENDINGS.refused
+    ),
+};
