@@ -63,7 +63,8 @@ function finalState(machine: AnyStateMachine): AnyStateNode | undefined {
 
 /**
  * The teardown state: the target most failure transitions run into (the root's own count once);
- * on a tie the earlier state in document order; with no failures, the final state.
+ * on a tie a final state, else the earlier state in document order; with no failures, the final
+ * state.
  */
 export function teardownState(machine: AnyStateMachine): AnyStateNode | undefined {
   const counts = new Map<AnyStateNode, number>();
@@ -77,7 +78,12 @@ export function teardownState(machine: AnyStateMachine): AnyStateNode | undefine
   }
   let best: AnyStateNode | undefined;
   for (const node of stateNodes(machine)) {
-    if ((counts.get(node) ?? 0) > (best === undefined ? 0 : (counts.get(best) ?? 0))) best = node;
+    const count = counts.get(node) ?? 0;
+    const bestCount = best === undefined ? 0 : (counts.get(best) ?? 0);
+    // A final state wins a tie: failures that split evenly end where the run ends.
+    if (count > bestCount || (count > 0 && count === bestCount && node.type === 'final')) {
+      best = node;
+    }
   }
   return best ?? finalState(machine);
 }

@@ -124,9 +124,10 @@ describe.each(machines)('the %s overview', (_, machine) => {
     expect(into.map((edge) => edge.from)).toEqual(expected.map(mermaidId));
     for (const node of expected) {
       const edge = into.find((candidate) => candidate.from === mermaidId(node));
+      // A step after the outcome was decided (an attempt still tearing down) reads by its event.
       const kinds = transitionsOf(node)
         .filter((t) => t.target?.includes(target))
-        .map((t) => outcomeKind(t) ?? '');
+        .map((t) => outcomeKind(t) ?? describeEventType(node, t.eventType));
       // `ok` first, then each failure kind once, in the order XState tries them.
       const ordered = [...new Set([...kinds.filter((k) => k === 'ok'), ...kinds])];
       expect(edge?.label).toBe(ordered.join(' · '));
