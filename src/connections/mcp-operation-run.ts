@@ -13,12 +13,9 @@ import type {
   McpRequest,
 } from '../machines/mcp-operation/mcp-operation.types.js';
 import type { TransitionObserver } from '../machines/observe.js';
-import { runMachine } from '../machines/run-machine.js';
-import { phaseOfOperation } from '../wire/index.js';
 import type { ResolvedMcpConnection } from './define-mcp-connection.js';
 import { limitsForOperation } from './limits.js';
-import { attemptBudgetMs, runRetrying } from './retrying.js';
-import { connectionRunOptions } from './run-options.js';
+import { attemptBudgetMs, runConnectionOperation } from './run-operation.js';
 import type { McpClientConnection } from './types.js';
 
 /** The successful output of one MCP operation. */
@@ -75,20 +72,7 @@ export function runMcpOperation(
     ...(run.onProgress === undefined ? {} : { progressToken: REQUEST_ID }),
     ...(run.relay === undefined ? {} : { relay: run.relay }),
   };
-  const labels = { connection: resolved.name, phase: phaseOfOperation(method), operation: method };
-  const attempt = (signal: AbortSignal | undefined) =>
-    runMachine(
-      resolved.machine,
-      input,
-      connectionRunOptions(connection, labels, {
-        ...(signal === undefined ? {} : { signal }),
-        ...(run.observe === undefined ? {} : { observe: run.observe }),
-        ...(run.onProgress === undefined
-          ? {}
-          : { onEmitted: (event) => run.onProgress?.(event as McpProgressEvent) }),
-      }),
-    );
-  return runRetrying(
+  return runConnectionOperation(
     connection,
     {
       connection: resolved,
@@ -97,7 +81,11 @@ export function runMcpOperation(
       budgetMs: attemptBudgetMs(limits.request, limits.handshake),
       signal: run.signal,
       observe: run.observe,
+      ...(run.onProgress === undefined
+        ? {}
+        : { onEmitted: (event) => run.onProgress?.(event as McpProgressEvent) }),
     },
-    attempt,
+    resolved.machine,
+    input,
   );
 }

@@ -10,7 +10,6 @@ import {
   type ToolAnnotations,
 } from '../binding/index.js';
 import type { TransitionObserver } from '../machines/observe.js';
-import { runMachine } from '../machines/run-machine.js';
 import { specLoadMachine } from '../machines/spec-load/spec-load.machine.js';
 import {
   annotationsForMethod,
@@ -34,8 +33,7 @@ import {
   resolveOpenApiConnection,
   resolveServiceBase,
 } from './define-openapi-connection.js';
-import { attemptBudgetMs, runRetrying } from './retrying.js';
-import { connectionRunOptions } from './run-options.js';
+import { attemptBudgetMs, runConnectionOperation } from './run-operation.js';
 import { recordMountedToolCost } from './tool-cost.js';
 import type { OpenApiConnection, SkippedTool } from './types.js';
 
@@ -53,13 +51,8 @@ async function loadDocument(
     fence: source.fence,
     limits: resolved.limits.discovery,
   };
-  const labels = {
-    connection: resolved.name,
-    phase: 'discovery',
-    operation: 'openapi/spec',
-  } as const;
   // A document is read, never changed: a load may always be repeated.
-  const { document } = await runRetrying(
+  const { document } = await runConnectionOperation(
     connection,
     {
       connection: resolved,
@@ -68,15 +61,8 @@ async function loadDocument(
       budgetMs: attemptBudgetMs(resolved.limits.discovery),
       observe,
     },
-    (signal) =>
-      runMachine(
-        specLoadMachine,
-        input,
-        connectionRunOptions(connection, labels, {
-          ...(signal === undefined ? {} : { signal }),
-          ...(observe === undefined ? {} : { observe }),
-        }),
-      ),
+    specLoadMachine,
+    input,
   );
   assertOpenApiDocument(resolved.name, document);
   return document;
@@ -109,7 +95,6 @@ function buildTool(
   observe: TransitionObserver | undefined,
 ): AnyRuntimeToolDefinition {
   const { compiled } = plan;
-  const labels = { connection: resolved.name, phase: 'call', operation: 'openapi/call' } as const;
   // GET and HEAD read, PUT and DELETE are idempotent (RFC 9110): the retry policy may repeat them.
   const repeatable =
     plan.annotations.readOnlyHint === true || plan.annotations.idempotentHint === true;
@@ -136,7 +121,7 @@ function buildTool(
         limits: resolved.limits.call,
         headers: resolved.headers,
       };
-      const outcome = await runRetrying(
+      const outcome = await runConnectionOperation(
         connection,
         {
           connection: resolved,
@@ -146,15 +131,8 @@ function buildTool(
           signal: context.signal,
           observe,
         },
-        (signal) =>
-          runMachine(
-            resolved.machine,
-            input,
-            connectionRunOptions(connection, labels, {
-              ...(signal === undefined ? {} : { signal }),
-              ...(observe === undefined ? {} : { observe }),
-            }),
-          ),
+        resolved.machine,
+        input,
       );
       return outcome.value;
     },

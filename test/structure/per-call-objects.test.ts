@@ -18,7 +18,7 @@ const PER_CALL_FILES = [
   'connections/mcp-operation-run.ts',
   'connections/mcp-tools.ts',
   'connections/openapi-tools.ts',
-  'connections/run-options.ts',
+  'connections/run-operation.ts',
   'machines/bytes-read.ts',
   'machines/mcp-operation/mcp-operation.actors.ts',
   'machines/mcp-operation/mcp-operation.policy.ts',

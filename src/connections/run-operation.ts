@@ -1,0 +1,130 @@
+/**
+ * How every connection operation runs: its machine once, observed by the connection's observer
+ * composed with the mount's, inspected by its inspector, every record labelled alike; or, under
+ * the connection's retry policy, inside the `retry` machine, each attempt being that machine run
+ * to its end. One home, so an MCP operation, an OpenAPI call and a spec load run (and retry)
+ * alike.
+ */
+import type { AnyStateMachine, InputFrom } from 'xstate';
+import { MAX_TIMER_MS } from '../binding/timers.js';
+import type {
+  InspectionObserver,
+  TransitionLabels,
+  TransitionObserver,
+} from '../machines/observe.js';
+import { retryMachine } from '../machines/retry/retry.machine.js';
+import { type MachineOk, type RunMachineOptions, runMachine } from '../machines/run-machine.js';
+import type { ConnectionOperation, PhaseLimits } from '../wire/index.js';
+import { phaseOfOperation } from '../wire/index.js';
+
+/** Composes observers so each one is called and contained on its own. */
+export function composeObservers(
+  ...observers: (TransitionObserver | undefined)[]
+): TransitionObserver | undefined {
+  const present = observers.filter((observer) => observer !== undefined);
+  if (present.length <= 1) return present[0];
+  return (record) => {
+    for (const observer of present) {
+      try {
+        observer(record);
+      } catch {
+        // An observer never changes the outcome of a call.
+      }
+    }
+  };
+}
+
+/** The hooks a connection definition carries. */
+export interface ConnectionHooks {
+  readonly observe?: TransitionObserver;
+  readonly inspect?: InspectionObserver;
+}
+
+/**
+ * The `runMachine` options of one run for `connection`: its observer and the mount's (`observe`),
+ * its inspector, the run's labels, and the caller's signal and emitted-event listener when given.
+ */
+export function connectionRunOptions(
+  connection: ConnectionHooks,
+  labels: TransitionLabels,
+  run: Pick<RunMachineOptions, 'observe' | 'signal' | 'onEmitted'> = {},
+): RunMachineOptions {
+  const observe = composeObservers(connection.observe, run.observe);
+  return {
+    labels,
+    ...(run.signal === undefined ? {} : { signal: run.signal }),
+    ...(observe === undefined ? {} : { observe }),
+    ...(connection.inspect === undefined ? {} : { inspect: connection.inspect }),
+    ...(run.onEmitted === undefined ? {} : { onEmitted: run.onEmitted }),
+  };
+}
+
+/** One operation of a connection, as it is run, observed and judged by the retry policy. */
+export interface ConnectionOperationRun {
+  /** The connection's name and its `retry.attempts` (1: no retry). */
+  readonly connection: { readonly name: string; readonly attempts: number };
+  readonly operation: ConnectionOperation;
+  /** It may run twice with no further effect (read-only, idempotent, a listing). */
+  readonly repeatable: boolean;
+  /** The operation's deadline across every attempt, in ms (see {@link attemptBudgetMs}). */
+  readonly budgetMs: number;
+  readonly signal?: AbortSignal | undefined;
+  readonly observe?: TransitionObserver | undefined;
+  /** Receives the events each attempt's machine emits. */
+  readonly onEmitted?: RunMachineOptions['onEmitted'];
+}
+
+/**
+ * The longest one attempt may take, which is the deadline of all of them: turning retries on
+ * never makes an operation wait longer than one attempt could. An MCP attempt has its handshake
+ * window and then its request's (progress may stretch it to `maxTotalTimeoutMs`); an OpenAPI call
+ * or a spec load has one window (`request` alone). Never past the longest delay a timer honours.
+ */
+export function attemptBudgetMs(request: PhaseLimits, handshake?: PhaseLimits): number {
+  const longest = (handshake?.timeoutMs ?? 0) + (request.maxTotalTimeoutMs ?? request.timeoutMs);
+  return Math.min(longest, MAX_TIMER_MS);
+}
+
+/**
+ * Runs `machine` with `input` for one operation of a connection: once when the connection has no
+ * retry policy, else under the `retry` machine. Resolves with the output of the run that
+ * succeeded; rejects with the failure that ended the operation.
+ */
+export function runConnectionOperation<TMachine extends AnyStateMachine>(
+  hooks: ConnectionHooks,
+  run: ConnectionOperationRun,
+  machine: TMachine,
+  input: InputFrom<TMachine>,
+): Promise<MachineOk<TMachine>> {
+  const labels = {
+    connection: run.connection.name,
+    phase: phaseOfOperation(run.operation),
+    operation: run.operation,
+  };
+  const attempt = (signal: AbortSignal | undefined) =>
+    runMachine(
+      machine,
+      input,
+      connectionRunOptions(hooks, labels, {
+        ...(signal === undefined ? {} : { signal }),
+        ...(run.observe === undefined ? {} : { observe: run.observe }),
+        ...(run.onEmitted === undefined ? {} : { onEmitted: run.onEmitted }),
+      }),
+    );
+  if (run.connection.attempts <= 1) return attempt(run.signal);
+  return runMachine(
+    retryMachine,
+    {
+      connectionName: run.connection.name,
+      operation: run.operation,
+      attempts: run.connection.attempts,
+      repeatable: run.repeatable,
+      budgetMs: run.budgetMs,
+      runAttempt: attempt,
+    },
+    connectionRunOptions(hooks, labels, {
+      ...(run.signal === undefined ? {} : { signal: run.signal }),
+      ...(run.observe === undefined ? {} : { observe: run.observe }),
+    }),
+  ).then((outcome) => outcome.value as MachineOk<TMachine>);
+}
