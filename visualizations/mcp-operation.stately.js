@@ -290,6 +290,15 @@ export default createMachine({
               },
               {
                 "guard": {
+                  "type": "isUrlRefusal"
+                },
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failWithError"
+                }
+              },
+              {
+                "guard": {
                   "type": "relaysToCaller"
                 },
                 "target": "openingCallerStream",
@@ -900,6 +909,15 @@ export default createMachine({
               {
                 "guard": {
                   "type": "isSizeFailure"
+                },
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failWithError"
+                }
+              },
+              {
+                "guard": {
+                  "type": "isUrlRefusal"
                 },
                 "target": "#mcpOperation.closing",
                 "actions": {

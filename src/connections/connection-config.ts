@@ -5,6 +5,7 @@
 import { resolveToolTransports, type ToolTransport } from '../binding/index.js';
 import { MAX_RETRY_ATTEMPTS } from '../machines/retry/retry.policy.js';
 import { type SecretValue, secretHeaders } from '../machines/secret-value.js';
+import { hasHeaderBreak, isHttpToken } from '../wire/header-text.js';
 import { type ResolvedMcpLimits, resolveMcpLimits } from './limits.js';
 import type { ConnectionCommonConfig } from './types.js';
 
@@ -78,10 +79,6 @@ function checkRetryAttempts(kind: string, name: string, retry: unknown): number 
   return attempts;
 }
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** Characters that would split a header on the wire. */
-const HEADER_BREAK = /[\r\n\0]/;
-
 /**
  * A connection's static headers (`option` names them in messages): a record of valid header
  * names with string values free of CR, LF and NUL, each wrapped so no snapshot shows it.
@@ -97,7 +94,7 @@ export function checkStaticHeaders(
     throw new TypeError(`${kind} "${name}": ${option} must be a record of strings`);
   }
   for (const [header, value] of Object.entries(headers)) {
-    if (!HEADER_NAME.test(header) || typeof value !== 'string' || HEADER_BREAK.test(value)) {
+    if (!isHttpToken(header) || typeof value !== 'string' || hasHeaderBreak(value)) {
       throw new TypeError(
         `${kind} "${name}": ${option}["${header}"] must be a valid header name with a string value free of CR, LF and NUL`,
       );

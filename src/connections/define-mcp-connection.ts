@@ -50,7 +50,6 @@ export interface ResolvedMcpConnection {
 const resolved = new WeakMap<McpClientConnection, ResolvedMcpConnection>();
 const KIND = 'MCP connection';
 
-// RFC 9110 token characters: a header name outside them would make every request throw.
 function checkTransportType(name: string, type: unknown): McpTransportChoice {
   if (type === undefined) return 'auto';
   if (type === 'streamable-http' || type === 'sse') return type;

@@ -188,6 +188,13 @@ export function resolveServiceBase(
           refusal: `has a relative server URL "${documentServer}" in an inline document; give baseUrl`,
         });
       }
+      if (!URL.canParse(documentServer, specUrl?.href)) {
+        throw new ConnectionUrlError({
+          connectionName: name,
+          operation: 'openapi/spec',
+          refusal: 'has no server URL that parses; give baseUrl',
+        });
+      }
       baseUrl = parseConnectionUrl(new URL(documentServer, specUrl).href, name);
     } else if (specUrl !== undefined) {
       baseUrl = new URL(specUrl.origin);

@@ -10,6 +10,7 @@ import { ConnectionError } from '../wire/index.js';
 export {
   type AuthChallenge,
   ConnectionAuthorizationRequiredError,
+  ConnectionCredentialError,
   type ConnectionErrorScope,
   ConnectionInputRequiredError,
   ConnectionNetworkError,
@@ -21,6 +22,7 @@ export {
   ConnectionResponseTooLargeError,
   ConnectionTimeoutError,
   ConnectionUrlError,
+  type CredentialProblem,
   type NetworkFailure,
 } from '../wire/index.js';
 

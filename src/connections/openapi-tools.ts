@@ -18,7 +18,7 @@ import {
   type CompiledOperation,
   compileOperation,
   createToolNamer,
-  firstServerUrl,
+  documentServerUrl,
   lazyInputValidator,
   listOperations,
   type OperationDocument,
@@ -139,6 +139,28 @@ function buildTool(
   });
 }
 
+/** Why an operation's own server cannot be used with the connection's base and fence, if so. */
+function ownServerRefusal(
+  compiled: CompiledOperation,
+  service: { readonly baseUrl: URL; readonly fence: HostFence },
+): { reason: 'invalid-server' | 'server-outside-fence'; message: string } | undefined {
+  if (compiled.server === undefined) return undefined;
+  const url = new URL(compiled.server, service.baseUrl);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { reason: 'invalid-server', message: 'has its own server URL, which is not http(s)' };
+  }
+  if (url.username !== '' || url.password !== '') {
+    return { reason: 'invalid-server', message: 'has its own server URL, which carries userinfo' };
+  }
+  const host = url.host.toLowerCase();
+  return service.fence.hosts.has(host)
+    ? undefined
+    : {
+        reason: 'server-outside-fence',
+        message: `has its own server host "${host}" outside the connection's hosts (add it to allowHosts)`,
+      };
+}
+
 /**
  * Loads one OpenAPI connection's document and builds a tool per operation inside the subset;
  * each refused operation is reported with its reason. A document with no operation mounts none.
@@ -150,7 +172,8 @@ export async function discoverOpenApiTools(
 ): Promise<AnyRuntimeToolDefinition[]> {
   const resolved = resolveOpenApiConnection(connection);
   const document = await loadDocument(connection, resolved, observe);
-  const service = resolveServiceBase(resolved, firstServerUrl(document.servers));
+  const specUrl = resolved.source.kind === 'url' ? resolved.source.url : undefined;
+  const service = resolveServiceBase(resolved, documentServerUrl(document.servers, specUrl));
   const components = (document.components ?? {}) as Record<string, unknown>;
   const context: OperationDocument = {
     expander: new RefExpander(document),
@@ -186,6 +209,12 @@ export async function discoverOpenApiTools(
     } catch (error) {
       if (!(error instanceof OperationRefusal)) throw error;
       skip(error.reason, error.message);
+      continue;
+    }
+    // An operation's own server is resolved and fenced here, once, not on its first call.
+    const ownServer = ownServerRefusal(compiled, service);
+    if (ownServer !== undefined) {
+      skip(ownServer.reason, ownServer.message);
       continue;
     }
     const plan = {

@@ -26,6 +26,7 @@ export const OUTCOME_KINDS: Readonly<Record<string, string>> = {
   timeOutWithState: 'timeout',
   failTooLarge: 'size',
   isSizeFailure: 'size',
+  isUrlRefusal: 'redirect',
   exceedsReadBudget: 'size',
   failNotFound: 'not found',
   failWithError: 'error',

@@ -5,6 +5,11 @@
  * everywhere.
  */
 import { fromPromise } from 'xstate';
+import {
+  ConnectionCredentialError,
+  credentialProblemOf,
+  type OperationScope,
+} from '../wire/index.js';
 import { SecretValue } from './secret-value.js';
 
 /** Resolves a run's token from its principal (the call's handler context; absent for discovery). */
@@ -12,23 +17,26 @@ export type TokenResolver = (
   principal: unknown,
 ) => string | undefined | Promise<string | undefined>;
 
-/** Input of the `resolveCredentials` actor: the run's principal, still wrapped. */
+/** Input of the `resolveCredentials` actor: the run's principal, still wrapped, and its scope. */
 export interface CredentialsInput {
   readonly principal: SecretValue<unknown> | undefined;
+  /** Where a refused credential is reported. */
+  readonly scope: OperationScope;
 }
 
 /**
  * The `resolveCredentials` actor: calls `resolveToken` with the run's principal and wraps the
- * token; an empty string counts as none, anything but a string or `undefined` is refused.
+ * token; an empty string counts as none. Anything but a string or `undefined`, and a token that
+ * would split its header (CR, LF, NUL), is refused as a {@link ConnectionCredentialError} before
+ * any request is sent. A provider's own failure is relayed as it threw it.
  */
 export function makeResolveCredentials(resolveToken: TokenResolver = () => undefined) {
   return fromPromise<SecretValue | undefined, CredentialsInput>(async ({ input }) => {
     const token = await resolveToken(input.principal?.reveal());
     if (token === undefined || token === '') return undefined;
-    if (typeof token !== 'string') {
-      throw new TypeError('A connection token provider must return a string or undefined');
-    }
-    return new SecretValue(token);
+    const problem = typeof token === 'string' ? credentialProblemOf(token) : 'not-a-string';
+    if (problem !== undefined) throw new ConnectionCredentialError({ ...input.scope, problem });
+    return new SecretValue(token as string);
   });
 }
 

@@ -22,6 +22,7 @@ export {
   type CompiledOperation,
   type CompiledParameter,
   compileOperation,
+  documentServerUrl,
   firstServerUrl,
   type OperationDocument,
   type ParameterLocation,

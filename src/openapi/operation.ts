@@ -3,7 +3,9 @@
  * JSON body, credential placement and input JSON Schema. A refused operation throws an
  * {@link OperationRefusal} with its reason; nothing here does I/O.
  */
+
 import { isRecord } from '../binding/type-guards.js';
+import { isHttpToken } from '../wire/header-text.js';
 import { MAX_EXPANDED_NODES, type RefExpander } from './expand.js';
 import { refuse } from './refusal.js';
 import { selectCredentialPlacement } from './security.js';
@@ -61,8 +63,6 @@ const SCALAR_TYPES: ReadonlySet<string> = new Set([
   'boolean',
   'null',
 ]);
-// RFC 9110 token characters: a header or cookie name outside them could never be sent.
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const TEMPLATE_VARIABLE = /\{([^{}]+)\}/g;
 
 /** True for a schema whose values are scalars, whatever combinators it uses. */
@@ -91,6 +91,9 @@ function isServerTemplate(url: string): boolean {
   return url.includes('{') || url.includes('}');
 }
 
+/** Any base a relative server URL can resolve against, to ask whether a server URL parses. */
+const PARSE_BASE = 'http://base.invalid/';
+
 /** The first server URL of a `servers` list, if any. */
 export function firstServerUrl(servers: unknown): string | undefined {
   if (!Array.isArray(servers)) return undefined;
@@ -98,6 +101,26 @@ export function firstServerUrl(servers: unknown): string | undefined {
   return isRecord(first) && typeof first.url === 'string' && first.url.trim() !== ''
     ? first.url
     : undefined;
+}
+
+/**
+ * The document's server: the first of its `servers` whose URL parses (relative ones resolve
+ * against `base`, the spec's URL, when there is one), else the first one as written, which the
+ * mount then refuses, typed.
+ */
+export function documentServerUrl(servers: unknown, base?: URL): string | undefined {
+  if (!Array.isArray(servers)) return undefined;
+  for (const server of servers) {
+    const url = isRecord(server) ? server.url : undefined;
+    if (
+      typeof url === 'string' &&
+      url.trim() !== '' &&
+      URL.canParse(url, base?.href ?? PARSE_BASE)
+    ) {
+      return url;
+    }
+  }
+  return firstServerUrl(servers);
 }
 
 interface CheckedParameter extends CompiledParameter {
@@ -120,7 +143,7 @@ function checkParameter(raw: unknown, document: OperationDocument): CheckedParam
   }
   const where = location as ParameterLocation;
   if (where === 'header' && IGNORED_HEADERS.has(name.toLowerCase())) return undefined;
-  if ((where === 'header' || where === 'cookie') && !TOKEN.test(name)) {
+  if ((where === 'header' || where === 'cookie') && !isHttpToken(name)) {
     refuse('invalid-operation', `has a ${where} parameter "${name}" that is not a valid name`);
   }
   if (name === 'body') {
@@ -224,6 +247,11 @@ function ownServer(
   const server = firstServerUrl(operation.servers) ?? firstServerUrl(pathItem.servers);
   if (server !== undefined && isServerTemplate(server)) {
     refuse('server-variables', `has its own server "${server}" with variables`);
+  }
+  // Relative or absolute, it must parse against any base; the base and the fence are checked at
+  // mount, where the connection's base is known.
+  if (server !== undefined && !URL.canParse(server, PARSE_BASE)) {
+    refuse('invalid-server', 'has its own server URL, which does not parse');
   }
   return server;
 }

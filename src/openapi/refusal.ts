@@ -8,6 +8,8 @@ export type OpenApiRefusalReason =
   | 'external-ref'
   | 'recursive-ref'
   | 'server-variables'
+  | 'invalid-server'
+  | 'server-outside-fence'
   | 'structured-parameter'
   | 'non-json-body'
   | 'combined-security'

@@ -4,9 +4,10 @@
  * refused), the query goes through `URLSearchParams`, header and cookie values with CR, LF or NUL
  * are refused before any I/O. The credential is placed later, by the machine. Pure: no I/O.
  */
+
 import { AppError } from '../binding/index.js';
+import { hasHeaderBreak } from '../wire/header-text.js';
 import type { CompiledOperation } from './operation.js';
-import { CONTROL_CHARACTERS } from './security.js';
 import type { OpenApiRequest } from './types.js';
 
 function invalidInput(message: string): AppError {
@@ -65,7 +66,7 @@ export function buildOpenApiRequest(
     const text = scalarText(parameter.name, value);
     if (parameter.in === 'query') {
       query.push([parameter.name, text]);
-    } else if (CONTROL_CHARACTERS.test(text)) {
+    } else if (hasHeaderBreak(text)) {
       throw invalidInput(
         `The ${parameter.in} parameter "${parameter.name}" must not contain CR, LF or NUL`,
       );

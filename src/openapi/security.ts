@@ -6,7 +6,8 @@
  * Pure: no I/O.
  */
 import { isRecord } from '../binding/type-guards.js';
-import type { WireRequest } from '../wire/index.js';
+import { isHttpToken } from '../wire/header-text.js';
+import { ConnectionCredentialError, type OperationScope, type WireRequest } from '../wire/index.js';
 import type { RefExpander } from './expand.js';
 import { refuse } from './refusal.js';
 import type { CredentialPlacement, OpenApiRequest } from './types.js';
@@ -21,6 +22,11 @@ function placementOf(scheme: Record<string, unknown>): CredentialPlacement | und
     const name = scheme.name;
     if (typeof place !== 'string' || !API_KEY_PLACES.has(place)) return undefined;
     if (typeof name !== 'string' || name.trim() === '') return undefined;
+    // Checked as a parameter's name is: a header or cookie name outside RFC 9110's token could
+    // never be sent (and a cookie name with `;` or `=` would forge another cookie).
+    if (place !== 'query' && !isHttpToken(name)) {
+      refuse('invalid-operation', `has an apiKey ${place} "${name}" that is not a valid name`);
+    }
     return { kind: place as 'header' | 'query' | 'cookie', name };
   }
   if (type === 'http') {
@@ -67,9 +73,6 @@ export function selectCredentialPlacement(
     : refuse('unknown-security', 'offers no security scheme this library can apply');
 }
 
-/** Characters that would split a header (or a cookie) on the wire. */
-export const CONTROL_CHARACTERS = /[\r\n\0]/;
-
 export function basicCredential(token: string): string {
   return Buffer.from(token, 'utf8').toString('base64');
 }
@@ -77,12 +80,14 @@ export function basicCredential(token: string): string {
 /**
  * The wire request with the connection's static headers, then the token placed where the
  * operation's security says. Placed last, so no parameter can override it: a same-named header is
- * replaced, a same-named query parameter or cookie is dropped.
+ * replaced, a same-named query parameter or cookie is dropped. The token arrives checked for CR,
+ * LF and NUL (the credentials step refuses them); a cookie's `;` is refused here, in `scope`.
  */
 export function placeCredential(
   request: OpenApiRequest,
   token: string | undefined,
   signal: AbortSignal,
+  scope: OperationScope,
   staticHeaders?: Readonly<Record<string, { reveal(): string }>>,
 ): WireRequest {
   const url = new URL(request.url);
@@ -96,10 +101,6 @@ export function placeCredential(
   let cookies = request.cookies;
   const placement = request.credential;
   if (token !== undefined && placement.kind !== 'none') {
-    // The token is never echoed, so a malformed one is refused here rather than by the client.
-    if (CONTROL_CHARACTERS.test(token)) {
-      throw new TypeError('A connection token must not contain CR, LF or NUL');
-    }
     if (placement.kind === 'authorization') {
       headers.authorization =
         placement.scheme === 'Basic' ? `Basic ${basicCredential(token)}` : `Bearer ${token}`;
@@ -110,7 +111,7 @@ export function placeCredential(
     } else if (placement.kind === 'cookie') {
       // A `;` would end the cookie and start another one of the token's choosing.
       if (token.includes(';')) {
-        throw new TypeError('A connection token placed in a cookie must not contain ";"');
+        throw new ConnectionCredentialError({ ...scope, problem: 'cookie-separator' });
       }
       const prefix = `${placement.name}=`;
       cookies = [...cookies.filter((pair) => !pair.startsWith(prefix)), `${prefix}${token}`];

@@ -15,7 +15,7 @@ import type { NodeBody, WireResponse } from './abortable-read.js';
 import { raceAbort, throwIfAborted } from './abortable-read.js';
 import { addressRefusal, hostRefusal, writtenHost } from './address-policy.js';
 import { DownloadError } from './download-error.js';
-import { MACHINE_DEADLINES_ONLY, requestOn } from './http-client.js';
+import { AGENT_OPTIONS, requestOn } from './http-client.js';
 import { describeNetworkFailure, networkFailureOf } from './network-error.js';
 
 /** One answer of a name lookup. */
@@ -107,7 +107,7 @@ function pinnedAgent(pins: ReadonlyMap<string, ResolvedAddress>): Agent {
     else callback(null, pinned.address, pinned.family);
   };
   return new Agent({
-    ...MACHINE_DEADLINES_ONLY,
+    ...AGENT_OPTIONS,
     connect: { lookup: lookup as never },
     pipelining: 0,
   });

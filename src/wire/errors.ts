@@ -58,6 +58,7 @@ export const CONNECTION_ERROR_CODES = Object.freeze({
   protocol: 'CONNECTION_PROTOCOL_ERROR',
   inputRequired: 'CONNECTION_INPUT_REQUIRED',
   network: 'CONNECTION_NETWORK_ERROR',
+  credential: 'CONNECTION_CREDENTIAL_INVALID',
 } as const);
 
 /** The registered brand of the error class with `code` (the wire's error modules share it). */

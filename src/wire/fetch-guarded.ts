@@ -3,8 +3,14 @@
  * cancellation honoured with the caller's exact reason.
  */
 import { cancelBody, raceAbort, throwIfAborted, type WireResponse } from './abortable-read.js';
-import { ConnectionUrlError } from './errors.js';
-import { sendWithUndici, type WireRequest, type WireSend } from './http-client.js';
+import { ConnectionResponseTooLargeError, ConnectionUrlError } from './errors.js';
+import {
+  isHeadersOverflow,
+  MAX_HEADER_BYTES,
+  sendWithUndici,
+  type WireRequest,
+  type WireSend,
+} from './http-client.js';
 import { networkErrorOf } from './network-error.js';
 import type { OperationScope } from './operation.js';
 import { assertInsideFence, type HostFence } from './url-fence.js';
@@ -83,6 +89,14 @@ export async function fetchWithoutRedirects(
     response = await raceAbort(pending, signal);
   } catch (error) {
     if (signal.aborted) throw signal.reason;
+    // A head past the bound is a size failure, like a body past its ceiling.
+    if (isHeadersOverflow(error)) {
+      throw new ConnectionResponseTooLargeError({
+        ...scope,
+        maxBytes: MAX_HEADER_BYTES,
+        cause: error,
+      });
+    }
     // Refused, unresolved, reset, TLS refused, closed: one typed error, the raw one its cause.
     throw networkErrorOf(error, scope) ?? error;
   }

@@ -9,12 +9,32 @@ import { Agent, type Dispatcher } from 'undici';
 import type { NodeBody, WireResponse } from './abortable-read.js';
 
 /**
- * undici's own timeouts, off on every agent this library creates: a head awaited for 300 s, or 300 s
- * between two body chunks, would otherwise fail with undici's `HeadersTimeoutError` or
- * `BodyTimeoutError` however long the connection's deadline is. Every wait is bounded by a machine
- * deadline instead, which aborts the request with its exact reason.
+ * The most bytes of response headers any answer may have (64 KiB, where undici's default is
+ * 16 KiB): room for an oversized `WWW-Authenticate` to be read and set aside (its parser bounds
+ * it), while a head past it fails as `ConnectionResponseTooLargeError`.
  */
-export const MACHINE_DEADLINES_ONLY = { headersTimeout: 0, bodyTimeout: 0 } as const;
+export const MAX_HEADER_BYTES = 65_536;
+
+/**
+ * The options of every agent this library creates. undici's own timeouts are off: a head awaited
+ * for 300 s, or 300 s between two body chunks, would otherwise fail with undici's
+ * `HeadersTimeoutError` or `BodyTimeoutError` however long the connection's deadline is. Every
+ * wait is bounded by a machine deadline instead, which aborts the request with its exact reason.
+ * The head is bounded by {@link MAX_HEADER_BYTES}.
+ */
+export const AGENT_OPTIONS = {
+  headersTimeout: 0,
+  bodyTimeout: 0,
+  maxHeaderSize: MAX_HEADER_BYTES,
+} as const;
+
+/** undici's code for a response head past `maxHeaderSize`. */
+const HEADERS_OVERFLOW = 'UND_ERR_HEADERS_OVERFLOW';
+
+/** The request failed because the answer's head was larger than {@link MAX_HEADER_BYTES}. */
+export function isHeadersOverflow(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === HEADERS_OVERFLOW;
+}
 
 /** The pool every connection request shares; created on the first request. */
 let pool: Agent | undefined;
@@ -101,7 +121,7 @@ export function requestOn(
 
 /** The default {@link WireSend}: undici's `request` on the shared keep-alive pool. */
 export const sendWithUndici: WireSend = async (wire) => {
-  pool ??= new Agent(MACHINE_DEADLINES_ONLY);
+  pool ??= new Agent(AGENT_OPTIONS);
   const answer = await requestOn(pool, wire.url, wire);
   // An abort destroys the body with an error; the readers see it through iteration, so an
   // unread body must not turn it into an unhandled 'error' event.

@@ -21,6 +21,11 @@ export {
   readBoundedText,
   readErrorExcerpt,
 } from './bounded-body.js';
+export {
+  ConnectionCredentialError,
+  type CredentialProblem,
+  credentialProblemOf,
+} from './credential-error.js';
 export { DownloadError, type DownloadErrorCode } from './download-error.js';
 export {
   type DownloadFetchOptions,
@@ -47,6 +52,7 @@ export {
   fetchWithoutRedirects,
   MAX_REDIRECT_PATH_CHARS,
 } from './fetch-guarded.js';
+export { hasHeaderBreak, isHttpToken } from './header-text.js';
 export type { WireRequest, WireSend } from './http-client.js';
 export {
   buildJsonRpcNotification,

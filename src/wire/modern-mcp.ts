@@ -4,8 +4,10 @@
  * base64 form of an unsafe header value, the `resultType` of a result, and the JSON-RPC error an
  * HTTP 4xx answer carries. Pure: no I/O.
  */
+
 import { isRecord } from '../binding/type-guards.js';
 import { ConnectionProtocolError } from './errors.js';
+import { isHttpToken } from './header-text.js';
 import type { OperationScope } from './operation.js';
 
 /** The protocol revision of the modern wire. */
@@ -149,7 +151,6 @@ export interface McpHeaderParam {
   readonly header: string;
 }
 
-const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_TYPES: ReadonlySet<unknown> = new Set(['string', 'integer', 'boolean']);
 
 /**
@@ -168,7 +169,7 @@ export function headerParamsOf(
   for (const [argument, property] of Object.entries(properties)) {
     if (!isRecord(property) || !('x-mcp-header' in property)) continue;
     const header = property['x-mcp-header'];
-    if (typeof header !== 'string' || !HEADER_TOKEN.test(header)) {
+    if (typeof header !== 'string' || !isHttpToken(header)) {
       return { invalid: `x-mcp-header of "${argument}" is not a header name` };
     }
     if (seen.has(header.toLowerCase())) {

@@ -16,6 +16,7 @@ import type {
 import { SecretValue } from '../../src/machines/secret-value.js';
 import {
   ConnectionResponseTooLargeError,
+  ConnectionUrlError,
   createHostFence,
   LATEST_PROTOCOL_VERSION,
 } from '../../src/wire/index.js';
@@ -146,6 +147,13 @@ const tooLarge = new ConnectionResponseTooLargeError({
   maxBytes: 1_000,
 });
 
+/** A redirect answered to `notifications/initialized`: refused, as on every request. */
+const redirected = new ConnectionUrlError({
+  connectionName: 'model',
+  operation: 'notifications/initialized',
+  refusal: 'refused a redirect (status 307) to another host during notifications/initialized',
+});
+
 /** Every status the fallback rule distinguishes, tried on every exchange. */
 export const MODEL_STATUSES = [400, 401, 403, 404, 405, 500] as const;
 
@@ -239,6 +247,7 @@ function eventCasesFor(
     ],
     'xstate.error.actor.postInitialized': [
       failed('postInitialized', tooLarge),
+      failed('postInitialized', redirected),
       failed('postInitialized', new Error('network')),
     ],
     'xstate.done.actor.postRequest': requestOutcomes('postRequest', request),
@@ -256,6 +265,7 @@ function eventCasesFor(
     'xstate.done.actor.postLegacyInitialized': [done('postLegacyInitialized', accepted)],
     'xstate.error.actor.postLegacyInitialized': [
       failed('postLegacyInitialized', tooLarge),
+      failed('postLegacyInitialized', redirected),
       failed('postLegacyInitialized', new Error('network')),
     ],
     'xstate.done.actor.postLegacyRequest': legacyPostOutcomes('postLegacyRequest'),

@@ -13,6 +13,7 @@ import type {
 } from '../../src/machines/open-api-call/open-api-call.types.js';
 import { SecretValue } from '../../src/machines/secret-value.js';
 import {
+  ConnectionCredentialError,
   ConnectionResponseTooLargeError,
   ConnectionUrlError,
   createHostFence,
@@ -90,7 +91,7 @@ export const TOKEN_OUTCOMES: readonly {
   {
     event: {
       type: 'xstate.error.actor.resolveCredentials',
-      error: new TypeError('A connection token provider must return a string or undefined'),
+      error: new ConnectionCredentialError({ ...scope, problem: 'not-a-string' }),
     },
     provider: { resolve: 42 },
   },

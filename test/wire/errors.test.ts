@@ -3,6 +3,7 @@ import { agentToolErrorFromResult } from '../../src/binding/agent-tool-error.js'
 import { AppError, projectToolError } from '../../src/binding/app-error.js';
 import { toolResultFromError } from '../../src/binding/tool-result.js';
 import { ConnectionBudgetExceededError } from '../../src/connections/errors.js';
+import { ConnectionCredentialError } from '../../src/wire/credential-error.js';
 import {
   ConnectionAuthorizationRequiredError,
   ConnectionError,
@@ -270,6 +271,24 @@ const rows: Row[] = [
     details: { operation: 'tools/call', phase: 'call', rpcCode: -32602 },
   },
   {
+    label: 'credential refused',
+    message: `Connection "${SECRET_NAME}" refused its credential: its token contains CR, LF or NUL during tools/call`,
+    make: () =>
+      new ConnectionCredentialError({
+        connectionName: SECRET_NAME,
+        operation: 'tools/call',
+        problem: 'header-break',
+      }),
+    errorClass: ConnectionCredentialError,
+    name: 'ConnectionCredentialError',
+    code: 'CONNECTION_CREDENTIAL_INVALID',
+    projectedCode: 'CONNECTION_CREDENTIAL_INVALID',
+    status: 500,
+    retryable: false,
+    reason: 'credential-unusable',
+    details: { problem: 'header-break', operation: 'tools/call', phase: 'call' },
+  },
+  {
     label: 'budget exceeded',
     message: 'Connection surface exposes 12 schema bytes, above the budget of 10',
     make: () => new ConnectionBudgetExceededError({ limit: 10, actual: 12, unit: 'schema bytes' }),
@@ -291,6 +310,7 @@ const ALL_CLASSES: AnyErrorClass[] = [
   ConnectionTimeoutError,
   ConnectionResponseTooLargeError,
   ConnectionProtocolError,
+  ConnectionCredentialError,
   ConnectionBudgetExceededError,
 ];
 

@@ -176,7 +176,7 @@ export const readBudget = { BYTES_READ: countBytes } as const;
 /**
  * The best-effort `notifications/initialized` POST, on either wire: any HTTP answer or transport
  * error moves on along `next` (to the request, or first to the standalone stream); a size
- * failure, the deadline and cancellation do not.
+ * failure, a refused redirect, the deadline and cancellation do not.
  */
 export function notifyingState<const N extends readonly object[]>(
   id: 'postInitialized' | 'postLegacyInitialized',
@@ -190,7 +190,11 @@ export function notifyingState<const N extends readonly object[]>(
       input: ({ context, self }: WithSelf) =>
         exchangeInput(context, self, { method: 'POST', message: initializedMessage() }),
       onDone: [...next],
-      onError: [{ guard: { type: 'isSizeFailure', params: errorOf }, ...failOnError }, ...next],
+      onError: [
+        { guard: { type: 'isSizeFailure', params: errorOf }, ...failOnError },
+        { guard: { type: 'isUrlRefusal', params: errorOf }, ...failOnError },
+        ...next,
+      ],
     },
     after: handshakeDeadline,
   } as const;

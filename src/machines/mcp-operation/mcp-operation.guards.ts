@@ -7,6 +7,7 @@
 import type { ToolCallerCapabilities } from '../../binding/caller.js';
 import {
   ConnectionResponseTooLargeError,
+  ConnectionUrlError,
   type HostFence,
   isInsideFence,
   isResponseTo,
@@ -258,6 +259,13 @@ export const mcpOperationGuards = {
   /** The failure was a byte ceiling: it ends the run even where other failures are ignored. */
   isSizeFailure: (_: unknown, { error }: { readonly error: unknown }): boolean =>
     ConnectionResponseTooLargeError.isInstance(error),
+
+  /**
+   * The failure was a refused URL (a redirect, on this wire): it ends the run even where other
+   * failures are ignored, because every request refuses a redirect, notifications included.
+   */
+  isUrlRefusal: (_: unknown, { error }: { readonly error: unknown }): boolean =>
+    ConnectionUrlError.isInstance(error),
 
   /** The chunk just read takes the operation over its byte ceiling. */
   exceedsReadBudget: (_: unknown, { readBytes, bytes, maxBytes }: ReadParams): boolean =>

@@ -424,7 +424,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       invoke: {
         id: 'resolveCredentials',
         src: 'resolveCredentials',
-        input: ({ context }) => ({ principal: context.principal }),
+        input: ({ context }) => ({ principal: context.principal, scope: scopeOf(context) }),
         onDone: toTheWire.map((edge) => ({
           ...edge,
           actions: [{ type: 'assignToken' as const, params: tokenOf }, ...edge.actions],

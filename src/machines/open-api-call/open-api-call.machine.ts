@@ -130,7 +130,10 @@ export const openApiCallMachine = openApiCallSetup.createMachine({
       invoke: {
         id: 'resolveCredentials',
         src: 'resolveCredentials',
-        input: ({ context }) => ({ principal: context.principal }),
+        input: ({ context }) => ({
+          principal: context.principal,
+          scope: operationScope(context.connectionName, 'openapi/call'),
+        }),
         onDone: {
           target: 'requesting',
           actions: {

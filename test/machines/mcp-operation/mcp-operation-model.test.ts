@@ -62,7 +62,7 @@ const MODELS: readonly {
   {
     name: 'tools/call',
     options: mcpModelOptions,
-    size: { states: 38, edges: 387, finalEdges: 175, legacyPostEdges: 113 },
+    size: { states: 38, edges: 390, finalEdges: 177, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
@@ -71,21 +71,21 @@ const MODELS: readonly {
     options: mcpTokenlessModelOptions,
     // The call model without `credentials`: one state and its four edges (done, error, deadline,
     // CANCEL) fewer, three of them into the final state.
-    size: { states: 37, edges: 383, finalEdges: 172, legacyPostEdges: 113 },
+    size: { states: 37, edges: 386, finalEdges: 174, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
   {
     name: 'tools/list',
     options: mcpListModelOptions,
-    size: { states: 65, edges: 582, finalEdges: 253, legacyPostEdges: 154 },
+    size: { states: 65, edges: 585, finalEdges: 255, legacyPostEdges: 154 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
   {
     name: 'tools/call, transport sse',
     options: mcpSseModelOptions,
-    size: { states: 17, edges: 249, finalEdges: 121, legacyPostEdges: 113 },
+    size: { states: 17, edges: 250, finalEdges: 122, legacyPostEdges: 113 },
     intoLegacy: [
       { from: 'credentials', event: 'xstate.done.actor.resolveCredentials', status: undefined },
     ],
@@ -94,14 +94,14 @@ const MODELS: readonly {
   {
     name: 'tools/call, transport streamable-http',
     options: mcpStreamableOnlyModelOptions,
-    size: { states: 28, edges: 150, finalEdges: 68, legacyPostEdges: 0 },
+    size: { states: 28, edges: 152, finalEdges: 69, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
   {
     name: 'tools/call relaying to a caller that can sample, transport streamable-http',
     options: mcpRelayModelOptions,
-    size: { states: 30, edges: 162, finalEdges: 71, legacyPostEdges: 0 },
+    size: { states: 30, edges: 164, finalEdges: 72, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
@@ -136,7 +136,7 @@ const MODELS: readonly {
     // answers, the 2025 call model; a -32022 after the move ends the run instead of moving back.
     name: 'tools/call, auto (the modern POST first)',
     options: mcpEraModelOptions,
-    size: { states: 46, edges: 470, finalEdges: 239, legacyPostEdges: 113 },
+    size: { states: 46, edges: 473, finalEdges: 241, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
@@ -145,7 +145,7 @@ const MODELS: readonly {
     // to the modern POST once.
     name: 'tools/call, a 2025 verdict that may be contradicted once',
     options: mcpVerdictModelOptions,
-    size: { states: 45, edges: 445, finalEdges: 225, legacyPostEdges: 113 },
+    size: { states: 45, edges: 448, finalEdges: 227, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
@@ -455,7 +455,7 @@ const DECIDING_WHILE_STREAM_HELD = 68;
 /** Of those, the edges into `cancellingRequest` or `endingSession` rather than the final state. */
 const DECIDING_INTO_TEARDOWN_STATES = 41;
 /** Edges into the final state of the call model (MODELS[0].size.finalEdges). */
-const CALL_MODEL_FINAL_EDGES = 175;
+const CALL_MODEL_FINAL_EDGES = 177;
 /** Legacy POST states reached once the fence guard lets the model's off-fence endpoint through. */
 const UNFENCED_LEGACY_POSTS = 1;
 

@@ -3,6 +3,7 @@
  * the one deadline over credentials and body with the bytes read by then, the caller's abort, a
  * refused token, and the teardown that wipes the token and the principal.
  */
+
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { makeOpenApiCallActors } from '../../../src/machines/open-api-call/open-api-call.actors.js';
@@ -12,7 +13,7 @@ import type {
   OpenApiCallInput,
 } from '../../../src/machines/open-api-call/open-api-call.types.js';
 import { runMachine } from '../../../src/machines/run-machine.js';
-import { ConnectionTimeoutError } from '../../../src/wire/index.js';
+import { ConnectionCredentialError, ConnectionTimeoutError } from '../../../src/wire/index.js';
 import { answer, deferredSend } from '../../support/fake-wire.js';
 import {
   CALL_TIMEOUT_MS,
@@ -142,9 +143,12 @@ describe('openApiCall run', () => {
     const { wire, provider, settled } = start();
     await vi.advanceTimersByTimeAsync(0);
     provider.resolve('secret\r\nx-injected: 1');
-    const { error } = (await settled) as { error: TypeError };
-    expect(error).toBeInstanceOf(TypeError);
-    expect(error.message).toBe('A connection token must not contain CR, LF or NUL');
+    const { error } = (await settled) as { error: ConnectionCredentialError };
+    expect(ConnectionCredentialError.isInstance(error)).toBe(true);
+    expect(error.message).toBe(
+      'Connection "model" refused its credential: its token contains CR, LF or NUL during openapi/call',
+    );
+    expect(error.problem).toBe('header-break');
     expect(String(error)).not.toContain('secret');
     expect(wire.requests).toEqual([]);
   });

@@ -1,0 +1,61 @@
+/**
+ * A credential that cannot be sent: the connection's token provider returned something other
+ * than a string, or a token that would split its header (CR, LF, NUL), or a token for a cookie
+ * that would end it (`;`). Refused typed before any I/O; the token itself is never echoed.
+ */
+import type { AppError } from '../binding/app-error.js';
+import { TOOL_ERROR_PROJECTION } from '../binding/app-error.js';
+import {
+  brandFor,
+  CONNECTION_ERROR_CODES,
+  type ConnectionErrorScope,
+  ConnectionOperationError,
+  projection,
+} from './errors.js';
+import { hasHeaderBreak } from './header-text.js';
+
+/** What is wrong with the credential. */
+export type CredentialProblem = 'not-a-string' | 'header-break' | 'cookie-separator';
+
+const DESCRIBED: Readonly<Record<CredentialProblem, string>> = {
+  'not-a-string': 'its token provider returned something other than a string or undefined',
+  'header-break': 'its token contains CR, LF or NUL',
+  'cookie-separator': 'its token is placed in a cookie and contains ";"',
+};
+
+/** The connection's credential was refused before it was sent. */
+export class ConnectionCredentialError extends ConnectionOperationError {
+  /** The registered brand of this class. */
+  static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.credential);
+  override readonly name = 'ConnectionCredentialError';
+  /** Stable code of this class. */
+  readonly code = CONNECTION_ERROR_CODES.credential;
+  /** What is wrong with it. */
+  readonly problem: CredentialProblem;
+
+  constructor(fields: ConnectionErrorScope & { readonly problem: CredentialProblem }) {
+    super(
+      fields,
+      `refused its credential: ${DESCRIBED[fields.problem]}${
+        fields.operation === undefined ? '' : ` during ${fields.operation}`
+      }`,
+    );
+    this.problem = fields.problem;
+  }
+
+  /** `CONNECTION_CREDENTIAL_INVALID` / 500, not retryable: the host's provider must change. */
+  [TOOL_ERROR_PROJECTION](): AppError {
+    return projection(CONNECTION_ERROR_CODES.credential, 500, {
+      message: 'The connection could not use its credential.',
+      reason: 'credential-unusable',
+      problem: this.problem,
+      operation: this.operation,
+      phase: this.phase,
+    });
+  }
+}
+
+/** Why `token` cannot go into a header as it is, or `undefined` when it can. */
+export function credentialProblemOf(token: string): CredentialProblem | undefined {
+  return hasHeaderBreak(token) ? 'header-break' : undefined;
+}
