@@ -10,13 +10,13 @@
 
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { Agent } from 'undici';
 import type { NodeBody, WireResponse } from './abortable-read.js';
 import { raceAbort, throwIfAborted } from './abortable-read.js';
 import { addressRefusal, hostRefusal, writtenHost } from './address-policy.js';
 import { DownloadError } from './download-error.js';
 import { AGENT_OPTIONS, requestOn } from './http-client.js';
 import { describeNetworkFailure, networkFailureOf } from './network-error.js';
+import { Agent } from './undici.js';
 
 /** One answer of a name lookup. */
 export interface ResolvedAddress {

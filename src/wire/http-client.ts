@@ -5,8 +5,9 @@
  * redirect and aborts with the exact `signal.reason`. The fence, the redirect refusal and the byte
  * bounds are the callers'.
  */
-import { Agent, type Dispatcher } from 'undici';
+
 import type { NodeBody, WireResponse } from './abortable-read.js';
+import { Agent, type Dispatcher } from './undici.js';
 
 /**
  * The most bytes of response headers any answer may have (64 KiB, where undici's default is
