@@ -6,6 +6,7 @@ import { resolveToolTransports, type ToolTransport } from '../binding/index.js';
 import { MAX_RETRY_ATTEMPTS } from '../machines/retry/retry.policy.js';
 import { type SecretValue, secretHeaders } from '../machines/secret-value.js';
 import { hasHeaderBreak, isHttpToken } from '../wire/header-text.js';
+import { connectionDispatcher, sendOn, type WireSend } from '../wire/index.js';
 import { type ResolvedMcpLimits, resolveMcpLimits } from './limits.js';
 import type { ConnectionCommonConfig } from './types.js';
 
@@ -16,6 +17,8 @@ export interface CheckedConnectionBasics {
   readonly transports: readonly ToolTransport[];
   /** The most attempts of each operation (`retry.attempts`); 1 when there is no retry policy. */
   readonly attempts: number;
+  /** How requests are sent: on the connection's own dispatcher (proxy, TLS), else the pool. */
+  readonly send: WireSend | undefined;
 }
 
 /** A non-empty connection name; `kind` is how errors name the connection (`MCP connection`). */
@@ -57,7 +60,83 @@ export function checkConnectionBasics(
       throw new TypeError(`${kind} "${name}": ${hook} must be a function`);
     }
   }
-  return { name, limits, transports, attempts: checkRetryAttempts(kind, name, config.retry) };
+  return {
+    name,
+    limits,
+    transports,
+    attempts: checkRetryAttempts(kind, name, config.retry),
+    send: checkNetworkOptions(kind, name, config),
+  };
+}
+
+const TLS_KEYS: ReadonlySet<string> = new Set(['ca', 'cert', 'key', 'servername']);
+
+function isPem(value: unknown): boolean {
+  const one = (item: unknown) => typeof item === 'string' || Buffer.isBuffer(item);
+  return one(value) || (Array.isArray(value) && value.length > 0 && value.every(one));
+}
+
+/**
+ * `proxy`, `tls` and `dispatcher`: checked, and made into the connection's own sender once, or
+ * `undefined` when none is given (requests share the pool).
+ */
+function checkNetworkOptions(
+  kind: string,
+  name: string,
+  config: ConnectionCommonConfig,
+): WireSend | undefined {
+  const { proxy, tls, dispatcher } = config;
+  if (dispatcher !== undefined) {
+    if (typeof (dispatcher as { dispatch?: unknown })?.dispatch !== 'function') {
+      throw new TypeError(`${kind} "${name}": dispatcher must be an undici Dispatcher`);
+    }
+    if (proxy !== undefined || tls !== undefined) {
+      throw new TypeError(
+        `${kind} "${name}": a dispatcher is used as given; configure its proxy and TLS on it, not with proxy or tls`,
+      );
+    }
+  }
+  let proxyUrl: 'env' | URL | undefined;
+  if (proxy === 'env' || proxy === undefined) {
+    proxyUrl = proxy;
+  } else if (
+    typeof proxy === 'string' &&
+    URL.canParse(proxy) &&
+    /^https?:$/.test(new URL(proxy).protocol)
+  ) {
+    proxyUrl = new URL(proxy);
+  } else {
+    throw new TypeError(`${kind} "${name}": proxy must be 'env' or an http(s) proxy URL`);
+  }
+  if (tls !== undefined) {
+    const keys = typeof tls === 'object' && tls !== null ? Object.keys(tls) : [];
+    const unknown = keys.filter((key) => !TLS_KEYS.has(key));
+    if (typeof tls !== 'object' || tls === null || unknown.length > 0) {
+      throw new TypeError(
+        `${kind} "${name}": tls takes ca, cert, key and servername only${
+          unknown.length > 0
+            ? ` (got ${unknown.join(', ')}; verification cannot be turned off)`
+            : ''
+        }`,
+      );
+    }
+    for (const field of ['ca', 'cert', 'key'] as const) {
+      if (tls[field] !== undefined && !isPem(tls[field])) {
+        throw new TypeError(`${kind} "${name}": tls.${field} must be PEM text or bytes`);
+      }
+    }
+    if ((tls.cert === undefined) !== (tls.key === undefined)) {
+      throw new TypeError(`${kind} "${name}": tls.cert and tls.key go together`);
+    }
+    if (
+      tls.servername !== undefined &&
+      (typeof tls.servername !== 'string' || tls.servername === '')
+    ) {
+      throw new TypeError(`${kind} "${name}": tls.servername must be a host name`);
+    }
+  }
+  const own = connectionDispatcher({ proxy: proxyUrl, tls, dispatcher });
+  return own === undefined ? undefined : sendOn(own);
 }
 
 /** `retry`: absent (one attempt), or `{ attempts }` with an integer from 1 to the maximum. */

@@ -109,13 +109,16 @@ export function defineMcpClientConnection(config: McpClientConnectionConfig): Mc
     transportType,
   );
   const fence = createHostFence(name, url, config.allowHosts);
-  const { limits, transports, attempts } = checkConnectionBasics(KIND, config);
+  const { limits, transports, attempts, send } = checkConnectionBasics(KIND, config);
   const allow = checkNameList(name, 'tools.allow', config.tools?.allow);
   const block = checkNameList(name, 'tools.block', config.tools?.block) ?? new Set<string>();
   const prefix = checkPrefix(name, config.tools?.prefix);
   const connection: McpClientConnection = Object.freeze({ ...config, kind: 'mcp' as const });
   const machine = mcpOperationMachine.provide({
-    actors: makeMcpOperationActors(operationDependencies(config.token)),
+    actors: makeMcpOperationActors({
+      ...operationDependencies(config.token),
+      ...(send === undefined ? {} : { send }),
+    }),
   });
   resolved.set(
     connection,

@@ -7,6 +7,8 @@ import type { RuntimeToolHandlerContext, ToolTransport } from '../binding/index.
 import { makeOpenApiCallActors } from '../machines/open-api-call/open-api-call.actors.js';
 import { openApiCallMachine } from '../machines/open-api-call/open-api-call.machine.js';
 import type { SecretValue } from '../machines/secret-value.js';
+import { makeSpecLoadActors } from '../machines/spec-load/spec-load.actors.js';
+import { specLoadMachine } from '../machines/spec-load/spec-load.machine.js';
 import { assertOpenApiDocument, type CredentialPlacement } from '../openapi/index.js';
 import {
   ConnectionUrlError,
@@ -46,6 +48,8 @@ export interface ResolvedOpenApiConnection {
   readonly credentialOverride: CredentialPlacement | undefined;
   /** `openApiCall` with this connection's token provider, provided once. */
   readonly machine: typeof openApiCallMachine;
+  /** `specLoad`, with this connection's sender when it has its own (proxy, TLS). */
+  readonly specMachine: typeof specLoadMachine;
 }
 
 const resolved = new WeakMap<OpenApiConnection, ResolvedOpenApiConnection>();
@@ -118,20 +122,27 @@ export function defineOpenApiConnection(config: OpenApiConnectionConfig): OpenAp
     config.baseUrl === undefined ? undefined : parseConnectionUrl(config.baseUrl, name);
   // Refuses a malformed entry now, naming it, though the fence is only built at mount.
   normalizeAllowHosts(name, allowHosts);
-  const { limits, transports, attempts } = checkConnectionBasics(KIND, config);
+  const { limits, transports, attempts, send } = checkConnectionBasics(KIND, config);
   const headers = checkStaticHeaders(KIND, name, 'headers', config.headers);
   const credentialOverride = checkSecurityOverride(name, config.security);
   const connection: OpenApiConnection = Object.freeze({ ...config, kind: 'openapi' as const });
   const token = config.token;
   const machine = openApiCallMachine.provide({
-    actors: makeOpenApiCallActors(
-      token === undefined
+    actors: makeOpenApiCallActors({
+      ...(token === undefined
         ? {}
         : {
-            resolveToken: (principal) => token(principal as RuntimeToolHandlerContext | undefined),
-          },
-    ),
+            resolveToken: (principal: unknown) =>
+              token(principal as RuntimeToolHandlerContext | undefined),
+          }),
+      ...(send === undefined ? {} : { send }),
+    }),
   });
+  // The document is loaded the same way as the calls (its proxy, its TLS).
+  const specMachine =
+    send === undefined
+      ? specLoadMachine
+      : specLoadMachine.provide({ actors: makeSpecLoadActors({ send }) });
   resolved.set(
     connection,
     Object.freeze({
@@ -146,6 +157,7 @@ export function defineOpenApiConnection(config: OpenApiConnectionConfig): OpenAp
       transports,
       resolvesToken: token !== undefined,
       machine,
+      specMachine,
     }),
   );
   return connection;

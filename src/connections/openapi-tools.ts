@@ -10,7 +10,6 @@ import {
   type ToolAnnotations,
 } from '../binding/index.js';
 import type { TransitionObserver } from '../machines/observe.js';
-import { specLoadMachine } from '../machines/spec-load/spec-load.machine.js';
 import {
   annotationsForMethod,
   assertOpenApiDocument,
@@ -61,7 +60,7 @@ async function loadDocument(
       budgetMs: attemptBudgetMs(resolved.limits.discovery),
       observe,
     },
-    specLoadMachine,
+    resolved.specMachine,
     input,
   );
   assertOpenApiDocument(resolved.name, document);

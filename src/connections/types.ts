@@ -8,6 +8,7 @@ import type {
 } from '../machines/mcp-operation/mcp-operation.types.js';
 import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';
 import type { OpenApiRefusalReason } from '../openapi/index.js';
+import type { ConnectionTls, Dispatcher } from '../wire/index.js';
 import type { OperationLimits } from './limits.js';
 
 /**
@@ -65,6 +66,20 @@ export interface ConnectionCommonConfig {
   readonly transports?: readonly ToolTransport[];
   /** Tries a failed operation again when that is safe (see {@link RetryPolicy}); default never. */
   readonly retry?: RetryPolicy;
+  /**
+   * Sends every request through a proxy: `'env'` honours `HTTPS_PROXY`, `HTTP_PROXY` and
+   * `NO_PROXY` (read once, at definition); a URL (`http://user:pass@proxy:3128`) uses that proxy.
+   * Requests are tunnelled (`CONNECT`), so the target's headers and token never reach the proxy;
+   * the fence, the redirect refusal and the byte bounds judge the target. Default: no proxy.
+   */
+  readonly proxy?: 'env' | string;
+  /**
+   * TLS for this connection's requests: a private CA (`ca`), a client certificate (`cert`, `key`)
+   * for mutual TLS, the name to verify (`servername`). Verification is always on.
+   */
+  readonly tls?: ConnectionTls;
+  /** An undici `Dispatcher` to send every request on, used as given (not with `proxy` or `tls`). */
+  readonly dispatcher?: Dispatcher;
   /** Receives one record per state transition of this connection's machines. */
   readonly observe?: TransitionObserver;
   /** Handed to every machine actor of this connection (XState inspection API). */

@@ -120,12 +120,21 @@ export function requestOn(
   });
 }
 
-/** The default {@link WireSend}: undici's `request` on the shared keep-alive pool. */
-export const sendWithUndici: WireSend = async (wire) => {
-  pool ??= new Agent(AGENT_OPTIONS);
-  const answer = await requestOn(pool, wire.url, wire);
+async function sendOnDispatcher(dispatcher: Dispatcher, wire: WireRequest): Promise<WireResponse> {
+  const answer = await requestOn(dispatcher, wire.url, wire);
   // An abort destroys the body with an error; the readers see it through iteration, so an
   // unread body must not turn it into an unhandled 'error' event.
   answer.body.on('error', () => undefined);
   return new UndiciResponse(answer.statusCode, answer.headers, answer.body);
+}
+
+/** The default {@link WireSend}: undici's `request` on the shared keep-alive pool. */
+export const sendWithUndici: WireSend = (wire) => {
+  pool ??= new Agent(AGENT_OPTIONS);
+  return sendOnDispatcher(pool, wire);
 };
+
+/** A {@link WireSend} on a connection's own dispatcher (its proxy, its TLS), never the pool. */
+export function sendOn(dispatcher: Dispatcher): WireSend {
+  return (wire) => sendOnDispatcher(dispatcher, wire);
+}

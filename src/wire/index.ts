@@ -26,6 +26,12 @@ export {
   type CredentialProblem,
   credentialProblemOf,
 } from './credential-error.js';
+export {
+  type ConnectionNetworkOptions,
+  type ConnectionTls,
+  connectionDispatcher,
+  type PemInput,
+} from './dispatchers.js';
 export { DownloadError, type DownloadErrorCode } from './download-error.js';
 export {
   type DownloadFetchOptions,
@@ -53,7 +59,7 @@ export {
   MAX_REDIRECT_PATH_CHARS,
 } from './fetch-guarded.js';
 export { hasHeaderBreak, isHttpToken } from './header-text.js';
-export type { WireRequest, WireSend } from './http-client.js';
+export { sendOn, type WireRequest, type WireSend } from './http-client.js';
 export {
   buildJsonRpcNotification,
   buildJsonRpcRequest,
@@ -113,6 +119,7 @@ export {
   type SseBudget,
   type SseMessage,
 } from './sse-reader.js';
+export type { Dispatcher } from './undici.js';
 export {
   assertInsideFence,
   createHostFence,

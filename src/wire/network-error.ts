@@ -16,7 +16,7 @@ import {
 } from './errors.js';
 
 /** What failed on the network. */
-export type NetworkFailure = 'refused' | 'dns' | 'reset' | 'tls' | 'closed';
+export type NetworkFailure = 'refused' | 'dns' | 'reset' | 'tls' | 'closed' | 'proxy';
 
 const BY_CODE: Readonly<Record<string, NetworkFailure>> = {
   ECONNREFUSED: 'refused',
@@ -52,6 +52,7 @@ const DESCRIBED: Readonly<Record<NetworkFailure, string>> = {
   reset: 'the connection was reset',
   tls: 'the TLS handshake failed',
   closed: 'the connection closed before the answer ended',
+  proxy: 'the proxy refused to open a tunnel',
 };
 
 /** Words for `failure` (`the connection was refused`), model-safe: no host, no address. */
@@ -68,6 +69,9 @@ export function networkFailureOf(error: unknown): NetworkFailure | undefined {
   for (let depth = 0; depth <= MAX_CAUSES && current instanceof Error; depth++) {
     const code = (current as Error & { code?: unknown }).code;
     if (typeof code === 'string') {
+      // undici's ProxyAgent: the proxy answered its CONNECT with something other than 200 (a
+      // 407 asking for credentials, a 403, a 502).
+      if (code === 'UND_ERR_ABORTED' && current.message.startsWith('Proxy response')) return 'proxy';
       const failure = BY_CODE[code];
       if (failure !== undefined) return failure;
       if (code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_')) return 'tls';

@@ -6,6 +6,6 @@
  */
 import './undici-global-snapshot.js';
 
-export { Agent, type Dispatcher } from 'undici';
+export { Agent, type Dispatcher, EnvHttpProxyAgent, ProxyAgent } from 'undici';
 
 import './undici-global-restore.js';

@@ -1,0 +1,66 @@
+/**
+ * A connection's own dispatcher, when its requests must not share the process-wide pool: through
+ * a proxy (`proxy: 'env'` reads `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`; `proxy: '<url>'`), with
+ * its own TLS trust or client certificate (`tls`), or one the host built (`dispatcher`). Every
+ * agent made here has the library's options (no undici timeouts, the head bound); TLS always
+ * verifies. The fence, the redirect refusal and the byte bounds are the callers' and judge the
+ * target: a proxy only carries the tunnel (`CONNECT`), so the target's headers never reach it.
+ */
+import { AGENT_OPTIONS } from './http-client.js';
+import { Agent, type Dispatcher, EnvHttpProxyAgent, ProxyAgent } from './undici.js';
+
+/** PEM text or its bytes, one or several. */
+export type PemInput = string | Buffer | readonly (string | Buffer)[];
+
+/** TLS options of a connection: a private CA, a client certificate, the name to verify. */
+export interface ConnectionTls {
+  /** Certificate authorities to trust instead of Node's default list (PEM). */
+  readonly ca?: PemInput;
+  /** Client certificate for mutual TLS (PEM); needs `key`. */
+  readonly cert?: PemInput;
+  /** The client certificate's private key (PEM). */
+  readonly key?: PemInput;
+  /** The server name to send (SNI) and verify, when it differs from the URL's host. */
+  readonly servername?: string;
+}
+
+/** How a connection reaches the network, as its definition says. */
+export interface ConnectionNetworkOptions {
+  readonly proxy?: 'env' | URL | undefined;
+  readonly tls?: ConnectionTls | undefined;
+  readonly dispatcher?: Dispatcher | undefined;
+}
+
+function tlsOptions(tls: ConnectionTls): Record<string, unknown> {
+  return {
+    ...(tls.ca === undefined ? {} : { ca: tls.ca }),
+    ...(tls.cert === undefined ? {} : { cert: tls.cert }),
+    ...(tls.key === undefined ? {} : { key: tls.key }),
+    ...(tls.servername === undefined ? {} : { servername: tls.servername }),
+    // Verification is never turned off, whatever else is given.
+    rejectUnauthorized: true,
+  };
+}
+
+/**
+ * The dispatcher of a connection with network options, or `undefined` when it has none (its
+ * requests then share the pool). Made once, at definition.
+ */
+export function connectionDispatcher(options: ConnectionNetworkOptions): Dispatcher | undefined {
+  if (options.dispatcher !== undefined) return options.dispatcher;
+  const tls = options.tls === undefined ? undefined : tlsOptions(options.tls);
+  if (options.proxy === 'env') {
+    return new EnvHttpProxyAgent({
+      ...AGENT_OPTIONS,
+      ...(tls === undefined ? {} : { connect: tls, requestTls: tls }),
+    });
+  }
+  if (options.proxy !== undefined) {
+    return new ProxyAgent({
+      ...AGENT_OPTIONS,
+      uri: options.proxy.href,
+      ...(tls === undefined ? {} : { requestTls: tls }),
+    });
+  }
+  return tls === undefined ? undefined : new Agent({ ...AGENT_OPTIONS, connect: tls });
+}
