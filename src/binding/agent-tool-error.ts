@@ -27,6 +27,14 @@ export class AgentToolError extends BrandedError {
     super(stringifyEnvelope(output), cause === undefined ? undefined : { cause });
     this.output = output;
   }
+
+  /**
+   * The envelope's JSON, as `message` is, without the class name: the AI SDK 7 hands the model
+   * `error.toString()` (6 handed it `message`), and the model must see the envelope alone.
+   */
+  override toString(): string {
+    return this.message;
+  }
 }
 
 /** True when `value` is an {@link AgentToolError} from any copy of this package. */

@@ -144,4 +144,11 @@ describe('AgentToolError', () => {
     expect(foreign instanceof AgentToolError).toBe(true);
     expect(isAgentToolError(new Error('{"error":"X"}'))).toBe(false);
   });
+
+  it('reads as its envelope alone, by message and by toString (what the AI SDK 7 shows the model)', () => {
+    const error = new AgentToolError({ error: 'UNAUTHORIZED', retryable: false });
+    expect([error.message, String(error), error.toString()]).toEqual(
+      Array(3).fill('{"error":"UNAUTHORIZED","retryable":false}'),
+    );
+  });
 });

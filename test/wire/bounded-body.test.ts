@@ -112,7 +112,9 @@ describe.each(CLIENTS)('bodies from %s', (_client, get) => {
   describe('readBoundedBytes', () => {
     it('returns the raw bytes', async () => {
       const { response } = await get((_req, res) => writeInChunks(res, BYTES, 7));
-      expect(await readBoundedBytes(response, budget(N))).toEqual(BYTES);
+      // Compared as plain bytes: the undici body's chunks are Buffers, which Node 26's equality
+      // no longer takes for a Uint8Array.
+      expect(new Uint8Array(await readBoundedBytes(response, budget(N)))).toEqual(BYTES);
     });
 
     it('counts alreadyRead against the ceiling', async () => {
