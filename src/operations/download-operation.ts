@@ -44,6 +44,11 @@ export interface DownloadLimits {
   readonly allowHosts?: readonly string[];
   /** Name resolution; default the system resolver (tests inject one). */
   readonly resolveHost?: HostResolver;
+  /**
+   * Through a proxy: `'env'` (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`) or a proxy URL; the proxy
+   * tunnels to the address the download checked. Default none.
+   */
+  readonly proxy?: 'env' | string;
   /** What to do when the file exists; default the boundary's (refuse unless configured). */
   readonly ifExists?: ExistingFilePolicy;
 }
@@ -73,6 +78,14 @@ export interface DownloadOperationOptions extends DownloadLimits {
  * it once at definition time, the core once per run.
  */
 export function resolveDownloadLimits(limits: DownloadLimits) {
+  const { proxy } = limits;
+  if (
+    proxy !== undefined &&
+    proxy !== 'env' &&
+    !(typeof proxy === 'string' && URL.canParse(proxy) && /^https?:$/.test(new URL(proxy).protocol))
+  ) {
+    throw new TypeError("proxy must be 'env' or an http(s) proxy URL");
+  }
   const maxBytes = limits.maxBytes ?? DEFAULT_DOWNLOAD_MAX_BYTES;
   if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) {
     throw new RangeError(
@@ -128,6 +141,7 @@ export async function runDownloadOperation(
             : { allowPrivateHosts: options.allowPrivateHosts }),
           ...(options.allowHosts === undefined ? {} : { allowHosts: options.allowHosts }),
           ...(options.resolveHost === undefined ? {} : { resolveHost: options.resolveHost }),
+          ...(options.proxy === undefined ? {} : { proxy: options.proxy }),
         }),
       write: (path, body, writeOptions) =>
         options.files.write(path, body, {

@@ -16,7 +16,7 @@ import { addressRefusal, hostRefusal, writtenHost } from './address-policy.js';
 import { DownloadError } from './download-error.js';
 import { AGENT_OPTIONS, requestOn } from './http-client.js';
 import { describeNetworkFailure, networkFailureOf } from './network-error.js';
-import { Agent } from './undici.js';
+import { Agent, type Dispatcher, ProxyAgent } from './undici.js';
 
 /** One answer of a name lookup. */
 export interface ResolvedAddress {
@@ -55,6 +55,13 @@ export interface DownloadFetchOptions {
   readonly maxRedirects?: number;
   /** Request headers for the first origin; credential headers do not follow a cross-origin hop. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Sends every hop through a proxy: `'env'` reads `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` per
+   * hop; a URL uses that proxy. The proxy is asked to tunnel to the address this download checked
+   * (never the name, which the proxy would resolve again), with the name as `Host` and as the TLS
+   * name to verify. Default: no proxy.
+   */
+  readonly proxy?: 'env' | string;
 }
 
 /** The final response of a download, body unread. */
@@ -179,8 +186,9 @@ export async function fetchForDownload(
   const maxRedirects = options.maxRedirects ?? MAX_DOWNLOAD_REDIRECTS;
   const pins = new Map<string, ResolvedAddress>();
   const agent = pinnedAgent(pins);
+  const proxied: Dispatcher[] = [];
   const release = (): void => {
-    agent.destroy().catch(() => undefined);
+    for (const dispatcher of [agent, ...proxied]) dispatcher.destroy().catch(() => undefined);
   };
   let url = parseDownloadUrl(target);
   let written = writtenHost(target);
@@ -190,10 +198,12 @@ export async function fetchForDownload(
       const address = await checkedAddress(url, written, options);
       if (address !== undefined) pins.set(url.hostname.toLowerCase(), address);
       throwIfAborted(signal);
-      const answer = await raceAbort(
-        requestOn(agent, url, { method: 'GET', headers, signal }),
-        signal,
-      );
+      const proxy = proxyFor(url, options.proxy);
+      const hop =
+        proxy === undefined
+          ? requestOn(agent, url, { method: 'GET', headers, signal })
+          : throughProxy(proxy, url, address, headers, signal, proxied);
+      const answer = await raceAbort(hop, signal);
       // An abort destroys the body with an error; an unread body must not make it unhandled.
       answer.body.on('error', () => undefined);
       if (!REDIRECT_STATUSES.has(answer.statusCode)) {
@@ -236,6 +246,63 @@ export async function fetchForDownload(
       ...(failure === undefined ? {} : { detail: describeNetworkFailure(failure) }),
     });
   }
+}
+
+/** The proxy for `url` under `option`, or `undefined` when the hop goes direct. */
+export function proxyFor(url: URL, option: DownloadFetchOptions['proxy']): URL | undefined {
+  if (option === undefined) return undefined;
+  if (option !== 'env') return new URL(option);
+  const env = process.env;
+  const noProxy = (env.NO_PROXY ?? env.no_proxy ?? '')
+    .split(/[\s,]+/)
+    .filter((entry) => entry !== '');
+  const host = url.hostname.toLowerCase();
+  const bypassed = noProxy.some((entry) => {
+    if (entry === '*') return true;
+    const [name = '', port] = entry
+      .toLowerCase()
+      .replace(/^\*?\./, '.')
+      .split(/:(?=\d+$)/);
+    if (port !== undefined && port !== (url.port || (url.protocol === 'https:' ? '443' : '80'))) {
+      return false;
+    }
+    const bare = name.replace(/^\./, '');
+    return host === bare || host.endsWith(`.${bare}`);
+  });
+  if (bypassed) return undefined;
+  const chosen =
+    url.protocol === 'https:'
+      ? (env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy)
+      : (env.HTTP_PROXY ?? env.http_proxy);
+  return chosen === undefined || chosen === '' ? undefined : new URL(chosen);
+}
+
+/**
+ * One hop through `proxy`: a tunnel to the checked `address` (or the literal the URL names), the
+ * URL's host as `Host`, and for https the URL's name as the name the certificate must carry.
+ */
+function throughProxy(
+  proxy: URL,
+  url: URL,
+  address: ResolvedAddress | undefined,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  proxied: Dispatcher[],
+): Promise<Dispatcher.ResponseData> {
+  const named = address !== undefined;
+  const dialled = new URL(url.href);
+  if (named) dialled.hostname = address.family === 6 ? `[${address.address}]` : address.address;
+  const dispatcher = new ProxyAgent({
+    ...AGENT_OPTIONS,
+    uri: proxy.href,
+    ...(named && url.protocol === 'https:' ? { requestTls: { servername: url.hostname } } : {}),
+  });
+  proxied.push(dispatcher);
+  return requestOn(dispatcher, dialled, {
+    method: 'GET',
+    headers: { ...headers, host: url.host },
+    signal,
+  });
 }
 
 function parseRedirect(location: string, from: URL): URL {

@@ -71,7 +71,8 @@ export function networkFailureOf(error: unknown): NetworkFailure | undefined {
     if (typeof code === 'string') {
       // undici's ProxyAgent: the proxy answered its CONNECT with something other than 200 (a
       // 407 asking for credentials, a 403, a 502).
-      if (code === 'UND_ERR_ABORTED' && current.message.startsWith('Proxy response')) return 'proxy';
+      if (code === 'UND_ERR_ABORTED' && current.message.startsWith('Proxy response'))
+        return 'proxy';
       const failure = BY_CODE[code];
       if (failure !== undefined) return failure;
       if (code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_')) return 'tls';
