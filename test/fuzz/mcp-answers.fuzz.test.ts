@@ -12,7 +12,15 @@ import { AppError } from '../../src/binding/app-error.js';
 import { runTool, toolCauseFromResult } from '../../src/binding/index.js';
 import { mountConnections } from '../../src/connections/index.js';
 import { ConnectionError } from '../../src/wire/index.js';
-import { answerRpc, type FaultReply, mcpHandler, reply } from '../fixtures/fault-server.js';
+import {
+  answerRpc,
+  type FaultReply,
+  type LegacyPostOutcome,
+  legacyMcpHandler,
+  mcpHandler,
+  reply,
+  sseMessageFrame,
+} from '../fixtures/fault-server.js';
 import { connect, useFaultServers } from '../support/fault-suite.js';
 import { fuzzParameters } from './fuzz-config.js';
 
@@ -106,17 +114,37 @@ const ANSWER = fc
     body: BODY,
     chunks: fc.nat({ max: 4 }),
     ended: fc.boolean(),
+    // A socket cut after the chunks, one answer in five.
+    cut: fc.nat({ max: 4 }).map((n) => n === 0),
   })
-  .map(({ status, contentType, headers, body, chunks, ended }): FaultReply => {
+  .map(({ status, contentType, headers, body, chunks, ended, cut }): FaultReply => {
     const size = Math.max(1, Math.ceil(body.length / (chunks + 1)));
     const parts = body.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g')) ?? [];
     return reply.raw(
       status,
       { ...(contentType === '' ? {} : { 'content-type': contentType }), ...headers },
       parts,
-      { endAfter: ended || parts.length === 0 },
+      { endAfter: ended || parts.length === 0, cut },
     );
   });
+
+/** What a legacy endpoint POST is answered, and what the stream then carries (random frames). */
+const LEGACY_OUTCOME = fc.record({
+  frames: fc.array(
+    fc.oneof(
+      ID.map((id) => sseMessageFrame({ jsonrpc: '2.0', id, result: { content: [] } })),
+      JSON_RPC.map((text) => `data: ${text}\n\n`),
+      fc.constantFrom(
+        ': comment\n\n',
+        'event: endpoint\ndata: /elsewhere\n\n',
+        'data: {\r\n\r\n',
+        'retry: 1\n\n',
+      ),
+    ),
+    { maxLength: 4 },
+  ),
+  status: fc.constantFrom(202, 202, 202, 200, 400, 404, 500),
+});
 
 /** A result of ours: a success, or a failure whose cause is one of our typed errors. */
 function isTyped(result: Awaited<ReturnType<typeof runTool>>): boolean {
@@ -129,33 +157,72 @@ describe('a tools/call answered with generated answers', () => {
   it.each([
     ['Streamable HTTP', 'tools/call'],
     ['the handshake (initialize), with the fallback to legacy SSE on 400/404/405', 'initialize'],
-  ])('over %s ends typed within its deadline', async (_label, method) => {
-    // The mount is answered as a server would; every call after it gets a generated answer.
-    let answer: FaultReply | undefined;
+  ])(
+    'over %s ends typed within its deadline',
+    async (_label, method) => {
+      // The mount is answered as a server would; every call after it gets a generated answer.
+      let answer: FaultReply | undefined;
+      const server = await start(
+        mcpHandler({ [method]: (request) => answer ?? reply.json(200, answerRpc(request)) }),
+      );
+      const [tool] = await mountConnections([
+        connect(server, { maxResponseBytes: MAX_BYTES, timeoutMs: DEADLINE_MS }),
+      ]);
+      const untyped: string[] = [];
+      let worst = 0;
+      await fc.assert(
+        fc.asyncProperty(ANSWER, async (generated) => {
+          answer = generated;
+          const started = performance.now();
+          const result = await runTool(tool as never, { message: 'fuzz' }, { source: 'agent' });
+          const elapsed = performance.now() - started;
+          worst = Math.max(worst, elapsed);
+          if (!isTyped(result)) untyped.push(JSON.stringify(result).slice(0, 200));
+          expect(isTyped(result)).toBe(true);
+          expect(elapsed).toBeLessThan(CALL_BOUND_MS);
+        }),
+        fuzzParameters(80),
+      );
+      expect(untyped).toEqual([]);
+      console.info(
+        `mcp answers fuzz (${method}): worst call ${worst.toFixed(0)} ms of ${CALL_BOUND_MS}`,
+      );
+    },
+    90_000,
+  );
+
+  it('over legacy HTTP+SSE (random stream frames, random POST answers) ends typed within its deadline', async () => {
+    let outcome: LegacyPostOutcome | undefined;
     const server = await start(
-      mcpHandler({ [method]: (request) => answer ?? reply.json(200, answerRpc(request)) }),
+      legacyMcpHandler({
+        rpc: {
+          'tools/call': (_request, _server, correct) =>
+            outcome ?? { frames: correct === undefined ? [] : [sseMessageFrame(correct)] },
+        },
+      }),
     );
     const [tool] = await mountConnections([
-      connect(server, { maxResponseBytes: MAX_BYTES, timeoutMs: DEADLINE_MS }),
+      connect(server, {
+        maxResponseBytes: MAX_BYTES,
+        timeoutMs: DEADLINE_MS,
+        transport: { url: server.url, type: 'sse' },
+      }),
     ]);
-    const untyped: string[] = [];
     let worst = 0;
     await fc.assert(
-      fc.asyncProperty(ANSWER, async (generated) => {
-        answer = generated;
+      fc.asyncProperty(LEGACY_OUTCOME, async ({ frames, status }) => {
+        outcome = { frames, reply: reply.status(status) };
         const started = performance.now();
         const result = await runTool(tool as never, { message: 'fuzz' }, { source: 'agent' });
         const elapsed = performance.now() - started;
         worst = Math.max(worst, elapsed);
-        if (!isTyped(result)) untyped.push(JSON.stringify(result).slice(0, 200));
-        expect(isTyped(result)).toBe(true);
+        expect(isTyped(result), JSON.stringify(result).slice(0, 200)).toBe(true);
         expect(elapsed).toBeLessThan(CALL_BOUND_MS);
       }),
-      fuzzParameters(80),
+      fuzzParameters(40),
     );
-    expect(untyped).toEqual([]);
     console.info(
-      `mcp answers fuzz (${method}): worst call ${worst.toFixed(0)} ms of ${CALL_BOUND_MS}`,
+      `mcp answers fuzz (legacy): worst call ${worst.toFixed(0)} ms of ${CALL_BOUND_MS}`,
     );
-  });
+  }, 90_000);
 });
