@@ -6,7 +6,7 @@ import { resolveToolTransports, type ToolTransport } from '../binding/index.js';
 import { MAX_RETRY_ATTEMPTS } from '../machines/retry/retry.policy.js';
 import { type SecretValue, secretHeaders } from '../machines/secret-value.js';
 import { hasHeaderBreak, isHttpToken } from '../wire/header-text.js';
-import { connectionDispatcher, sendOn, type WireSend } from '../wire/index.js';
+import { connectionDispatcher, parseProxyOption, sendOn, type WireSend } from '../wire/index.js';
 import { type ResolvedMcpLimits, resolveMcpLimits } from './limits.js';
 import type { ConnectionCommonConfig } from './types.js';
 
@@ -96,18 +96,11 @@ function checkNetworkOptions(
       );
     }
   }
-  let proxyUrl: 'env' | URL | undefined;
-  if (proxy === 'env' || proxy === undefined) {
-    proxyUrl = proxy;
-  } else if (
-    typeof proxy === 'string' &&
-    URL.canParse(proxy) &&
-    /^https?:$/.test(new URL(proxy).protocol)
-  ) {
-    proxyUrl = new URL(proxy);
-  } else {
+  const parsed = parseProxyOption(proxy);
+  if (!parsed.valid) {
     throw new TypeError(`${kind} "${name}": proxy must be 'env' or an http(s) proxy URL`);
   }
+  const proxyUrl = parsed.proxy;
   if (tls !== undefined) {
     const keys = typeof tls === 'object' && tls !== null ? Object.keys(tls) : [];
     const unknown = keys.filter((key) => !TLS_KEYS.has(key));

@@ -3,6 +3,7 @@
  * machine through `runMachine`, the guarded fetch and the file boundary as its dependencies.
  * Shared by `defineDownloadTool` and the raw `mountDownload` adapter.
  */
+
 import { assertTimeoutMs } from '../machines/deadline.js';
 import { makeDownloadActors } from '../machines/download/download.actors.js';
 import { downloadMachine } from '../machines/download/download.machine.js';
@@ -18,6 +19,7 @@ import type {
   TransitionObserver,
 } from '../machines/observe.js';
 import { runMachine } from '../machines/run-machine.js';
+import { parseProxyOption } from '../wire/dispatchers.js';
 import { fetchForDownload, type HostResolver } from '../wire/download-fetch.js';
 import type { ExistingFilePolicy, FileBoundary, FileReference } from './file-boundary.js';
 import { normalizeBoundaryPath } from './file-path.js';
@@ -78,12 +80,7 @@ export interface DownloadOperationOptions extends DownloadLimits {
  * it once at definition time, the core once per run.
  */
 export function resolveDownloadLimits(limits: DownloadLimits) {
-  const { proxy } = limits;
-  if (
-    proxy !== undefined &&
-    proxy !== 'env' &&
-    !(typeof proxy === 'string' && URL.canParse(proxy) && /^https?:$/.test(new URL(proxy).protocol))
-  ) {
+  if (!parseProxyOption(limits.proxy).valid) {
     throw new TypeError("proxy must be 'env' or an http(s) proxy URL");
   }
   const maxBytes = limits.maxBytes ?? DEFAULT_DOWNLOAD_MAX_BYTES;

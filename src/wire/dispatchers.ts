@@ -31,6 +31,21 @@ export interface ConnectionNetworkOptions {
   readonly dispatcher?: Dispatcher | undefined;
 }
 
+/**
+ * A `proxy` option as given: `'env'`, an http(s) proxy URL, or absent; anything else is
+ * `undefined` with `valid: false`, for the caller's own message. Pure.
+ */
+export function parseProxyOption(
+  proxy: unknown,
+): { readonly valid: true; readonly proxy: 'env' | URL | undefined } | { readonly valid: false } {
+  if (proxy === undefined || proxy === 'env') return { valid: true, proxy };
+  if (typeof proxy === 'string' && URL.canParse(proxy)) {
+    const url = new URL(proxy);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return { valid: true, proxy: url };
+  }
+  return { valid: false };
+}
+
 function tlsOptions(tls: ConnectionTls): Record<string, unknown> {
   return {
     ...(tls.ca === undefined ? {} : { ca: tls.ca }),

@@ -31,6 +31,7 @@ export {
   type ConnectionTls,
   connectionDispatcher,
   type PemInput,
+  parseProxyOption,
 } from './dispatchers.js';
 export { DownloadError, type DownloadErrorCode } from './download-error.js';
 export {
