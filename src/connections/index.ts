@@ -18,6 +18,7 @@ export {
 } from './catalog.js';
 export { defineMcpClientConnection } from './define-mcp-connection.js';
 export { defineOpenApiConnection } from './define-openapi-connection.js';
+export { DIAGNOSTICS_CHANNELS, type OperationDiagnostics } from './diagnostics.js';
 export * from './errors.js';
 export {
   DEFAULT_CONNECTION_TIMEOUT_MS,

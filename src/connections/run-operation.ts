@@ -16,6 +16,7 @@ import { retryMachine } from '../machines/retry/retry.machine.js';
 import { type MachineOk, type RunMachineOptions, runMachine } from '../machines/run-machine.js';
 import type { ConnectionOperation, PhaseLimits } from '../wire/index.js';
 import { phaseOfOperation } from '../wire/index.js';
+import { tracedOperation, transitionPublisher } from './diagnostics.js';
 
 /** Composes observers so each one is called and contained on its own. */
 export function composeObservers(
@@ -49,7 +50,7 @@ export function connectionRunOptions(
   labels: TransitionLabels,
   run: Pick<RunMachineOptions, 'observe' | 'signal' | 'onEmitted'> = {},
 ): RunMachineOptions {
-  const observe = composeObservers(connection.observe, run.observe);
+  const observe = composeObservers(connection.observe, run.observe, transitionPublisher());
   return {
     labels,
     ...(run.signal === undefined ? {} : { signal: run.signal }),
@@ -91,6 +92,22 @@ export function attemptBudgetMs(request: PhaseLimits, handshake?: PhaseLimits): 
  * succeeded; rejects with the failure that ended the operation.
  */
 export function runConnectionOperation<TMachine extends AnyStateMachine>(
+  hooks: ConnectionHooks,
+  run: ConnectionOperationRun,
+  machine: TMachine,
+  input: InputFrom<TMachine>,
+): Promise<MachineOk<TMachine>> {
+  return tracedOperation(
+    () => ({
+      connection: run.connection.name,
+      operation: run.operation,
+      phase: phaseOfOperation(run.operation),
+    }),
+    () => runOperation(hooks, run, machine, input),
+  );
+}
+
+function runOperation<TMachine extends AnyStateMachine>(
   hooks: ConnectionHooks,
   run: ConnectionOperationRun,
   machine: TMachine,
