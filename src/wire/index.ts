@@ -99,6 +99,7 @@ export {
 } from './modern-mcp.js';
 export {
   ConnectionNetworkError,
+  isRetryableNetworkFailure,
   type NetworkFailure,
   networkErrorOf,
   networkFailureOf,

@@ -60,6 +60,11 @@ export function describeNetworkFailure(failure: NetworkFailure): string {
   return DESCRIBED[failure];
 }
 
+/** The failures another attempt may mend: the connection was refused, reset or closed early. */
+export function isRetryableNetworkFailure(failure: NetworkFailure): boolean {
+  return failure === 'refused' || failure === 'reset' || failure === 'closed';
+}
+
 /** How deep a `cause` chain is followed. */
 const MAX_CAUSES = 4;
 
@@ -117,10 +122,7 @@ export class ConnectionNetworkError extends ConnectionOperationError {
         operation: this.operation,
         phase: this.phase,
       },
-      {
-        retryable:
-          this.failure === 'refused' || this.failure === 'reset' || this.failure === 'closed',
-      },
+      { retryable: isRetryableNetworkFailure(this.failure) },
     );
   }
 }

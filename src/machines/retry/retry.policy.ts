@@ -3,10 +3,12 @@
  * those are safe to repeat, and how long to wait first. Pure: no I/O, no clock, no randomness
  * (the jitter's random number is passed in).
  */
+import { isRetryableStatus } from '../../binding/index.js';
 import {
   ConnectionNetworkError,
   type ConnectionOperation,
   ConnectionRequestError,
+  isRetryableNetworkFailure,
 } from '../../wire/index.js';
 
 /** The most attempts a policy may ask for, the first included. */
@@ -21,9 +23,6 @@ export const RETRY_MAX_DELAY_MS = 5_000;
  */
 export const ATTEMPT_STOP_TIMEOUT_MS = 5_000;
 
-/** Statuses that say "not now": the server (or a gateway before it) did not do the work. */
-const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([408, 429, 502, 503, 504]);
-
 /**
  * The steps of an MCP run before its request is sent: a failure in one of them leaves the request
  * unsent, so a tool call that failed there is safe to repeat whatever the tool does.
@@ -34,17 +33,23 @@ const BEFORE_THE_REQUEST: ReadonlySet<ConnectionOperation | undefined> = new Set
   'endpoint',
 ]);
 
+/** What the failure's `Retry-After` asked for, in ms, when it said. */
+function retryAfterOf(error: unknown): number | undefined {
+  return ConnectionRequestError.isInstance(error) ? error.retryAfterMs : undefined;
+}
+
 /** The failure proves the server never received the request: its connection was refused. */
 export function isNeverReceived(error: unknown): boolean {
   return ConnectionNetworkError.isInstance(error) && error.failure === 'refused';
 }
 
-/** The failure is one another attempt may mend: a reset or early close, or a "not now" status. */
+/**
+ * The failure is one another attempt may mend, by the same rules its projection tells the model it
+ * is retryable: a refused, reset or early-closed connection, or a 408, 429, 502, 503 or 504.
+ */
 export function isTransientFailure(error: unknown): boolean {
-  if (ConnectionNetworkError.isInstance(error)) {
-    return error.failure === 'refused' || error.failure === 'reset' || error.failure === 'closed';
-  }
-  return ConnectionRequestError.isInstance(error) && TRANSIENT_STATUSES.has(error.status);
+  if (ConnectionNetworkError.isInstance(error)) return isRetryableNetworkFailure(error.failure);
+  return ConnectionRequestError.isInstance(error) && isRetryableStatus(error.status);
 }
 
 /**
@@ -64,9 +69,8 @@ export function isRetryableFailure(error: unknown, repeatable: boolean): boolean
  * `Retry-After` asked for, else 200 ms doubling per attempt up to 5 s.
  */
 export function nominalRetryDelayMs(error: unknown, attempt: number): number {
-  if (ConnectionRequestError.isInstance(error) && error.retryAfterMs !== undefined) {
-    return error.retryAfterMs;
-  }
+  const asked = retryAfterOf(error);
+  if (asked !== undefined) return asked;
   const doublings = Math.max(0, Math.floor(attempt) - 1);
   return Math.min(RETRY_BASE_DELAY_MS * 2 ** doublings, RETRY_MAX_DELAY_MS);
 }
@@ -77,8 +81,9 @@ export function nominalRetryDelayMs(error: unknown, attempt: number): number {
  * together. `random` is in [0, 1).
  */
 export function retryDelayMs(error: unknown, attempt: number, random: number): number {
+  const asked = retryAfterOf(error);
+  if (asked !== undefined) return asked;
   const nominal = nominalRetryDelayMs(error, attempt);
-  if (ConnectionRequestError.isInstance(error) && error.retryAfterMs !== undefined) return nominal;
   return Math.round(nominal / 2 + (nominal / 2) * random);
 }
 
