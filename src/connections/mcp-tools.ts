@@ -35,6 +35,7 @@ import {
 import { type ResolvedMcpConnection, resolveMcpConnection } from './define-mcp-connection.js';
 import { runMcpOperation } from './mcp-operation-run.js';
 import { unwrapMcpResult, upstreamToolError } from './mcp-result.js';
+import { isRepeatableTool } from './run-operation.js';
 import { recordMountedToolCost } from './tool-cost.js';
 import { inputValidatorOf, zodFromOutputSchema } from './tool-schema.js';
 import type { McpClientConnection, SkippedTool } from './types.js';
@@ -126,9 +127,7 @@ function buildTool(
   const { tool, input, output, verdict } = plan;
   // The server's own name, which every request sends; the mounted one may carry a prefix.
   const name = tool.name;
-  // The server says a second call has no further effect: the retry policy may repeat it.
-  const repeatable =
-    tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
+  const repeatable = isRepeatableTool(tool.annotations);
   return defineRuntimeTool({
     name: resolved.prefix === undefined ? name : prefixedToolName(resolved.prefix, name),
     description: tool.description ?? `External MCP tool "${name}"`,

@@ -32,7 +32,7 @@ import {
   resolveOpenApiConnection,
   resolveServiceBase,
 } from './define-openapi-connection.js';
-import { attemptBudgetMs, runConnectionOperation } from './run-operation.js';
+import { attemptBudgetMs, isRepeatableTool, runConnectionOperation } from './run-operation.js';
 import { recordMountedToolCost } from './tool-cost.js';
 import type { OpenApiConnection, SkippedTool } from './types.js';
 
@@ -83,7 +83,10 @@ interface ToolPlan {
   readonly annotations: ToolAnnotations;
   readonly rawName: string;
   readonly description: string;
+  /** The operation, its own server already resolved into `base`. */
   readonly compiled: CompiledOperation;
+  /** Where its requests go: its own server resolved against the connection's base, or that base. */
+  readonly base: URL;
 }
 
 function buildTool(
@@ -93,10 +96,8 @@ function buildTool(
   plan: ToolPlan,
   observe: TransitionObserver | undefined,
 ): AnyRuntimeToolDefinition {
-  const { compiled } = plan;
-  // GET and HEAD read, PUT and DELETE are idempotent (RFC 9110): the retry policy may repeat them.
-  const repeatable =
-    plan.annotations.readOnlyHint === true || plan.annotations.idempotentHint === true;
+  const { compiled, base } = plan;
+  const repeatable = isRepeatableTool(plan.annotations);
   return defineRuntimeTool({
     name: plan.name,
     description: plan.description,
@@ -106,11 +107,7 @@ function buildTool(
     transports: resolved.transports,
     annotations: plan.annotations,
     handler: async (context: RuntimeToolHandlerContext) => {
-      const request = buildOpenApiRequest(
-        compiled,
-        context.input as Record<string, unknown>,
-        service.baseUrl,
-      );
+      const request = buildOpenApiRequest(compiled, context.input as Record<string, unknown>, base);
       const input = {
         connectionName: resolved.name,
         request,
@@ -138,12 +135,17 @@ function buildTool(
   });
 }
 
-/** Why an operation's own server cannot be used with the connection's base and fence, if so. */
-function ownServerRefusal(
+/**
+ * Where an operation's requests go: its own server resolved against the connection's base (once,
+ * here at mount, so no call parses it), or that base; else why it cannot be used.
+ */
+function operationBase(
   compiled: CompiledOperation,
   service: { readonly baseUrl: URL; readonly fence: HostFence },
-): { reason: 'invalid-server' | 'server-outside-fence'; message: string } | undefined {
-  if (compiled.server === undefined) return undefined;
+):
+  | { readonly base: URL }
+  | { readonly reason: 'invalid-server' | 'server-outside-fence'; readonly message: string } {
+  if (compiled.server === undefined) return { base: service.baseUrl };
   const url = new URL(compiled.server, service.baseUrl);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { reason: 'invalid-server', message: 'has its own server URL, which is not http(s)' };
@@ -153,7 +155,7 @@ function ownServerRefusal(
   }
   const host = url.host.toLowerCase();
   return service.fence.hosts.has(host)
-    ? undefined
+    ? { base: url }
     : {
         reason: 'server-outside-fence',
         message: `has its own server host "${host}" outside the connection's hosts (add it to allowHosts)`,
@@ -210,10 +212,9 @@ export async function discoverOpenApiTools(
       skip(error.reason, error.message);
       continue;
     }
-    // An operation's own server is resolved and fenced here, once, not on its first call.
-    const ownServer = ownServerRefusal(compiled, service);
-    if (ownServer !== undefined) {
-      skip(ownServer.reason, ownServer.message);
+    const target = operationBase(compiled, service);
+    if ('reason' in target) {
+      skip(target.reason, target.message);
       continue;
     }
     const plan = {
@@ -221,7 +222,9 @@ export async function discoverOpenApiTools(
       rawName,
       description: describeOperation(method, path, operation),
       annotations: annotationsForMethod(compiled.method, operation.summary),
-      compiled,
+      // Resolved into `base`: a call builds its URL from it without parsing the server again.
+      compiled: Object.assign({}, compiled, { server: undefined }),
+      base: target.base,
     };
     const definition = buildTool(connection, resolved, service, plan, observe);
     recordMountedToolCost(definition, resolved.name, compiled.inputSchema);

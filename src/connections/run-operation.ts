@@ -6,6 +6,7 @@
  * alike.
  */
 import type { AnyStateMachine, InputFrom } from 'xstate';
+import type { ToolAnnotations } from '../binding/index.js';
 import { MAX_TIMER_MS } from '../binding/timers.js';
 import type {
   InspectionObserver,
@@ -73,6 +74,15 @@ export interface ConnectionOperationRun {
   readonly observe?: TransitionObserver | undefined;
   /** Receives the events each attempt's machine emits. */
   readonly onEmitted?: RunMachineOptions['onEmitted'];
+}
+
+/**
+ * Whether a tool's annotations say a second call has no further effect (`readOnlyHint` or
+ * `idempotentHint`; for an OpenAPI tool they come from its method, RFC 9110), so the retry policy
+ * may repeat it after any transient failure.
+ */
+export function isRepeatableTool(annotations: ToolAnnotations | undefined): boolean {
+  return annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
 }
 
 /**

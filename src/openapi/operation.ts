@@ -30,7 +30,7 @@ export interface CompiledOperation {
   /** The JSON request body, when the operation has one. */
   readonly body: { readonly required: boolean } | undefined;
   readonly credential: CredentialPlacement;
-  /** The operation's (or path item's) own server URL, as written; re-fenced on every call. */
+  /** The operation's (or path item's) own server URL, as written; resolved and fenced at mount. */
   readonly server: string | undefined;
   /** The flat input object the model fills: one property per parameter, plus `body`. */
   readonly inputSchema: Record<string, unknown>;
