@@ -34,13 +34,17 @@ const operations = tracingChannel<unknown, OperationDiagnostics & object>(
 );
 const transitions = channel(DIAGNOSTICS_CHANNELS.transition);
 
-/** Runs `operation` traced on the operation channel when someone listens, else as it is. */
-export function tracedOperation<T>(
-  context: () => OperationDiagnostics,
+/** Someone listens on the operation channel (checked before anything is built for it). */
+export function isOperationTraced(): boolean {
+  return operations.hasSubscribers;
+}
+
+/** Runs `operation` traced on the operation channel, with `context`. */
+export function traceOperation<T>(
+  context: OperationDiagnostics,
   operation: () => Promise<T>,
 ): Promise<T> {
-  if (!operations.hasSubscribers) return operation();
-  return operations.tracePromise(operation, { ...context() });
+  return operations.tracePromise(operation, { ...context });
 }
 
 /** An observer that publishes each record on the transition channel, when someone listens. */

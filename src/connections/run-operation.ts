@@ -17,7 +17,7 @@ import { retryMachine } from '../machines/retry/retry.machine.js';
 import { type MachineOk, type RunMachineOptions, runMachine } from '../machines/run-machine.js';
 import type { ConnectionOperation, PhaseLimits } from '../wire/index.js';
 import { phaseOfOperation } from '../wire/index.js';
-import { tracedOperation, transitionPublisher } from './diagnostics.js';
+import { isOperationTraced, traceOperation, transitionPublisher } from './diagnostics.js';
 
 /** Composes observers so each one is called and contained on its own. */
 export function composeObservers(
@@ -107,12 +107,14 @@ export function runConnectionOperation<TMachine extends AnyStateMachine>(
   machine: TMachine,
   input: InputFrom<TMachine>,
 ): Promise<MachineOk<TMachine>> {
-  return tracedOperation(
-    () => ({
+  // Nothing is built for the channel unless someone listens: this runs on every call.
+  if (!isOperationTraced()) return runOperation(hooks, run, machine, input);
+  return traceOperation(
+    {
       connection: run.connection.name,
       operation: run.operation,
       phase: phaseOfOperation(run.operation),
-    }),
+    },
     () => runOperation(hooks, run, machine, input),
   );
 }

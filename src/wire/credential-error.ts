@@ -10,6 +10,7 @@ import {
   CONNECTION_ERROR_CODES,
   type ConnectionErrorScope,
   ConnectionOperationError,
+  duringOperation,
   projection,
 } from './errors.js';
 import { hasHeaderBreak } from './header-text.js';
@@ -36,9 +37,7 @@ export class ConnectionCredentialError extends ConnectionOperationError {
   constructor(fields: ConnectionErrorScope & { readonly problem: CredentialProblem }) {
     super(
       fields,
-      `refused its credential: ${DESCRIBED[fields.problem]}${
-        fields.operation === undefined ? '' : ` during ${fields.operation}`
-      }`,
+      `refused its credential: ${DESCRIBED[fields.problem]}${duringOperation(fields.operation)}`,
     );
     this.problem = fields.problem;
   }

@@ -35,6 +35,11 @@ export type { AuthChallenge } from './www-authenticate.js';
 /** JSON-RPC `-32021`: a client capability the request did not declare (MCP 2026-07-28). */
 const MISSING_CLIENT_CAPABILITY = -32021;
 
+/** ` during <operation>` for a failure's message, or nothing when it has no operation. */
+export function duringOperation(operation: ConnectionOperation | undefined): string {
+  return operation === undefined ? '' : ` during ${operation}`;
+}
+
 /** The longest excerpt of an upstream error body an error keeps. */
 export const MAX_ERROR_BODY_CHARS = 512;
 

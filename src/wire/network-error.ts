@@ -12,6 +12,7 @@ import {
   CONNECTION_ERROR_CODES,
   type ConnectionErrorScope,
   ConnectionOperationError,
+  duringOperation,
   projection,
 } from './errors.js';
 
@@ -103,9 +104,7 @@ export class ConnectionNetworkError extends ConnectionOperationError {
   constructor(fields: ConnectionErrorScope & { readonly failure: NetworkFailure }) {
     super(
       fields,
-      `failed on the network: ${DESCRIBED[fields.failure]}${
-        fields.operation === undefined ? '' : ` during ${fields.operation}`
-      }`,
+      `failed on the network: ${DESCRIBED[fields.failure]}${duringOperation(fields.operation)}`,
     );
     this.failure = fields.failure;
   }
