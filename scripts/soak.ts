@@ -10,18 +10,12 @@
  * overshoot over 250 ms. Not a timed test: CI runs it with a small count.
  */
 import { parseArgs } from 'node:util';
-import { AppError } from '../src/binding/app-error.js';
-import {
-  type AnyRuntimeToolDefinition,
-  runTool,
-  toolCauseFromResult,
-} from '../src/binding/index.js';
+import { type AnyRuntimeToolDefinition, runTool } from '../src/binding/index.js';
 import {
   defineMcpClientConnection,
   defineOpenApiConnection,
   mountConnections,
 } from '../src/connections/index.js';
-import { ConnectionError } from '../src/wire/index.js';
 import {
   answerRpc,
   type FaultReply,
@@ -30,6 +24,7 @@ import {
   startFaultServer,
 } from '../test/fixtures/fault-server.js';
 import { startMcpPeers } from '../test/fixtures/mcp-peers.js';
+import { isTypedResult } from '../test/support/typed-outcome.js';
 
 const { values } = parseArgs({
   options: {
@@ -107,14 +102,6 @@ function faultReply(fault: Fault, okBody: string, contentType = 'application/jso
 }
 
 const faultOf = (text: unknown): Fault => (FAULTS.includes(text as Fault) ? (text as Fault) : 'ok');
-
-/** A result of ours: a success, the caller's exact reason, or one of our typed errors. */
-function isTyped(result: Awaited<ReturnType<typeof runTool>>, reason: unknown): boolean {
-  if (result.ok) return true;
-  const cause = toolCauseFromResult(result);
-  if (result.code === 'CANCELLED') return cause === reason;
-  return ConnectionError.isInstance(cause) || AppError.isInstance(cause);
-}
 
 function handles(): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -246,7 +233,8 @@ async function main(): Promise<void> {
     }
     const key = `${wire.padEnd(10)} ${label.padEnd(10)} ${outcome.ok ? 'ok' : outcome.code}`;
     tally.set(key, (tally.get(key) ?? 0) + 1);
-    if (!isTyped(outcome, reason)) untyped.push(`${key}: ${JSON.stringify(outcome).slice(0, 160)}`);
+    if (!isTypedResult(outcome, reason))
+      untyped.push(`${key}: ${JSON.stringify(outcome).slice(0, 160)}`);
   };
 
   // Warm up, then measure the heap from a collected baseline.

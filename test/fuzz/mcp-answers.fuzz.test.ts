@@ -8,10 +8,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/binding/app-error.js';
-import { runTool, toolCauseFromResult } from '../../src/binding/index.js';
+import { runTool } from '../../src/binding/index.js';
 import { mountConnections } from '../../src/connections/index.js';
-import { ConnectionError } from '../../src/wire/index.js';
 import {
   answerRpc,
   type FaultReply,
@@ -22,6 +20,7 @@ import {
   sseMessageFrame,
 } from '../fixtures/fault-server.js';
 import { connect, useFaultServers } from '../support/fault-suite.js';
+import { isTypedResult } from '../support/typed-outcome.js';
 import { fuzzParameters } from './fuzz-config.js';
 
 const { start } = useFaultServers();
@@ -146,13 +145,6 @@ const LEGACY_OUTCOME = fc.record({
   status: fc.constantFrom(202, 202, 202, 200, 400, 404, 500),
 });
 
-/** A result of ours: a success, or a failure whose cause is one of our typed errors. */
-function isTyped(result: Awaited<ReturnType<typeof runTool>>): boolean {
-  if (result.ok) return true;
-  const cause = toolCauseFromResult(result);
-  return ConnectionError.isInstance(cause) || AppError.isInstance(cause);
-}
-
 describe('a tools/call answered with generated answers', () => {
   it.each([
     ['Streamable HTTP', 'tools/call'],
@@ -177,8 +169,8 @@ describe('a tools/call answered with generated answers', () => {
           const result = await runTool(tool as never, { message: 'fuzz' }, { source: 'agent' });
           const elapsed = performance.now() - started;
           worst = Math.max(worst, elapsed);
-          if (!isTyped(result)) untyped.push(JSON.stringify(result).slice(0, 200));
-          expect(isTyped(result)).toBe(true);
+          if (!isTypedResult(result)) untyped.push(JSON.stringify(result).slice(0, 200));
+          expect(isTypedResult(result)).toBe(true);
           expect(elapsed).toBeLessThan(CALL_BOUND_MS);
         }),
         fuzzParameters(80),
@@ -216,7 +208,7 @@ describe('a tools/call answered with generated answers', () => {
         const result = await runTool(tool as never, { message: 'fuzz' }, { source: 'agent' });
         const elapsed = performance.now() - started;
         worst = Math.max(worst, elapsed);
-        expect(isTyped(result), JSON.stringify(result).slice(0, 200)).toBe(true);
+        expect(isTypedResult(result), JSON.stringify(result).slice(0, 200)).toBe(true);
         expect(elapsed).toBeLessThan(CALL_BOUND_MS);
       }),
       fuzzParameters(40),

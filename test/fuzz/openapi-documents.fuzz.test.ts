@@ -6,16 +6,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/binding/app-error.js';
 import { runTool, toolCauseFromResult } from '../../src/binding/index.js';
 import {
   defineOpenApiConnection,
   mountConnections,
   type SkippedTool,
 } from '../../src/connections/index.js';
-import { ConnectionError } from '../../src/wire/index.js';
 import { reply } from '../fixtures/fault-server.js';
 import { useFaultServers } from '../support/fault-suite.js';
+import { isOurError } from '../support/typed-outcome.js';
 import { fuzzParameters } from './fuzz-config.js';
 
 const { start } = useFaultServers();
@@ -161,10 +160,6 @@ const DOCUMENT = fc
     },
   }));
 
-function isOurs(error: unknown): boolean {
-  return ConnectionError.isInstance(error) || AppError.isInstance(error);
-}
-
 describe('a generated OpenAPI document', () => {
   it('mounts or fails typed, refuses with a reason from the vocabulary, and every call ends typed', async () => {
     const service = await start(() => reply.json(200, { ok: true }));
@@ -192,7 +187,7 @@ describe('a generated OpenAPI document', () => {
             );
           } catch (error) {
             tally.mountFailures += 1;
-            expect(isOurs(error), String(error)).toBe(true);
+            expect(isOurError(error), String(error)).toBe(true);
             return;
           }
           tally.refused += skipped.length;
@@ -202,7 +197,7 @@ describe('a generated OpenAPI document', () => {
             tally.calls += 1;
             if (!result.ok) tally.failedCalls += 1;
             if (!result.ok)
-              expect(isOurs(toolCauseFromResult(result)), JSON.stringify(result)).toBe(true);
+              expect(isOurError(toolCauseFromResult(result)), JSON.stringify(result)).toBe(true);
           }
         },
       ),
