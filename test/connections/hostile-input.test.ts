@@ -17,22 +17,10 @@ import {
   type SkippedTool,
 } from '../../src/connections/index.js';
 import { mcpHandler, reply } from '../fixtures/fault-server.js';
+import { listPetsDocument } from '../fixtures/petstore.js';
 import { connect, HANDSHAKE, rejectionOf, useFaultServers, wire } from '../support/fault-suite.js';
 
 const { start } = useFaultServers();
-
-/** An inline document with one GET on `/pets`, `extra` merged in at the top level. */
-function document(origin: string, extra: Record<string, unknown> = {}) {
-  return {
-    openapi: '3.0.3',
-    info: { title: 'pets', version: '1' },
-    servers: [{ url: origin }],
-    paths: {
-      '/pets': { get: { operationId: 'listPets', responses: { 200: { description: 'ok' } } } },
-    },
-    ...extra,
-  };
-}
 
 async function mountReporting(config: Parameters<typeof defineOpenApiConnection>[0]) {
   const skipped: SkippedTool[] = [];
@@ -48,7 +36,7 @@ describe('OpenAPI server URLs are parsed and fenced at mount', () => {
       mountConnections([
         defineOpenApiConnection({
           name: 'pets',
-          spec: document('x', { servers: [{ url: 'http://a b/' }] }),
+          spec: listPetsDocument('x', { servers: [{ url: 'http://a b/' }] }),
         }),
       ]),
     );
@@ -62,7 +50,7 @@ describe('OpenAPI server URLs are parsed and fenced at mount', () => {
     const server = await start(() => reply.json(200, []));
     const { tools } = await mountReporting({
       name: 'pets',
-      spec: document('x', { servers: [{ url: 'http://a b/' }, { url: server.origin }] }),
+      spec: listPetsDocument('x', { servers: [{ url: 'http://a b/' }, { url: server.origin }] }),
     });
     const result = await runTool(tools[0] as never, {}, { source: 'agent' });
     expect(result).toEqual({ ok: true, data: [] });
@@ -87,7 +75,7 @@ describe('OpenAPI server URLs are parsed and fenced at mount', () => {
       const server = await start(() => reply.json(200, []));
       const { tools, skipped } = await mountReporting({
         name: 'pets',
-        spec: document(server.origin, {
+        spec: listPetsDocument(server.origin, {
           paths: {
             '/pets': {
               get: {
@@ -118,7 +106,7 @@ describe('security scheme names are checked like parameter names', () => {
     const { tools, skipped } = await mountReporting({
       name: 'pets',
       token: () => 'tok',
-      spec: document(server.origin, {
+      spec: listPetsDocument(server.origin, {
         security: [{ key: [] }],
         components: { securitySchemes: { key: { type: 'apiKey', in: place, name } } },
       }),
@@ -138,7 +126,7 @@ describe('security scheme names are checked like parameter names', () => {
     const { tools } = await mountReporting({
       name: 'pets',
       token: () => 'tok',
-      spec: document(server.origin, {
+      spec: listPetsDocument(server.origin, {
         security: [{ key: [] }],
         components: { securitySchemes: { key: { type: 'apiKey', in: 'query', name: 'a b' } } },
       }),

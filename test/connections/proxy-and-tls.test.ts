@@ -18,6 +18,7 @@ import {
 import { type ConnectProxy, startConnectProxy } from '../fixtures/connect-proxy.js';
 import { legacyMcpHandler, mcpHandler } from '../fixtures/fault-server.js';
 import { listenOnLoopback } from '../fixtures/http-helpers.js';
+import { listPetsDocument } from '../fixtures/petstore.js';
 import { makePrivateCa, type PrivateCa } from '../fixtures/private-ca.js';
 import { HANDSHAKE, rejectionOf, useFaultServers, wire } from '../support/fault-suite.js';
 
@@ -183,14 +184,7 @@ describe('TLS with a private CA', () => {
   const pets = (origin: string, tls?: Parameters<typeof defineOpenApiConnection>[0]['tls']) =>
     defineOpenApiConnection({
       name: 'pets',
-      spec: {
-        openapi: '3.0.3',
-        info: { title: 'pets', version: '1' },
-        servers: [{ url: origin }],
-        paths: {
-          '/pets': { get: { operationId: 'list', responses: { 200: { description: 'ok' } } } },
-        },
-      },
+      spec: listPetsDocument(origin),
       ...(tls === undefined ? {} : { tls }),
     });
 
