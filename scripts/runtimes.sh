@@ -13,6 +13,8 @@ PORTABLE=(
   test/connections/network-errors.test.ts test/connections/proxy-and-tls.test.ts
   test/connections/hostile-input.test.ts test/connections/retry-policy.test.ts
   test/connections/mcp-peers.test.ts
+  # Context propagation rides on AsyncLocalStorage, which Node 24 rebuilt (AsyncContextFrame).
+  test/connections/telemetry-*.test.ts
 )
 AI_SUITES=(
   test/binding test/connections/approval-annotations.test.ts test/connections/mcp-agent.test.ts

@@ -64,6 +64,8 @@ export interface McpHandlerRequest {
   readonly signal: AbortSignal;
   /** The request's `_meta.progressToken`, when it asks for progress. */
   readonly progressToken: string | number | undefined;
+  /** The request's `_meta` as the client sent it (its trace context, SEP-414), when it has one. */
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
   /** The request came on MCP 2026-07-28: its client declared its capabilities in `_meta`. */
   readonly modern: boolean;
   /** What the client declared: in this request's `_meta` (2026), else in its `initialize`. */
@@ -153,6 +155,7 @@ function fromV2Context(server: McpToolServer, mcpReq: Loose): McpHandlerRequest 
     id: String(mcpReq.id),
     signal: mcpReq.signal as AbortSignal,
     progressToken: progressTokenOf(mcpReq._meta),
+    meta: isRecord(mcpReq._meta) ? mcpReq._meta : undefined,
     modern,
     clientCapabilities: modern
       ? envelope?.[CLIENT_CAPABILITIES]
@@ -185,6 +188,7 @@ function fromV1Extra(server: McpToolServer, extra: Loose): McpHandlerRequest {
     id: String(extra.requestId),
     signal: extra.signal as AbortSignal,
     progressToken: progressTokenOf(extra._meta),
+    meta: isRecord(extra._meta) ? extra._meta : undefined,
     modern: false,
     clientCapabilities: server.server.getClientCapabilities(),
     inputResponses: undefined,

@@ -18,6 +18,7 @@ import {
   mcpHandlerRequestOf,
 } from './mcp-request.js';
 import type { CallToolResult } from './mcp-types.js';
+import { inRemoteContext } from './otel-api.js';
 import {
   type McpCallPresentation,
   mcpErrorPresentationOf,
@@ -82,17 +83,20 @@ export function mountMcp(
       const answered = answeredOf(request, states, definition.name, args);
       if (answered === false) return errorResult(toolResultFromError(STALE_STATE));
       const reportProgress = mcpProgressSender(request);
-      const result = await runTool(definition, args, {
-        source: 'mcp',
-        signal: request.signal,
-        toolCallId: request.id,
-        context,
-        hooks,
-        lifecycle,
-        transport: 'MCP',
-        caller: mcpCallerOf(request, answered),
-        ...(reportProgress === undefined ? {} : { reportProgress }),
-      });
+      // The client's trace continues through the tool: its upstream calls' spans are children.
+      const result = await inRemoteContext(request.meta, () =>
+        runTool(definition, args, {
+          source: 'mcp',
+          signal: request.signal,
+          toolCallId: request.id,
+          context,
+          hooks,
+          lifecycle,
+          transport: 'MCP',
+          caller: mcpCallerOf(request, answered),
+          ...(reportProgress === undefined ? {} : { reportProgress }),
+        }),
+      );
       // The upstream needs a capability this 2026 client never declared: refuse it alike (-32021).
       const refusal = request.modern ? missingCapabilityRefusal(result, request) : undefined;
       if (refusal !== undefined) return refusal;

@@ -27,6 +27,12 @@ export {
   type OperationLimits,
 } from './limits.js';
 export { mountConnections, warnSkippedTool } from './mount.js';
+export type {
+  ConnectionTelemetry,
+  TelemetryMeterProvider,
+  TelemetryTracerProvider,
+} from './telemetry.js';
+export { ATTR as TELEMETRY_ATTRIBUTES, INSTRUMENTATION_SCOPE } from './telemetry-conventions.js';
 export {
   type ConnectionDefinition,
   type ConnectionMountOptions,

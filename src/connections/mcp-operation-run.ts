@@ -16,6 +16,7 @@ import type { TransitionObserver } from '../machines/observe.js';
 import type { ResolvedMcpConnection } from './define-mcp-connection.js';
 import { limitsForOperation } from './limits.js';
 import { attemptBudgetMs, runConnectionOperation } from './run-operation.js';
+import type { OperationSpanPlan } from './telemetry.js';
 import type { McpClientConnection } from './types.js';
 
 /** The successful output of one MCP operation. */
@@ -81,6 +82,7 @@ export function runMcpOperation(
       budgetMs: attemptBudgetMs(limits.request, limits.handshake),
       signal: run.signal,
       observe: run.observe,
+      span: spanPlanOf(resolved, run.request, input.protocolVersion),
       ...(run.onProgress === undefined
         ? {}
         : { onEmitted: (event) => run.onProgress?.(event as McpProgressEvent) }),
@@ -88,4 +90,25 @@ export function runMcpOperation(
     resolved.machine,
     input,
   );
+}
+
+/** What the operation's span says of it before it runs. */
+function spanPlanOf(
+  resolved: ResolvedMcpConnection,
+  request: McpRequest,
+  protocolVersion: McpProtocolChoice | undefined,
+): OperationSpanPlan {
+  const settled =
+    protocolVersion === undefined || protocolVersion === 'auto' ? {} : { protocolVersion };
+  if (request.method === 'tools/list') {
+    return { kind: 'mcp', method: 'tools/list', server: resolved.url, ...settled };
+  }
+  return {
+    kind: 'mcp',
+    method: 'tools/call',
+    tool: request.params.name,
+    arguments: request.params.arguments,
+    server: resolved.url,
+    ...settled,
+  };
 }

@@ -22,6 +22,7 @@ import {
   listOperations,
   type OperationDocument,
   OperationRefusal,
+  pathUnder,
   RefExpander,
   rawOperationName,
 } from '../openapi/index.js';
@@ -87,6 +88,10 @@ interface ToolPlan {
   readonly compiled: CompiledOperation;
   /** Where its requests go: its own server resolved against the connection's base, or that base. */
   readonly base: URL;
+  /** The document's `operationId`, for the call's span. */
+  readonly operationId: string | undefined;
+  /** The path template under the base's own path, for the call's span (`url.template`). */
+  readonly template: string;
 }
 
 function buildTool(
@@ -126,6 +131,15 @@ function buildTool(
           budgetMs: attemptBudgetMs(resolved.limits.call),
           signal: context.signal,
           observe,
+          span: {
+            kind: 'openapi',
+            method: compiled.method,
+            template: plan.template,
+            operationId: plan.operationId,
+            tool: plan.name,
+            arguments: context.input,
+            server: base,
+          },
         },
         resolved.machine,
         input,
@@ -225,6 +239,9 @@ export async function discoverOpenApiTools(
       // Resolved into `base`: a call builds its URL from it without parsing the server again.
       compiled: Object.assign({}, compiled, { server: undefined }),
       base: target.base,
+      operationId: typeof operation.operationId === 'string' ? operation.operationId : undefined,
+      // The template as its requests' paths read: under the base's own path.
+      template: pathUnder(target.base, path),
     };
     const definition = buildTool(connection, resolved, service, plan, observe);
     recordMountedToolCost(definition, resolved.name, compiled.inputSchema);

@@ -18,6 +18,11 @@ import { type MachineOk, type RunMachineOptions, runMachine } from '../machines/
 import type { ConnectionOperation, PhaseLimits } from '../wire/index.js';
 import { phaseOfOperation } from '../wire/index.js';
 import { isOperationTraced, traceOperation, transitionPublisher } from './diagnostics.js';
+import {
+  type ConnectionTelemetry,
+  type OperationSpanPlan,
+  startOperationTelemetry,
+} from './telemetry.js';
 
 /** Composes observers so each one is called and contained on its own. */
 export function composeObservers(
@@ -40,6 +45,7 @@ export function composeObservers(
 export interface ConnectionHooks {
   readonly observe?: TransitionObserver;
   readonly inspect?: InspectionObserver;
+  readonly telemetry?: ConnectionTelemetry | false;
 }
 
 /**
@@ -74,6 +80,8 @@ export interface ConnectionOperationRun {
   readonly observe?: TransitionObserver | undefined;
   /** Receives the events each attempt's machine emits. */
   readonly onEmitted?: RunMachineOptions['onEmitted'];
+  /** What the operation's OpenTelemetry span says of it; absent: the operation has none. */
+  readonly span?: OperationSpanPlan;
 }
 
 /**
@@ -108,15 +116,39 @@ export function runConnectionOperation<TMachine extends AnyStateMachine>(
   input: InputFrom<TMachine>,
 ): Promise<MachineOk<TMachine>> {
   // Nothing is built for the channel unless someone listens: this runs on every call.
-  if (!isOperationTraced()) return runOperation(hooks, run, machine, input);
+  if (!isOperationTraced()) return runInSpan(hooks, run, machine, input);
   return traceOperation(
     {
       connection: run.connection.name,
       operation: run.operation,
       phase: phaseOfOperation(run.operation),
     },
-    () => runOperation(hooks, run, machine, input),
+    () => runInSpan(hooks, run, machine, input),
   );
+}
+
+/**
+ * Runs the operation inside its OpenTelemetry span, when it has one and the host traces,
+ * measures or propagates: its transitions become the span's events, and its requests carry the
+ * span's trace context (the machine input's `trace`).
+ */
+function runInSpan<TMachine extends AnyStateMachine>(
+  hooks: ConnectionHooks,
+  run: ConnectionOperationRun,
+  machine: TMachine,
+  input: InputFrom<TMachine>,
+): Promise<MachineOk<TMachine>> {
+  const telemetry =
+    run.span === undefined
+      ? undefined
+      : startOperationTelemetry(hooks.telemetry, run.connection.name, run.span, run.signal);
+  if (telemetry === undefined) return runOperation(hooks, run, machine, input);
+  const observed: ConnectionOperationRun = Object.assign({}, run, {
+    observe: composeObservers(run.observe, telemetry.observe),
+  });
+  const traced =
+    telemetry.trace === undefined ? input : Object.assign({}, input, { trace: telemetry.trace });
+  return telemetry.run(() => runOperation(hooks, observed, machine, traced));
 }
 
 function runOperation<TMachine extends AnyStateMachine>(

@@ -10,6 +10,7 @@ import type { InspectionObserver, TransitionObserver } from '../machines/observe
 import type { OpenApiRefusalReason } from '../openapi/index.js';
 import type { ConnectionTls, Dispatcher } from '../wire/index.js';
 import type { OperationLimits } from './limits.js';
+import type { ConnectionTelemetry } from './telemetry.js';
 
 /**
  * Resolves the credential for one operation: called with no context for discovery and with the
@@ -84,6 +85,12 @@ export interface ConnectionCommonConfig {
   readonly observe?: TransitionObserver;
   /** Handed to every machine actor of this connection (XState inspection API). */
   readonly inspect?: InspectionObserver;
+  /**
+   * OpenTelemetry spans, the MCP operation histogram and trace context on the wire, through the
+   * optional peer `@opentelemetry/api`: the host's global providers by default (nothing is
+   * emitted until it registers one), others here, or `false` for none (decision 0032).
+   */
+  readonly telemetry?: ConnectionTelemetry | false;
 }
 
 /** Configuration of an external MCP server used as a source of tools. */

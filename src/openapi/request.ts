@@ -34,10 +34,15 @@ function pathSegmentText(name: string, value: unknown): string {
   return encodeURIComponent(text);
 }
 
+/** The path of `base` + `path`, with exactly one `/` between them (a template stays a template). */
+export function pathUnder(base: URL, path: string): string {
+  return `${base.pathname.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
 /** `base` + `path` with exactly one `/` between them; the base's query is kept. */
 function joinUrl(base: URL, path: string): URL {
   const url = new URL(base.href);
-  url.pathname = `${base.pathname.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+  url.pathname = pathUnder(base, path);
   url.hash = '';
   return url;
 }

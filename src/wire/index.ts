@@ -121,6 +121,11 @@ export {
   type SseBudget,
   type SseMessage,
 } from './sse-reader.js';
+export {
+  type WireTraceContext,
+  writeTraceHeaders,
+  writeTraceMeta,
+} from './trace-context.js';
 export type { Dispatcher } from './undici.js';
 export {
   assertInsideFence,

@@ -182,6 +182,9 @@ export function unwrapJsonRpcResponse(
       ...scope,
       violation: `answered with MCP error (code ${failure.data.error.code})`,
       rpcCode: failure.data.error.code,
+      // The server's own words, for hosts and their spans; never projected.
+      rpcMessage: failure.data.error.message,
+      ...(failure.data.error.data === undefined ? {} : { rpcData: failure.data.error.data }),
     });
   }
   const success = JSONRPCResultResponseSchema.safeParse(message);

@@ -95,6 +95,35 @@ console.log(connection.kind, typeof runTool);
     expect(stdout.trim()).toBe('mcp function');
   });
 
+  it('calls an OpenAPI tool without the optional peer @opentelemetry/api installed', async () => {
+    // The service is started by the script itself, on a port the OS assigns, and stopped by it.
+    const script = `
+const http = require('node:http');
+const { defineOpenApiConnection, mountConnections } = require('stitchkit-transport/connections');
+const { runTool } = require('stitchkit-transport/binding');
+let missing = false;
+try { require.resolve('@opentelemetry/api'); } catch { missing = true; }
+const server = http.createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ path: req.url, traceparent: req.headers.traceparent ?? null }));
+});
+server.listen(0, '127.0.0.1', async () => {
+  const spec = { openapi: '3.1.0', info: { title: 't', version: '1' },
+    paths: { '/ping': { get: { operationId: 'ping', responses: { 200: { description: 'ok' } } } } } };
+  const [ping] = await mountConnections([defineOpenApiConnection({ name: 'svc', spec,
+    baseUrl: 'http://127.0.0.1:' + server.address().port })]);
+  const result = await runTool(ping, {}, { source: 'agent' });
+  console.log(JSON.stringify({ missing, result }));
+  server.close();
+});`;
+    const { stdout, stderr } = await run(process.execPath, ['-e', script], { cwd: project });
+    expect(JSON.parse(stdout)).toEqual({
+      missing: true,
+      result: { ok: true, data: { path: '/ping', traceparent: null } },
+    });
+    expect(stderr).toBe('');
+  });
+
   it('gets source maps that carry their sources, and no declaration maps', () => {
     const dist = join(project, 'node_modules', 'stitchkit-transport', 'dist');
     const maps = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((file) =>

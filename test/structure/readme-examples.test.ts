@@ -53,8 +53,8 @@ describe('README examples', () => {
     rmSync(OUT, { recursive: true, force: true });
   });
 
-  it('has the eight examples the README promises', () => {
-    expect(examples).toHaveLength(8);
+  it('has the nine examples the README promises', () => {
+    expect(examples).toHaveLength(9);
   });
 
   // A full program check (xstate and SDK types included) takes seconds on a slow machine.
@@ -92,6 +92,15 @@ describe('README examples', () => {
       [{ ok: true, data: { status: 'ready' } }],
       ['DOWNLOAD_HOST_REFUSED'],
       [{ ok: true, data: { stored: 'archive://report.txt', bytes: 17 } }],
+      [
+        '2025-11-25',
+        [
+          'streamable.initializing',
+          'streamable.notifying',
+          'streamable.requesting.waiting',
+          'closed',
+        ],
+      ],
     ]);
   });
 });

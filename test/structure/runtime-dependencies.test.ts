@@ -1,8 +1,10 @@
 /**
  * A lean install (decision 0025): the package depends at run time on `@modelcontextprotocol/core`
  * (the SDK's protocol schemas, which need zod alone), undici, xstate and eventsource-parser; the
- * SDK's server lines are optional peers a host installs for the `McpServer` it serves. No module
- * a consumer can import, and no type declaration it reads, names a package outside that set.
+ * SDK's server lines are optional peers a host installs for the `McpServer` it serves, and
+ * `@opentelemetry/api` one it installs to trace. No module a consumer can import, and no type
+ * declaration it reads, names a package outside that set but the one module that looks for the
+ * OpenTelemetry API.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -47,19 +49,42 @@ describe('the runtime dependencies', () => {
       'xstate',
     ]);
     expect(manifest.peerDependencies).toMatchObject({ zod: expect.any(String) });
-    for (const line of ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server']) {
+    for (const line of [
+      '@modelcontextprotocol/sdk',
+      '@modelcontextprotocol/server',
+      '@opentelemetry/api',
+    ]) {
       expect(manifest.peerDependenciesMeta[line]).toEqual({ optional: true });
     }
   });
 
   it('are the only packages a consumer-facing built file imports, besides zod', () => {
     const allowed = new Set([...Object.keys(manifest.dependencies), 'zod']);
-    const strays = consumerFiles().flatMap((file) =>
-      importedPackages(readFileSync(file, 'utf8'))
-        .filter((name) => !allowed.has(name))
-        .map((name) => `${relative(ROOT, file)}: ${name}`),
-    );
+    const strays = consumerFiles()
+      .filter((file) => !file.endsWith('otel-api.d.ts'))
+      .flatMap((file) =>
+        importedPackages(readFileSync(file, 'utf8'))
+          .filter((name) => !allowed.has(name))
+          .map((name) => `${relative(ROOT, file)}: ${name}`),
+      );
     expect(strays).toEqual([]);
+  });
+
+  it('leave the optional peer @opentelemetry/api to one module, which no declaration reaches', () => {
+    // The module loads it with `require`, inside a `try` (decision 0032); its own declaration
+    // names the API's types, and no other declaration imports that one, so a consumer without
+    // the API type-checks.
+    const readers = consumerFiles().filter((file) =>
+      readFileSync(file, 'utf8').includes("'@opentelemetry/api'"),
+    );
+    expect(readers.map((file) => relative(ROOT, file)).sort()).toEqual([
+      'dist/binding/otel-api.d.ts',
+      'dist/binding/otel-api.js',
+    ]);
+    const reaching = consumerFiles().filter(
+      (file) => file.endsWith('.d.ts') && readFileSync(file, 'utf8').includes('otel-api.js'),
+    );
+    expect(reaching).toEqual([]);
   });
 
   it('reads a planted stray, so the scan is not vacuous', () => {

@@ -138,6 +138,7 @@ function actorBase(context: McpOperationContext): ActorBase {
       token: context.token,
       sessionId: context.sessionId,
       protocolVersion: context.protocolVersion,
+      trace: context.trace,
     },
     relay: context.relay,
     callerCapabilities: context.callerCapabilities,

@@ -249,7 +249,7 @@ export const legacyRegion = {
       meta: { operation: 'initialize' },
       ...legacyPostState(
         'postLegacyInitialize',
-        (context) => initializeMessage(context.callerCapabilities),
+        (context) => initializeMessage(context.callerCapabilities, context.trace),
         'initializeCheck',
       ),
       after: handshakeDeadline,
@@ -281,7 +281,13 @@ export const legacyRegion = {
       ...legacyPostState(
         'postLegacyRequest',
         (context) =>
-          requestMessage(context.request, context.pendingId, context.cursor, context.progressToken),
+          requestMessage(
+            context.request,
+            context.pendingId,
+            context.cursor,
+            context.progressToken,
+            context.trace,
+          ),
         'responseCheck',
       ),
       ...legacyWindow,

@@ -394,6 +394,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       inputRequired: answeredState(input.relay?.answered),
       inputResponses: input.relay?.answered?.inputResponses,
       progressToken: input.progressToken,
+      trace: input.trace,
       outcome: undefined,
     };
     // Copied once by a spread: the copy's shape is one V8 clones, so XState's

@@ -89,6 +89,7 @@ export const modernRegion = {
                 progressToken: context.progressToken,
                 capabilities: context.callerCapabilities,
                 logLevel: context.logLevel,
+                trace: context.trace,
               },
               answeredOf(context),
             ),

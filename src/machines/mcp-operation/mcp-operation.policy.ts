@@ -24,6 +24,9 @@ import {
   parseInitializeResult,
   parseListToolsResult,
   unwrapJsonRpcResponse,
+  type WireTraceContext,
+  writeTraceHeaders,
+  writeTraceMeta,
 } from '../../wire/index.js';
 import type { SecretValue } from '../secret-value.js';
 import type {
@@ -78,6 +81,8 @@ export interface HeaderParts {
   readonly token: SecretValue | undefined;
   readonly sessionId: SecretValue | undefined;
   readonly protocolVersion: string | undefined;
+  /** The operation's trace context, whose headers every request carries when it has them. */
+  readonly trace?: WireTraceContext | undefined;
 }
 
 /** The headers that frame a modern request (MCP 2026-07-28); absent on the 2025 wires. */
@@ -107,6 +112,7 @@ export function buildRequestHeaders(
 ): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(parts.staticHeaders)) headers[name] = value.reveal();
+  writeTraceHeaders(headers, parts.trace);
   // Protocol headers are written after the static ones so configuration cannot break framing.
   headers.accept = framing.accept;
   if (framing.contentType !== undefined) headers['content-type'] = framing.contentType;
@@ -128,12 +134,17 @@ export const CLIENT_INFO = Object.freeze({ name: 'stitchkit-transport', version:
  * when nobody can answer). `roots.listChanged` is never declared: a per-call client cannot relay
  * the caller's later changes.
  */
-export function initializeMessage(capabilities: ToolCallerCapabilities = {}): JsonRpcRequest {
-  return buildJsonRpcRequest(INITIALIZE_ID, 'initialize', {
+export function initializeMessage(
+  capabilities: ToolCallerCapabilities = {},
+  trace?: WireTraceContext,
+): JsonRpcRequest {
+  const params: Record<string, unknown> = {
     protocolVersion: LATEST_PROTOCOL_VERSION,
     capabilities: declaredCapabilities(capabilities),
     clientInfo: { ...CLIENT_INFO },
-  });
+  };
+  if (trace !== undefined) params._meta = { ...trace.meta };
+  return buildJsonRpcRequest(INITIALIZE_ID, 'initialize', params);
 }
 
 /**
@@ -157,6 +168,8 @@ export interface ModernEnvelope {
   readonly capabilities: ToolCallerCapabilities;
   /** The log level asked for, when the caller takes logs. */
   readonly logLevel: string | undefined;
+  /** The operation's trace context, written beside the envelope's own keys. */
+  readonly trace?: WireTraceContext | undefined;
 }
 
 /**
@@ -178,6 +191,7 @@ export function modernRequestMessage(
     [META.clientCapabilities]: declaredCapabilities(envelope.capabilities),
     [META.clientInfo]: { ...CLIENT_INFO },
   };
+  writeTraceMeta(meta, envelope.trace);
   if (envelope.logLevel !== undefined) meta[META.logLevel] = envelope.logLevel;
   if (envelope.progressToken !== undefined && method === 'tools/call') {
     meta.progressToken = envelope.progressToken;
@@ -265,15 +279,17 @@ export function requestMessage(
   id: number,
   cursor: string | undefined,
   progressToken?: string | number,
+  trace?: WireTraceContext,
 ): JsonRpcRequest {
   const { method, params } = requestEnvelope(request, cursor);
-  if (progressToken === undefined || method !== 'tools/call') {
-    return buildJsonRpcRequest(id, method, params);
-  }
-  // The token is set after the copies, so neither the caller's `_meta` nor its params can replace
-  // it; assigned rather than written after a spread (docs/architecture.md, "Per-call objects").
+  const progress = method === 'tools/call' ? progressToken : undefined;
+  if (progress === undefined && trace === undefined) return buildJsonRpcRequest(id, method, params);
+  // The token and the trace context are set after the copies, so neither the caller's `_meta` nor
+  // its params can replace them; assigned rather than written after a spread (docs/architecture.md,
+  // "Per-call objects").
   const meta: Record<string, unknown> = { ...(params?._meta as Record<string, unknown>) };
-  meta.progressToken = progressToken;
+  writeTraceMeta(meta, trace);
+  if (progress !== undefined) meta.progressToken = progress;
   const withMeta: Record<string, unknown> = { ...params };
   withMeta._meta = meta;
   return buildJsonRpcRequest(id, method, withMeta);

@@ -93,7 +93,7 @@ export const streamableRegion = {
         input: ({ context, self }: WithSelf) =>
           exchangeInput(context, self, {
             method: 'POST',
-            message: initializeMessage(context.callerCapabilities),
+            message: initializeMessage(context.callerCapabilities, context.trace),
             expectId: INITIALIZE_ID,
           }),
         onDone: [
@@ -165,6 +165,7 @@ export const streamableRegion = {
               context.pendingId,
               context.cursor,
               context.progressToken,
+              context.trace,
             ),
             expectId: context.pendingId,
           }),

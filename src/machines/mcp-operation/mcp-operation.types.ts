@@ -18,6 +18,7 @@ import type {
   OperationScope,
   PhaseLimits,
   RpcErrorBody,
+  WireTraceContext,
 } from '../../wire/index.js';
 import type { CancelEvent, MachineResult } from '../run-machine.js';
 import type { SecretValue } from '../secret-value.js';
@@ -113,6 +114,8 @@ export interface McpOperationInput {
    * any, on a standalone GET stream held for the call), and log messages are passed on.
    */
   readonly relay?: McpCallerRelay;
+  /** The operation's trace context, for every request's `_meta` and headers (decision 0032). */
+  readonly trace?: WireTraceContext;
 }
 
 /**
@@ -145,7 +148,7 @@ export type DecodedResponse =
 /** Context of `mcpOperation`: the input with its defaults filled in, then the run's data. */
 export interface McpOperationContext
   extends Required<
-    Omit<McpOperationInput, 'principal' | 'progressToken' | 'relay' | 'protocolVersion'>
+    Omit<McpOperationInput, 'principal' | 'progressToken' | 'relay' | 'protocolVersion' | 'trace'>
   > {
   /** The protocol revision the run was told to speak (`auto` unless pinned). */
   protocolChoice: McpProtocolChoice;
@@ -155,6 +158,8 @@ export interface McpOperationContext
   modern: boolean;
   /** The progress token of the request, when someone listens. */
   progressToken: string | number | undefined;
+  /** The operation's trace context, when the host traces it. */
+  trace: WireTraceContext | undefined;
   /** The caller relay, wrapped so snapshots never serialise it; wiped at teardown. */
   relay: SecretValue<McpCallerRelay> | undefined;
   /** The capabilities declared upstream in `initialize`: the caller's, or none. */

@@ -15,6 +15,7 @@ import {
   retryAfterOfResponse,
   type WireResponse,
   type WireSend,
+  writeTraceHeaders,
 } from '../../wire/index.js';
 import { bytesReadCounter } from '../bytes-read.js';
 import { makeResolveCredentials, type TokenResolver } from '../credentials.js';
@@ -43,6 +44,7 @@ export function sendRequestInput(
     request: context.request,
     token: context.token,
     headers: context.headers,
+    trace: context.trace,
     fence: context.fence,
     maxBytes: context.limits.maxResponseBytes,
     reporter,
@@ -57,6 +59,7 @@ async function sendRequest(
 ): Promise<OpenApiExchange> {
   const scope = operationScope(input.connectionName, 'openapi/call');
   const wire = placeCredential(input.request, input.token?.reveal(), signal, scope, input.headers);
+  writeTraceHeaders(wire.headers, input.trace);
   const response = await fetchWithoutRedirects(wire, scope, input.fence, send);
   // The call's one answer is what leaves `requesting`, so a body that has ended by the time its
   // bytes would be reported sends no `BYTES_READ`: the answer carries them.

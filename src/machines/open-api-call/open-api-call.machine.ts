@@ -101,6 +101,7 @@ export const openApiCallMachine = openApiCallSetup.createMachine({
       fence: input.fence,
       limits: input.limits,
       headers: input.headers,
+      trace: input.trace,
       principal: input.principal === undefined ? undefined : new SecretValue(input.principal),
       resolvesToken: input.resolvesToken ?? true,
       token: undefined,

@@ -5,7 +5,7 @@
  * security says. Context holds data only; the token and principal sit in it wrapped.
  */
 import type { OpenApiRequest } from '../../openapi/types.js';
-import type { AuthChallenge, HostFence, PhaseLimits } from '../../wire/index.js';
+import type { AuthChallenge, HostFence, PhaseLimits, WireTraceContext } from '../../wire/index.js';
 import type { CancelEvent, MachineResult } from '../run-machine.js';
 import type { SecretValue } from '../secret-value.js';
 
@@ -28,6 +28,8 @@ export interface OpenApiCallInput {
   readonly limits: PhaseLimits;
   /** The connection's static headers, wrapped so no snapshot shows them; default none. */
   readonly headers?: Readonly<Record<string, SecretValue>>;
+  /** The call's trace context, whose headers the request carries (decision 0032). */
+  readonly trace?: WireTraceContext;
 }
 
 /** How the request ended, as the `sendRequest` actor reports it. */
@@ -56,6 +58,8 @@ export interface SendRequestInput {
   readonly token: SecretValue | undefined;
   /** The connection's static headers, placed after the request's own. */
   readonly headers: Readonly<Record<string, SecretValue>> | undefined;
+  /** The call's trace context, written after the connection's headers. */
+  readonly trace: WireTraceContext | undefined;
   readonly fence: HostFence;
   readonly maxBytes: number;
   /** Receives what the body read, for the errors that report it. */
@@ -79,8 +83,10 @@ export type OpenApiCallOutput = MachineResult<{
 }>;
 
 /** Context of `openApiCall`; data only. */
-export interface OpenApiCallContext extends Omit<OpenApiCallInput, 'principal' | 'resolvesToken'> {
+export interface OpenApiCallContext
+  extends Omit<OpenApiCallInput, 'principal' | 'resolvesToken' | 'trace'> {
   readonly resolvesToken: boolean;
+  readonly trace: WireTraceContext | undefined;
   readonly principal: SecretValue<unknown> | undefined;
   readonly token: SecretValue | undefined;
   /** Absolute deadline of the whole call, credentials included. */
