@@ -23,6 +23,7 @@ import {
   rawFetchOpenApiAlternative,
   rawUndiciOpenApiAlternative,
 } from './openapi-clients.js';
+import { oursTelemetryAlternative, type TelemetryId } from './telemetry-clients.js';
 
 /** One alternative against one server URL, and the id its results are reported under. */
 export type AlternativeSpec =
@@ -58,7 +59,8 @@ export type AlternativeSpec =
       readonly id: 'sdk2-known' | 'sdk2-known-shared-validator' | 'sdk2-auto';
       readonly url: string;
     }
-  | { readonly kind: 'raw-modern'; readonly id: 'raw-fetch-modern'; readonly url: string };
+  | { readonly kind: 'raw-modern'; readonly id: 'raw-fetch-modern'; readonly url: string }
+  | { readonly kind: 'ours-telemetry'; readonly id: TelemetryId; readonly url: string };
 
 /** The alternatives of a Streamable HTTP server, by the id their results are reported under. */
 export const STREAMABLE_IDS = [
@@ -164,5 +166,7 @@ function build(spec: AlternativeSpec): CallAlternative | Promise<CallAlternative
       });
     case 'raw-modern':
       return rawFetchModernAlternative(spec.url);
+    case 'ours-telemetry':
+      return oursTelemetryAlternative(spec.url, spec.id);
   }
 }

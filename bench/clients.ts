@@ -32,7 +32,10 @@ export type AlternativeId =
   | 'sdk2-known'
   | 'sdk2-known-shared-validator'
   | 'sdk2-auto'
-  | 'raw-fetch-modern';
+  | 'raw-fetch-modern'
+  | 'ours-telemetry-off'
+  | 'ours-no-provider'
+  | 'ours-traced';
 
 /** One way of making an `echo` call. */
 export interface CallAlternative {

@@ -1,8 +1,9 @@
 /**
- * Sections 10 to 12: MCP 2026-07-28 against the v2 SDK dual-era server child. What mounting costs
+ * Sections 10 to 13: MCP 2026-07-28 against the v2 SDK dual-era server child. What mounting costs
  * in requests, per-call latency and client CPU beside the v2 SDK `Client` (sequential, then 64 in
- * flight), and round trips per call over an emulated link with a 40 ms round trip. Returns the
- * issue's targets for this wire, each marked met or missed.
+ * flight), and round trips per call over an emulated link with a 40 ms round trip, and what
+ * OpenTelemetry costs a call (off, idle, recording). Returns the targets for this wire, each
+ * marked met or missed.
  */
 import type { AlternativeSpec } from './alternative-specs.js';
 import { ClientProcesses } from './client-process.js';
@@ -150,7 +151,24 @@ export async function runModernSections(counts: Counts, section: Section): Promi
         }
       },
     );
-    return modernTargets(mounts.mounts, mounts.sequential, throughput, link);
+    const telemetry = await section(
+      '13. Telemetry: what ours costs per call with OpenTelemetry off, idle and recording',
+      () =>
+        measureAndPrint(
+          server,
+          { clients },
+          (['ours-telemetry-off', 'ours-no-provider', 'ours-traced'] as const).map((id) => ({
+            kind: 'ours-telemetry' as const,
+            id,
+            url,
+          })),
+          counts.modernSequential,
+        ),
+    );
+    return [
+      ...modernTargets(mounts.mounts, mounts.sequential, throughput, link),
+      ...telemetryTargets(telemetry),
+    ];
   } finally {
     await clients.stop();
     await server.close();
@@ -226,6 +244,21 @@ function modernTargets(
       `2026 round trips per call, emulated ${LINK_ROUND_TRIP_MS} ms link (ours)`,
       1.15,
       oursLink === undefined ? undefined : oursLink.latencyMedianMs / LINK_ROUND_TRIP_MS,
+    ),
+  ];
+}
+
+/**
+ * The no-provider path must cost nothing measurable beside telemetry switched off. (The recording
+ * row is in the section's table, for the host that traces; it is not a target.)
+ */
+function telemetryTargets(telemetry: PerCallResult): TargetRow[] {
+  return [
+    ratioRow(
+      'client CPU per call, API installed and nothing registered vs telemetry: false',
+      { atMost: 1.05 },
+      find(telemetry, 'ours-no-provider')?.cpuMicrosPerCall,
+      find(telemetry, 'ours-telemetry-off')?.cpuMicrosPerCall,
     ),
   ];
 }
