@@ -102,6 +102,47 @@ describe('an MCP operation span', () => {
     expect(call.traceId).not.toBe(listing.traceId);
   });
 
+  it('records each operation in the mcp.client.operation.duration histogram, by outcome', async () => {
+    const before = await otel.histogram('mcp.client.operation.duration');
+    const echo = await peerTool('echo');
+    const fail = await peerTool('fail');
+    await runTool(echo, { message: 'hi' }, { source: 'agent' });
+    await runTool(echo, { message: 'again' }, { source: 'agent' });
+    await runTool(fail, {}, { source: 'agent' });
+    const common = {
+      'mcp.protocol.version': '2025-11-25',
+      'network.transport': 'tcp',
+      'network.protocol.name': 'http',
+      'network.protocol.version': '1.1',
+      'server.address': '127.0.0.1',
+      'server.port': PORT(),
+    };
+    const points = (await otel.histogram('mcp.client.operation.duration')).map((point) => {
+      const earlier = before.find(
+        (old) => JSON.stringify(old.attributes) === JSON.stringify(point.attributes),
+      );
+      return { ...point, count: point.count - (earlier?.count ?? 0) };
+    });
+    const tool = { 'gen_ai.operation.name': 'execute_tool', 'mcp.method.name': 'tools/call' };
+    expect(
+      points
+        .filter((point) => point.count > 0)
+        .map(({ attributes, count }) => ({ attributes, count })),
+    ).toEqual([
+      { attributes: { 'mcp.method.name': 'tools/list', ...common }, count: 2 },
+      { attributes: { ...tool, 'gen_ai.tool.name': 'echo', ...common }, count: 2 },
+      {
+        attributes: { ...tool, 'gen_ai.tool.name': 'fail', ...common, 'error.type': 'tool_error' },
+        count: 1,
+      },
+    ]);
+    expect(points[0]?.boundaries).toEqual([
+      0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300,
+    ]);
+    // Seconds, not ms: a loopback call takes well under one.
+    for (const point of points) expect(point.sum / Math.max(point.count, 1)).toBeLessThan(1);
+  });
+
   it('is the child of the span the call runs under', async () => {
     const echo = await peerTool('echo');
     await trace.getTracer('test').startActiveSpan('outer', async (outer) => {
