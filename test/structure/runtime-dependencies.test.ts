@@ -17,11 +17,15 @@ const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
   peerDependenciesMeta: Record<string, { optional?: boolean }>;
 };
 
-/** Every built file a consumer can reach: `dist/` without the demo (`dist/cli/`, never exported). */
+/**
+ * Every built file a consumer can reach: `dist/` without the demo (`dist/cli/demo*`, run from a
+ * clone with the dev dependencies; the `probe` executable beside it is a consumer's).
+ */
 function consumerFiles(dir = join(ROOT, 'dist')): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'cli' ? [] : consumerFiles(path);
+    if (entry.isDirectory()) return consumerFiles(path);
+    if (entry.name.startsWith('demo') && dir.endsWith('cli')) return [];
     return /\.(js|d\.ts)$/.test(entry.name) ? [path] : [];
   });
 }

@@ -1,0 +1,166 @@
+/**
+ * The `probe` command line: what it takes, checked before anything is sent. A token only ever
+ * comes from the environment variable `--token-env` names; it is never an argument and never
+ * printed.
+ */
+import { parseArgs } from 'node:util';
+
+/** The probe's usage, printed by `--help` and after a usage error. */
+export const PROBE_USAGE = `Usage:
+  stitchkit-transport probe <mcp-url> [options]
+  stitchkit-transport probe --openapi <url-or-file> [--base-url URL] [options]
+
+Connects the way a mounted connection does and reports what it found: for an MCP server the
+protocol revision and wire negotiated and how, each tool with its annotations and schema size,
+the tools skipped and why, and the machine's transitions with the time spent in each state;
+for an OpenAPI document what mounts and every refused operation, grouped by reason.
+
+Options:
+  --token-env NAME     send the token in environment variable NAME (never an argument)
+  --header K:V         a header to send with every request (repeatable)
+  --allow-host H       a host the connection may reach besides the URL's own (repeatable)
+  --proxy env|URL      send through a proxy: the environment's, or this one
+  --call TOOL          call this tool (or OpenAPI operation) after mounting
+  --args JSON          the call's arguments, a JSON object (default {})
+  --timeout MS         the deadline of each operation, in ms
+  --max-bytes N        the byte ceiling of each answer
+  --json               print one JSON object instead of text
+  --verbose            print every field of an error, and its cause
+  --help               print this help
+
+Exit codes: 0 ok, 1 anything else, 2 unauthorized (the challenge is printed), 3 forbidden,
+4 refused by the host fence or a redirect (where it pointed is printed), 5 an answer too large,
+6 a network failure, 7 a deadline.`;
+
+/** What the command line asked for. */
+export interface ProbeArgs {
+  readonly target: { readonly kind: 'mcp'; readonly url: string } | OpenApiTarget;
+  readonly tokenEnv: string | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly allowHosts: readonly string[];
+  readonly proxy: string | undefined;
+  readonly call: { readonly tool: string; readonly args: Record<string, unknown> } | undefined;
+  readonly timeoutMs: number | undefined;
+  readonly maxBytes: number | undefined;
+  readonly json: boolean;
+  readonly verbose: boolean;
+}
+
+/** An OpenAPI document to probe: its URL or a file, and the base URL its operations use. */
+export interface OpenApiTarget {
+  readonly kind: 'openapi';
+  readonly spec: string;
+  readonly baseUrl: string | undefined;
+}
+
+/** A command line the probe cannot run; the message says what to change. */
+export class ProbeUsageError extends Error {
+  override readonly name = 'ProbeUsageError';
+}
+
+/** `--help`, or the probe's arguments; throws {@link ProbeUsageError} on a bad command line. */
+export function parseProbeArgs(argv: readonly string[]): ProbeArgs | 'help' {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw new ProbeUsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) return 'help';
+  const openapi = values.openapi;
+  if (openapi === undefined && positionals.length !== 1) {
+    throw new ProbeUsageError('give one MCP server URL, or --openapi <url-or-file>');
+  }
+  if (openapi !== undefined && positionals.length > 0) {
+    throw new ProbeUsageError(`--openapi takes no MCP URL as well (got ${positionals.join(' ')})`);
+  }
+  if (values['base-url'] !== undefined && openapi === undefined) {
+    throw new ProbeUsageError('--base-url is for --openapi');
+  }
+  return {
+    target:
+      openapi === undefined
+        ? { kind: 'mcp', url: positionals[0] ?? '' }
+        : { kind: 'openapi', spec: openapi, baseUrl: values['base-url'] },
+    tokenEnv: values['token-env'],
+    headers: headersOf(values.header ?? []),
+    allowHosts: values['allow-host'] ?? [],
+    proxy: values.proxy,
+    call: callOf(values.call, values.args),
+    timeoutMs: positiveInteger('--timeout', values.timeout),
+    maxBytes: positiveInteger('--max-bytes', values['max-bytes']),
+    json: values.json === true,
+    verbose: values.verbose === true,
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      openapi: { type: 'string' },
+      'base-url': { type: 'string' },
+      'token-env': { type: 'string' },
+      header: { type: 'string', multiple: true },
+      'allow-host': { type: 'string', multiple: true },
+      proxy: { type: 'string' },
+      call: { type: 'string' },
+      args: { type: 'string' },
+      timeout: { type: 'string' },
+      'max-bytes': { type: 'string' },
+      json: { type: 'boolean' },
+      verbose: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+function headersOf(pairs: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const pair of pairs) {
+    const colon = pair.indexOf(':');
+    if (colon <= 0) throw new ProbeUsageError(`--header takes NAME:VALUE (got "${pair}")`);
+    headers[pair.slice(0, colon).trim()] = pair.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+function callOf(tool: string | undefined, args: string | undefined): ProbeArgs['call'] | undefined {
+  if (tool === undefined) {
+    if (args !== undefined) throw new ProbeUsageError('--args goes with --call TOOL');
+    return undefined;
+  }
+  if (args === undefined) return { tool, args: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(args);
+  } catch {
+    throw new ProbeUsageError('--args is not JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ProbeUsageError('--args must be a JSON object');
+  }
+  return { tool, args: value as Record<string, unknown> };
+}
+
+function positiveInteger(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new ProbeUsageError(`${flag} takes a positive whole number (got "${text}")`);
+  }
+  return value;
+}
+
+/** The token in the variable `--token-env` names; refused when the variable is unset or empty. */
+export function tokenFrom(env: NodeJS.ProcessEnv, name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  const token = env[name];
+  if (token === undefined || token === '') {
+    throw new ProbeUsageError(`--token-env ${name}: that environment variable is not set`);
+  }
+  return token;
+}

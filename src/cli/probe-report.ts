@@ -1,0 +1,161 @@
+/**
+ * What `probe` found, as data (printed as it is with `--json`) and as text, and the exit code of
+ * each failure class. Nothing here prints a token or a header value: a report is built from the
+ * package's records and typed errors, which carry neither.
+ */
+import { AppError } from '../binding/index.js';
+import { isRecord } from '../binding/type-guards.js';
+import {
+  ConnectionAuthorizationRequiredError,
+  ConnectionNetworkError,
+  ConnectionProtocolError,
+  ConnectionRequestError,
+  ConnectionResponseTooLargeError,
+  ConnectionTimeoutError,
+  ConnectionUrlError,
+} from '../connections/index.js';
+
+/** One transition, with the ms spent in the state it left. */
+export interface TraceStep {
+  readonly machine: string;
+  readonly from: string;
+  readonly to: string;
+  readonly event: string;
+  readonly ms: number;
+}
+
+/** A mounted tool. */
+export interface ProbedTool {
+  readonly name: string;
+  readonly description: string;
+  /** The hints that are `true` (`readOnlyHint`, `idempotentHint`, …). */
+  readonly annotations: readonly string[];
+  readonly schemaBytes: number;
+}
+
+/** A failure as the probe reports it. */
+export interface ProbeFailure {
+  /** 0 is never a failure's: 1 anything else, 2 unauthorized … 7 a deadline. */
+  readonly exitCode: number;
+  /** The error class (`ConnectionTimeoutError`) or the code of a tool's own error. */
+  readonly kind: string;
+  readonly message: string;
+  /** What a 401 or a 403 said to do (`resource_metadata`, `scope`). */
+  readonly challenge?: object;
+  /** The refused URL and, for a redirect that stays on its host, where it pointed. */
+  readonly url?: string;
+  readonly redirectTo?: string;
+  readonly status?: number;
+  readonly rpcCode?: number;
+  /** Every field of the error and its cause, for `--verbose`. */
+  readonly detail: Readonly<Record<string, unknown>>;
+}
+
+/** The result of a `--call`. */
+export interface ProbedCall {
+  readonly tool: string;
+  readonly ok: boolean;
+  readonly result?: unknown;
+  readonly error?: ProbeFailure;
+  readonly progress: readonly { progress: number; total?: number; message?: string }[];
+  readonly trace: readonly TraceStep[];
+  readonly ms: number;
+}
+
+/** Everything one probe found. */
+export interface ProbeReport {
+  readonly target:
+    | { readonly kind: 'mcp'; readonly url: string }
+    | { kind: 'openapi'; spec: string };
+  readonly ok: boolean;
+  /** The MCP revision and wire discovery settled on. */
+  negotiated?: {
+    readonly protocolVersion: string;
+    readonly wire: 'modern' | 'streamable-http' | 'sse';
+    /** What the probe steps were answered, in a sentence. */
+    readonly how: string;
+  };
+  discovery?: { readonly ms: number; readonly trace: readonly TraceStep[] };
+  tools: readonly ProbedTool[];
+  skipped: readonly { readonly tool: string; readonly reason: string; readonly message: string }[];
+  catalog?: { tools: number; schemaBytes: number; skipped: number; cache?: object };
+  call?: ProbedCall;
+  error?: ProbeFailure;
+}
+
+/** Exit codes by failure class. */
+export const EXIT = Object.freeze({
+  ok: 0,
+  other: 1,
+  unauthorized: 2,
+  forbidden: 3,
+  refused: 4,
+  tooLarge: 5,
+  network: 6,
+  timeout: 7,
+} as const);
+
+/** The exit code of a report: its failure's, else 0. */
+export function exitCodeOf(report: ProbeReport): number {
+  return report.error?.exitCode ?? report.call?.error?.exitCode ?? EXIT.ok;
+}
+
+/** A failure as the probe reports it, with its exit code. */
+export function failureOf(error: unknown): ProbeFailure {
+  const detail = detailOf(error);
+  const { kind, message } = describe(error);
+  const base = { kind, message, detail };
+  if (ConnectionAuthorizationRequiredError.isInstance(error)) {
+    return { ...base, exitCode: EXIT.unauthorized, status: 401, ...challengeOf(error.challenge) };
+  }
+  if (ConnectionRequestError.isInstance(error)) {
+    const exitCode = error.status === 403 ? EXIT.forbidden : EXIT.other;
+    return { ...base, exitCode, status: error.status, ...challengeOf(error.challenge) };
+  }
+  if (ConnectionUrlError.isInstance(error)) {
+    return {
+      ...base,
+      exitCode: EXIT.refused,
+      ...(error.url === undefined ? {} : { url: error.url }),
+      ...(error.redirectTo === undefined ? {} : { redirectTo: error.redirectTo }),
+    };
+  }
+  if (ConnectionResponseTooLargeError.isInstance(error))
+    return { ...base, exitCode: EXIT.tooLarge };
+  if (ConnectionNetworkError.isInstance(error)) return { ...base, exitCode: EXIT.network };
+  if (ConnectionTimeoutError.isInstance(error)) return { ...base, exitCode: EXIT.timeout };
+  if (ConnectionProtocolError.isInstance(error) && error.rpcCode !== undefined) {
+    return { ...base, exitCode: EXIT.other, rpcCode: error.rpcCode };
+  }
+  return { ...base, exitCode: EXIT.other };
+}
+
+/** The class (or a tool's own code) and the message of a failure. */
+function describe(error: unknown): { kind: string; message: string } {
+  if (error instanceof AppError) return { kind: error.code, message: error.message };
+  if (error instanceof Error) return { kind: error.name, message: error.message };
+  // A tool failure without a thrown cause: its code, and its details' message when it has one.
+  if (isRecord(error) && typeof error.code === 'string') {
+    const details = isRecord(error.details) ? error.details : {};
+    return {
+      kind: error.code,
+      message: typeof details.message === 'string' ? details.message : error.code,
+    };
+  }
+  return { kind: 'Error', message: String(error) };
+}
+
+function challengeOf(challenge: object | undefined): { challenge?: object } {
+  return challenge === undefined ? {} : { challenge };
+}
+
+/** The error's own fields and its cause's message, for `--verbose` (our errors hold no secret). */
+function detailOf(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return isRecord(error) ? { ...error } : { value: String(error) };
+  const fields: Record<string, unknown> = { name: error.name };
+  for (const [key, value] of Object.entries(error)) {
+    if (typeof value !== 'function') fields[key] = value;
+  }
+  if (error.cause instanceof Error) fields.cause = `${error.cause.name}: ${error.cause.message}`;
+  return fields;
+}
