@@ -1,149 +1,249 @@
 /**
- * The demo's embedded servers on 127.0.0.1: one MCP SDK server answering Streamable HTTP at
- * `/mcp` and legacy HTTP+SSE at `/legacy` (whose POST is refused with 405), a small OpenAPI
- * service (its document at `/openapi.json`, its API under `/api`), and a route that never answers,
- * to show a deadline firing.
+ * The demo's embedded servers, on one loopback port: an MCP 2026-07-28 server (the SDK v2's
+ * `createMcpHandler`, 2026 only) at `/modern`; a 2025-11-25 Streamable HTTP server (SDK v1,
+ * stateless) at `/crm` that checks its bearer token and answers a revoked one 401 with a
+ * challenge; a legacy HTTP+SSE-only server (SDK v1) at `/legacy`, whose Streamable POST is refused
+ * 405 and whose stream announces `/messages`; an OpenAPI service serving its own document at
+ * `/openapi.json` (one operation outside the subset); and a file at `/files/report.txt`. Every
+ * request is counted, by the step the demo is on.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer as V1Server } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  acceptedContent,
+  createMcpHandler,
+  inputRequired,
+  McpServer as V2Server,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 /** The running demo servers. */
 export interface DemoServers {
   /** `http://127.0.0.1:PORT`. */
   readonly origin: string;
-  /** Requests seen, as `METHOD path`. */
-  readonly seen: string[];
-  /** Stops every server and socket. */
+  /** Requests seen so far (the demo reads the difference around each step). */
+  requests(): number;
+  /** Calls of `/modern`'s `slow` that the server saw cancelled. */
+  cancelledOnServer(): number;
+  /** Revokes the token `/crm` accepts and accepts `next` instead. */
+  rotateToken(next: string): void;
   close(): Promise<void>;
 }
 
-function buildServer(): McpServer {
-  const server = new McpServer({ name: 'demo', version: '1.0.0' });
+/** The token `/crm` accepts first. */
+export const FIRST_TOKEN = 'token-1';
+
+/** The 2026 server's tools: one answer, progress, a question for the caller, one that waits. */
+function modernServer(state: { cancelled: number }): V2Server {
+  const server = new V2Server({ name: 'demo-2026', version: '1.0.0' });
   server.registerTool(
-    'forecast',
+    'lookup',
     {
-      description: 'The weather forecast for a city',
-      inputSchema: { city: z.string(), days: z.number().int().min(1).max(7) },
+      description: 'Looks up a customer.',
+      inputSchema: z.object({ id: z.string() }),
+      annotations: { readOnlyHint: true },
     },
-    async ({ city, days }) => ({
-      content: [{ type: 'text', text: `${city}: sunny for ${days} day(s)` }],
-      structuredContent: { city, days, outlook: 'sunny' },
-    }),
+    async ({ id }) => ({ content: [{ type: 'text', text: `customer ${id}: Ada Lovelace` }] }),
   );
   server.registerTool(
-    'whoami',
-    { description: 'Who the server thinks you are' },
-    async (extra) => ({
-      content: [
-        { type: 'text', text: String(extra.requestInfo?.headers.authorization ?? 'anonymous') },
-      ],
-    }),
+    'report',
+    { description: 'Builds a report in three steps.', inputSchema: z.object({}) },
+    async (_args, ctx) => {
+      const progressToken = ctx.mcpReq._meta?.progressToken;
+      for (const step of [1, 2, 3]) {
+        if (progressToken === undefined) break;
+        await ctx.mcpReq.notify({
+          method: 'notifications/progress',
+          params: { progressToken, progress: step, total: 3, message: `step ${step}` },
+        });
+      }
+      return { content: [{ type: 'text', text: 'report ready' }] };
+    },
+  );
+  server.registerTool(
+    'deploy',
+    {
+      description: 'Deploys, after the caller confirms.',
+      inputSchema: z.object({ env: z.string() }),
+      annotations: { destructiveHint: true },
+    },
+    async ({ env }, ctx) => {
+      const answer = z.object({ confirm: z.boolean() });
+      const confirmed = acceptedContent(ctx.mcpReq.inputResponses, 'confirm', answer);
+      if (confirmed?.confirm !== true) {
+        return inputRequired({
+          inputRequests: {
+            confirm: inputRequired.elicit({
+              message: `Deploy to ${env}?`,
+              requestedSchema: answer,
+            }),
+          },
+        });
+      }
+      return { content: [{ type: 'text', text: `deployed to ${env}` }] };
+    },
+  );
+  server.registerTool(
+    'slow',
+    { description: 'Works until it is cancelled.', inputSchema: z.object({}) },
+    async (_args, ctx) => {
+      const { signal } = ctx.mcpReq;
+      await new Promise<void>((resolve) => {
+        if (signal.aborted) resolve();
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      state.cancelled += 1;
+      return { content: [{ type: 'text', text: 'stopped' }] };
+    },
   );
   return server;
 }
 
-/** The OpenAPI document of the demo's forecast service; `/upload` is outside the subset. */
-const FORECAST_DOCUMENT = {
+/** A 2025 server's tools: `whoami` (`/crm`) or `forecast` (`/legacy`). */
+function v1Server(tool: 'whoami' | 'forecast'): V1Server {
+  const server = new V1Server({ name: `demo-${tool}`, version: '1.0.0' });
+  if (tool === 'whoami') {
+    server.registerTool('whoami', { description: 'Who the server thinks you are.' }, async () => ({
+      content: [{ type: 'text', text: 'you are ada' }],
+    }));
+  } else {
+    server.registerTool(
+      'forecast',
+      { description: 'The forecast for a city.', inputSchema: { city: z.string() } },
+      async ({ city }) => ({ content: [{ type: 'text', text: `${city}: sunny` }] }),
+    );
+  }
+  return server;
+}
+
+const FORECASTS_DOCUMENT = {
   openapi: '3.1.0',
   info: { title: 'Forecasts', version: '1.0.0' },
   servers: [{ url: '/api' }],
-  security: [{ key: [] }],
   paths: {
     '/forecasts/{city}': {
       get: {
         operationId: 'getForecast',
         summary: 'The forecast for a city',
-        parameters: [
-          { name: 'city', in: 'path', required: true, schema: { type: 'string' } },
-          { name: 'days', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 7 } },
-        ],
+        parameters: [{ name: 'city', in: 'path', required: true, schema: { type: 'string' } }],
       },
     },
-    '/upload': {
+    '/radar': {
       post: { operationId: 'uploadRadar', requestBody: { content: { 'image/png': {} } } },
     },
   },
-  components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } } },
 };
 
-function answerForecastApi(url: URL, req: IncomingMessage, res: ServerResponse): void {
-  const match = /^\/api\/forecasts\/([^/]+)$/.exec(url.pathname);
-  const body =
-    match === null
-      ? { status: 404, json: { message: 'not found' } }
-      : {
-          status: 200,
-          json: {
-            city: decodeURIComponent(match[1] ?? ''),
-            days: Number(url.searchParams.get('days') ?? 1),
-            outlook: 'sunny',
-            apiKey: String(req.headers['x-api-key'] ?? 'none'),
-          },
-        };
-  res.writeHead(body.status, { 'content-type': 'application/json' }).end(JSON.stringify(body.json));
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
+async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') as unknown;
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Hands a node request to a web-standard handler; a client that goes away aborts it. */
+async function relay(
+  handler: { fetch(request: Request): Promise<Response> },
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const gone = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  const body = req.method === 'POST' ? await readBody(req) : undefined;
+  const response = await handler.fetch(
+    new Request(`http://127.0.0.1${req.url ?? '/'}`, {
+      method: req.method ?? 'GET',
+      headers,
+      signal: gone.signal,
+      ...(body === undefined ? {} : { body }),
+    }),
+  );
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (response.body !== null) {
+    for await (const chunk of response.body) {
+      if (res.destroyed) break;
+      res.write(chunk);
+    }
+  }
+  res.end();
 }
 
 /** Starts the demo servers on an OS-assigned loopback port. */
 export async function startDemoServers(): Promise<DemoServers> {
-  const seen: string[] = [];
-  const legacy = new Map<string, SSEServerTransport>();
+  const state = { cancelled: 0, requests: 0, token: FIRST_TOKEN };
+  const modern = createMcpHandler(() => modernServer(state), { legacy: 'reject' });
+  const streams = new Map<string, SSEServerTransport>();
+  let origin = '';
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    state.requests += 1;
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    seen.push(`${req.method} ${url.pathname}`);
-    if (url.pathname === '/mcp' && req.method === 'POST') {
+    if (url.pathname === '/modern') return relay(modern, req, res);
+    if (url.pathname === '/crm' && req.method === 'POST') {
+      if (req.headers.authorization !== `Bearer ${state.token}`) {
+        const challenge = `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/crm", scope="crm.read"`;
+        res.writeHead(401, { 'www-authenticate': challenge }).end();
+        return;
+      }
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      const server = buildServer();
-      res.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
+      const server = v1Server('whoami');
+      res.on('close', () => void server.close());
       await server.connect(transport);
-      await transport.handleRequest(req, res, await readJson(req));
+      await transport.handleRequest(req, res, JSON.parse(await readBody(req)) as unknown);
       return;
     }
     if (url.pathname === '/legacy' && req.method === 'GET') {
       const transport = new SSEServerTransport('/messages', res);
-      legacy.set(transport.sessionId, transport);
-      res.on('close', () => legacy.delete(transport.sessionId));
-      await buildServer().connect(transport);
+      streams.set(transport.sessionId, transport);
+      res.on('close', () => streams.delete(transport.sessionId));
+      await v1Server('forecast').connect(transport);
       return;
     }
     if (url.pathname === '/messages' && req.method === 'POST') {
-      const transport = legacy.get(url.searchParams.get('sessionId') ?? '');
+      const transport = streams.get(url.searchParams.get('sessionId') ?? '');
       if (transport === undefined) res.writeHead(404).end();
       else await transport.handlePostMessage(req, res);
       return;
     }
     if (url.pathname === '/openapi.json') {
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify(FORECAST_DOCUMENT));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(FORECASTS_DOCUMENT));
       return;
     }
-    if (url.pathname.startsWith('/api/')) return answerForecastApi(url, req, res);
-    if (url.pathname === '/hang') return; // never answers: the client's deadline must fire
+    const forecast = /^\/api\/forecasts\/([^/]+)$/.exec(url.pathname);
+    if (forecast !== null) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ city: decodeURIComponent(forecast[1] ?? ''), outlook: 'sunny' }));
+      return;
+    }
+    if (url.pathname === '/files/report.txt') {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('quarterly numbers\n');
+      return;
+    }
     res.writeHead(405, { allow: 'GET' }).end('Method Not Allowed');
   };
   const http = createServer((req, res) => {
     handle(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500).end();
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
     });
   });
   await new Promise<void>((ready) => http.listen(0, '127.0.0.1', ready));
-  const { port } = http.address() as AddressInfo;
+  origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   return {
-    origin: `http://127.0.0.1:${port}`,
-    seen,
+    origin,
+    requests: () => state.requests,
+    cancelledOnServer: () => state.cancelled,
+    rotateToken: (next) => {
+      state.token = next;
+    },
     close: () =>
       new Promise<void>((done) => {
         http.closeAllConnections();

@@ -1,5 +1,7 @@
 /**
- * `npm run demo` stays true: the demo runs end to end on its embedded servers and shows each step.
+ * `npm run demo` stays true: the demo runs end to end on its embedded servers, within 15 s, and
+ * each step shows its lifecycle: `--json` prints every transition and every step as JSON lines,
+ * and the text run ends with the summary table.
  */
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -9,30 +11,83 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
 
+interface Line {
+  readonly type: 'transition' | 'step';
+  readonly step: number;
+  readonly connection?: string;
+  readonly to?: string;
+  readonly event?: string;
+  readonly name?: string;
+  readonly wire?: string;
+  readonly outcome?: string;
+  readonly requests?: number;
+  readonly lines?: readonly string[];
+}
+
+const demo = (args: readonly string[] = []) =>
+  run(process.execPath, ['--import', 'tsx', 'src/cli/demo.ts', ...args], {
+    cwd: ROOT,
+    timeout: 15_000,
+  });
+
 describe('the demo', () => {
-  it('discovers, calls with per-call credentials, falls back to legacy SSE, times out, and waits', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/demo.ts'], {
-      cwd: ROOT,
-      timeout: 60_000,
-    });
-    expect(stdout).toContain('weather: 2 tool(s)');
-    expect(stdout).toContain('the server saw: "Bearer token-for-ada"');
+  it('shows every lifecycle, step by step, as JSON lines', async () => {
+    const { stdout, stderr } = await demo(['--json']);
+    expect(stderr).toBe('');
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Line);
+    const steps = lines.filter((line) => line.type === 'step');
+    expect(
+      steps.map(({ name, wire, outcome, requests }) => [name, wire, outcome, requests]),
+    ).toEqual([
+      ['modern call', '2026-07-28', 'customer 42: Ada Lovelace', 1],
+      ['fallback to legacy SSE', 'legacy SSE', 'Lisbon: sunny', 5],
+      ['401, then a new token', '2025-11-25', '401, then you are ada', 5],
+      ['upstream progress', '2026-07-28', 'report ready', 1],
+      ['input_required round', '2026-07-28', 'deployed to staging', 2],
+      ['deadline', '2026-07-28', 'CONNECTION_TIMEOUT', 1],
+      ['caller cancellation', '2026-07-28', 'CANCELLED', 1],
+      ['approval', '—', 'deploy asks: true; lookup asks: false', 0],
+      ['refused OpenAPI operation', 'OpenAPI', '{"city":"Porto","outlook":"sunny"}', 1],
+      ['download', 'guarded GET', 'saved report.txt', 1],
+      ['wait', '—', 'ready after 3 polls', 0],
+    ]);
+    const entered = (step: number) =>
+      lines
+        .filter((line) => line.type === 'transition' && line.step === step)
+        .map((line) => `${line.to} [${line.event}]`);
+    expect(entered(1)).toEqual([
+      'modern.requesting.waiting [xstate.init]',
+      'closed [xstate.done.actor.postModernRequest]',
+    ]);
+    expect(entered(2)).toContain('legacy.initializing [SSE_ENDPOINT]');
+    expect(entered(3)).toContain('closed [xstate.done.actor.postInitialize]');
+    expect(entered(5)).toContain('modern.answeringInput [xstate.done.actor.postModernRequest]');
+    expect(entered(6)).toContain(
+      'closed [xstate.after.REQUEST_DEADLINE.mcpOperation.modern.requesting.waiting]',
+    );
+    expect(entered(7)).toContain('closed [CANCEL]');
+    expect(steps[2]?.lines?.[0]).toMatch(
+      /^challenge: resource_metadata http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/crm, scope crm\.read$/,
+    );
+    expect(steps[3]?.lines).toEqual(['progress: 1/3 step 1, 2/3 step 2, 3/3 step 3']);
+    expect(steps[5]?.lines).toEqual(['the server saw the request end: 1']);
+    expect(steps[6]?.lines).toEqual(['the server saw the request end: 1']);
+    expect(steps[8]?.lines).toEqual([
+      'refused: uploadRadar (non-json-body): POST /radar has a request body that is not application/json',
+    ]);
+    expect(steps[9]?.lines).toEqual(['content: "quarterly numbers\\n"']);
+  }, 20_000);
+
+  it('prints the live trace and ends with the summary table', async () => {
+    const { stdout } = await demo();
     expect(stdout).toContain(
-      'streamable.requesting.waiting -> closed  [xstate.done.actor.postRequest]',
+      '    weather mcpOperation: legacy.connecting -> legacy.initializing  [SSE_ENDPOINT]',
     );
-    expect(stdout).toContain(
-      'ok: true; requests: POST /legacy, GET /legacy, POST /messages, POST /messages, POST /messages',
-    );
-    expect(stdout).toMatch(
-      /ConnectionTimeoutError after \d+ ms: \{"operation":"tools\/list","timeoutMs":300\}/,
-    );
-    expect(stdout).toContain('{"ok":true,"data":{"status":"ready","polls":3}}');
-    expect(stdout).toContain('mounted: forecasts__getForecast');
-    expect(stdout).toContain(
-      'skipped: uploadRadar (non-json-body): POST /upload has a request body that is not application/json',
-    );
-    expect(stdout).toContain(
-      '{"ok":true,"data":{"city":"Porto","days":2,"outlook":"sunny","apiKey":"key-of-ada"}}',
-    );
-  }, 60_000);
+    const summary = stdout.slice(stdout.indexOf('== summary'));
+    expect(summary.split('\n')[1]).toMatch(/^step\s+wire\s+outcome\s+requests\s+ms\s*$/);
+    expect(summary).toMatch(/\n11\. wait\s+—\s+ready after 3 polls\s+0\s+\d+/);
+  }, 20_000);
 });
