@@ -53,8 +53,8 @@ describe('README examples', () => {
     rmSync(OUT, { recursive: true, force: true });
   });
 
-  it('has the nine examples the README promises', () => {
-    expect(examples).toHaveLength(9);
+  it('has the seven examples the README promises', () => {
+    expect(examples).toHaveLength(7);
   });
 
   // A full program check (xstate and SDK types included) takes seconds on a slow machine.
@@ -74,32 +74,38 @@ describe('README examples', () => {
       log.mockRestore();
     }
     expect(logged).toEqual([
-      [['echo', 'add', 'whoami', 'slow', 'fail']],
+      // MCP servers as tools: the ToolSet's names (`big` blocked) and `echo` asking for
+      // approval, the catalog's headroom, then one call.
+      [['echo', 'add', 'whoami', 'slow', 'fail'], true],
+      [{ tools: 5 }],
       [true],
+      // generateText: the step's tool output as the server wrote it, then the model's text.
       [
-        [
-          'start -> credentials (xstate.init)',
-          // Discovery probes the modern wire first; this 2025 server answers as 2025 servers do.
-          'credentials -> modern.requesting.waiting (xstate.done.actor.resolveCredentials)',
-          'modern.requesting.waiting -> streamable.initializing (xstate.done.actor.postModernRequest)',
-        ],
+        { content: [{ type: 'text', text: 'Echo: hi' }], structuredContent: { echoed: 'hi' } },
+        'done',
       ],
-      [{ ok: true, data: { type: 'text', text: 'short' } }],
+      // The reauthorization loop (this server takes any token).
+      ['done'],
       // The v2-line gateway lists every upstream tool, in the upstream's order.
       [['echo', 'add', 'whoami', 'slow', 'fail', 'big']],
+      // OpenAPI: the refused operation, then the mounted tools.
       ['uploadPhoto', 'non-json-body'],
       [['pets__showPetById']],
+      // Wait, download (refused: link-local), upload.
       [{ ok: true, data: { status: 'ready' } }],
       ['DOWNLOAD_HOST_REFUSED'],
       [{ ok: true, data: { stored: 'archive://report.txt', bytes: 17 } }],
+      // Watching: the states entered, the inspector called, the span's revision and events.
       [
-        '2025-11-25',
         [
           'streamable.initializing',
           'streamable.notifying',
           'streamable.requesting.waiting',
           'closed',
         ],
+        true,
+        '2025-11-25',
+        4,
       ],
     ]);
   });
