@@ -9,9 +9,9 @@ import { metrics } from '@opentelemetry/api';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnyRuntimeToolDefinition, runTool } from '../../src/binding/index.js';
-import { defineOpenApiConnection, mountConnections } from '../../src/connections/index.js';
+import { mountConnections } from '../../src/connections/index.js';
 import { mcpHandler } from '../fixtures/fault-server.js';
-import { petstoreHandler } from '../fixtures/petstore.js';
+import { mountedPetstoreTool, petstoreHandler } from '../fixtures/petstore.js';
 import { connect, useFaultServers } from '../support/fault-suite.js';
 import { type SpanRecord, sentMeta, useOtel } from '../support/otel.js';
 
@@ -31,12 +31,7 @@ const traceparentOf = (span: SpanRecord) => `00-${span.traceId}-${span.spanId}-0
 describe('with the undici instrumentation registered', () => {
   it('an OpenAPI call has one HTTP span, the child of its operation span, counted once', async () => {
     const server = await start(petstoreHandler());
-    const tools = await mountConnections([
-      defineOpenApiConnection({ name: 'pets', spec: `${server.origin}/openapi.json` }),
-    ]);
-    const show = tools.find(
-      (tool) => tool.name === 'pets__showPetById',
-    ) as AnyRuntimeToolDefinition;
+    const show = await mountedPetstoreTool(server.origin);
     const before = await otel.histogram('http.client.request.duration');
     const from = server.requests.length;
     otel.reset();

@@ -13,13 +13,9 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { type AnyRuntimeToolDefinition, runTool } from '../../src/binding/index.js';
-import {
-  type ConnectionTelemetry,
-  defineOpenApiConnection,
-  mountConnections,
-} from '../../src/connections/index.js';
+import { type ConnectionTelemetry, mountConnections } from '../../src/connections/index.js';
 import { type FaultServer, mcp, mcpHandler, reply } from '../fixtures/fault-server.js';
-import { petstoreHandler } from '../fixtures/petstore.js';
+import { mountedPetstoreTool, petstoreHandler } from '../fixtures/petstore.js';
 import { connect, useFaultServers } from '../support/fault-suite.js';
 import { type SpanRecord, sentMeta, useOtel } from '../support/otel.js';
 
@@ -118,12 +114,7 @@ describe('the trace context on the wire', () => {
 describe('an OpenAPI call span', () => {
   it('is a CLIENT span named by method and path template, with the operation and the status', async () => {
     const server = await start(petstoreHandler());
-    const tools = await mountConnections([
-      defineOpenApiConnection({ name: 'pets', spec: `${server.origin}/openapi.json` }),
-    ]);
-    const show = tools.find(
-      (tool) => tool.name === 'pets__showPetById',
-    ) as AnyRuntimeToolDefinition;
+    const show = await mountedPetstoreTool(server.origin);
     const from = server.requests.length;
     expect(await runTool(show, { petId: '1' }, { source: 'agent' })).toMatchObject({ ok: true });
     expect(await runTool(show, { petId: '9' }, { source: 'agent' })).toMatchObject({ ok: false });
