@@ -1,7 +1,8 @@
 /**
- * The README's TypeScript examples compile against the package's own types and run against a real
- * MCP SDK server. Each ```ts block is written to `.readme-examples/` with the package specifiers
- * pointed at `src/`, type-checked with the project's compiler options, then imported.
+ * The README's TypeScript examples compile against the built package's declarations and run
+ * against a real MCP SDK server. Each ```ts block is written to `.readme-examples/` with the
+ * package specifiers pointed at `dist/`, type-checked with the project's compiler options, then
+ * imported.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -18,10 +19,11 @@ function readmeExamples(): string[] {
   return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
 }
 
-function pointAtSources(code: string): string {
+/** The package's specifiers pointed at the built package (`dist/`, built by `pretest`). */
+function pointAtPackage(code: string): string {
   return code
-    .replaceAll(/from 'stitchkit-transport\/([a-z]+)'/g, "from '../src/$1/index.js'")
-    .replaceAll("from 'stitchkit-transport'", "from '../src/index.js'");
+    .replaceAll(/from 'stitchkit-transport\/([a-z]+)'/g, "from '../dist/$1/index.js'")
+    .replaceAll("from 'stitchkit-transport'", "from '../dist/index.js'");
 }
 
 function typeErrors(files: readonly string[]): string[] {
@@ -43,7 +45,7 @@ describe('README examples', () => {
     rmSync(OUT, { recursive: true, force: true });
     mkdirSync(OUT, { recursive: true });
     examples.forEach((code, index) => {
-      writeFileSync(files[index] ?? '', `${pointAtSources(code)}\nexport {};\n`);
+      writeFileSync(files[index] ?? '', `${pointAtPackage(code)}\nexport {};\n`);
     });
     peers = await startMcpPeers();
   });
