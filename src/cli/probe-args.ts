@@ -22,6 +22,7 @@ Options:
   --proxy env|URL      send through a proxy: the environment's, or this one
   --call TOOL          call this tool (or OpenAPI operation) after mounting
   --args JSON          the call's arguments, a JSON object (default {})
+  --answer JSON        accept what the server asks the caller (elicitation) with this content
   --timeout MS         the deadline of each operation, in ms
   --max-bytes N        the byte ceiling of each answer
   --json               print one JSON object instead of text
@@ -39,7 +40,14 @@ export interface ProbeArgs {
   readonly headers: Readonly<Record<string, string>>;
   readonly allowHosts: readonly string[];
   readonly proxy: string | undefined;
-  readonly call: { readonly tool: string; readonly args: Record<string, unknown> } | undefined;
+  readonly call:
+    | {
+        readonly tool: string;
+        readonly args: Record<string, unknown>;
+        /** What to accept an elicitation with; without it the probe declares no capability. */
+        readonly answer?: Record<string, unknown>;
+      }
+    | undefined;
   readonly timeoutMs: number | undefined;
   readonly maxBytes: number | undefined;
   readonly json: boolean;
@@ -87,7 +95,7 @@ export function parseProbeArgs(argv: readonly string[]): ProbeArgs | 'help' {
     headers: headersOf(values.header ?? []),
     allowHosts: values['allow-host'] ?? [],
     proxy: values.proxy,
-    call: callOf(values.call, values.args),
+    call: callOf(values.call, values.args, values.answer),
     timeoutMs: positiveInteger('--timeout', values.timeout),
     maxBytes: positiveInteger('--max-bytes', values['max-bytes']),
     json: values.json === true,
@@ -109,6 +117,7 @@ function parse(argv: readonly string[]) {
       proxy: { type: 'string' },
       call: { type: 'string' },
       args: { type: 'string' },
+      answer: { type: 'string' },
       timeout: { type: 'string' },
       'max-bytes': { type: 'string' },
       json: { type: 'boolean' },
@@ -128,22 +137,37 @@ function headersOf(pairs: readonly string[]): Record<string, string> {
   return headers;
 }
 
-function callOf(tool: string | undefined, args: string | undefined): ProbeArgs['call'] | undefined {
+function callOf(
+  tool: string | undefined,
+  args: string | undefined,
+  answer: string | undefined,
+): ProbeArgs['call'] | undefined {
   if (tool === undefined) {
-    if (args !== undefined) throw new ProbeUsageError('--args goes with --call TOOL');
+    if (args !== undefined || answer !== undefined) {
+      throw new ProbeUsageError(
+        `--${args === undefined ? 'answer' : 'args'} goes with --call TOOL`,
+      );
+    }
     return undefined;
   }
-  if (args === undefined) return { tool, args: {} };
+  return {
+    tool,
+    args: args === undefined ? {} : jsonObject('--args', args),
+    ...(answer === undefined ? {} : { answer: jsonObject('--answer', answer) }),
+  };
+}
+
+function jsonObject(flag: string, text: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(args);
+    value = JSON.parse(text);
   } catch {
-    throw new ProbeUsageError('--args is not JSON');
+    throw new ProbeUsageError(`${flag} is not JSON`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ProbeUsageError('--args must be a JSON object');
+    throw new ProbeUsageError(`${flag} must be a JSON object`);
   }
-  return { tool, args: value as Record<string, unknown> };
+  return value as Record<string, unknown>;
 }
 
 function positiveInteger(flag: string, text: string | undefined): number | undefined {

@@ -58,6 +58,8 @@ export interface ProbedCall {
   readonly result?: unknown;
   readonly error?: ProbeFailure;
   readonly progress: readonly { progress: number; total?: number; message?: string }[];
+  /** What the server asked the caller (`input_required` rounds, or requests on the stream). */
+  readonly asked: readonly { method: string; message?: string }[];
   readonly trace: readonly TraceStep[];
   readonly ms: number;
 }

@@ -212,9 +212,27 @@ async function callOf(
     );
   }
   const progress: ProbedCall['progress'][number][] = [];
+  const asked: ProbedCall['asked'][number][] = [];
   const started = performance.now();
+  const answer = call.answer;
   const result = await runTool(tool, call.args, {
     source: 'cli',
+    // With --answer, the probe is a caller that accepts every elicitation with it.
+    ...(answer === undefined
+      ? {}
+      : {
+          caller: {
+            capabilities: { elicitation: {} },
+            request: (request: { method: string; params: Readonly<Record<string, unknown>> }) => {
+              const message = request.params.message;
+              asked.push({
+                method: request.method,
+                ...(typeof message === 'string' ? { message } : {}),
+              });
+              return { result: { action: 'accept', content: answer } };
+            },
+          },
+        }),
     reportProgress: (value, total, message) => {
       progress.push({
         progress: value,
@@ -225,12 +243,15 @@ async function callOf(
   });
   const ms = elapsed(started);
   const trace = traceOf(records);
-  if (result.ok) return { tool: call.tool, ok: true, result: result.data, progress, trace, ms };
+  if (result.ok) {
+    return { tool: call.tool, ok: true, result: result.data, progress, asked, trace, ms };
+  }
   return {
     tool: call.tool,
     ok: false,
     error: failureOf(toolCauseFromResult(result) ?? result),
     progress,
+    asked,
     trace,
     ms,
   };

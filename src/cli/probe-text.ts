@@ -74,6 +74,11 @@ export function probeText(report: ProbeReport, style: TextStyle): string {
         `    progress ${step.progress}${of}${step.message === undefined ? '' : ` ${step.message}`}`,
       );
     }
+    for (const question of call.asked) {
+      out.push(
+        `    asked ${question.method}${question.message === undefined ? '' : ` "${question.message}"`}: answered`,
+      );
+    }
     if (call.ok) out.push(`    result ${JSON.stringify(call.result)}`);
     out.push(...traceLines(call.trace, dim));
     if (call.error !== undefined) out.push(...failureLines(call.error, style, red));

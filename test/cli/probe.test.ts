@@ -123,6 +123,42 @@ describe('probe <mcp-url>', () => {
     expect(trace(report.call)).toEqual(['modern.requesting.waiting', 'closed']);
   });
 
+  it('answers an input_required round with --answer, and shows what was asked', async () => {
+    const { code, report } = await probeJson([
+      v2.url('/dual'),
+      '--call',
+      'confirm',
+      '--args',
+      '{"env":"staging"}',
+      '--answer',
+      '{"confirm":true}',
+    ]);
+    expect(code).toBe(0);
+    expect(report.call).toMatchObject({
+      ok: true,
+      result: 'deployed to staging',
+      asked: [{ method: 'elicitation/create', message: 'Deploy to staging?' }],
+    });
+    expect(trace(report.call)).toEqual([
+      'modern.requesting.waiting',
+      'modern.answeringInput',
+      'modern.requesting.waiting',
+      'closed',
+    ]);
+    // Without --answer the probe declares nothing, and the call says what it lacked.
+    const unanswered = await probeJson([
+      v2.url('/dual'),
+      '--call',
+      'confirm',
+      '--args',
+      '{"env":"x"}',
+    ]);
+    expect(unanswered.code).toBe(1);
+    expect(unanswered.report.call?.error?.message).toBe(
+      'Connection "probe" needs client capabilities its caller did not declare (elicitation)',
+    );
+  });
+
   it('prints text for a person, without colour off a TTY', async () => {
     const { code, stdout } = await probe([v2.url('/dual')]);
     expect(code).toBe(0);
