@@ -52,10 +52,12 @@ export function probeText(report: ProbeReport, style: TextStyle): string {
     `${report.tools.length} mounted, ${report.catalog?.schemaBytes ?? 0} schema bytes${cache}`,
   );
   const width = Math.max(0, ...report.tools.map((tool) => tool.name.length));
+  const digits = Math.max(0, ...report.tools.map((tool) => String(tool.schemaBytes).length));
   for (const tool of report.tools) {
-    const hints = tool.annotations.length === 0 ? '' : ` ${tool.annotations.join(' ')}`;
+    const size = `${String(tool.schemaBytes).padStart(digits)} B`;
+    const hints = tool.annotations.length === 0 ? '' : `  ${tool.annotations.join(' ')}`;
     out.push(
-      `    ${tool.name.padEnd(width)}  ${tool.schemaBytes} B${hints}  ${dim(firstLine(tool.description))}`,
+      `    ${tool.name.padEnd(width)}  ${size}  ${dim(firstLine(tool.description))}${hints}`,
     );
   }
   if (report.skipped.length > 0) {
