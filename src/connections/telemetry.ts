@@ -4,7 +4,8 @@
  * transitions as its events, the `mcp.client.operation.duration` histogram, one client span per
  * OpenAPI call named by its path template, and the operation's trace context for the wire
  * (`params._meta` and headers). With the API absent, no tracer or meter registered and no
- * propagator, an operation pays a few lookups and allocates nothing here.
+ * propagator, an operation pays two provider lookups and a propagator check, and builds no span,
+ * attribute or carrier (its caller builds one small span plan).
  *
  * Nothing secret is written: no token, header value, query string, argument or result (the last
  * two only with `recordArguments`); `server.address` and `server.port` are the URL's host alone.
