@@ -5,15 +5,7 @@
  */
 import { AppError } from '../binding/index.js';
 import { isRecord } from '../binding/type-guards.js';
-import {
-  ConnectionAuthorizationRequiredError,
-  ConnectionNetworkError,
-  ConnectionProtocolError,
-  ConnectionRequestError,
-  ConnectionResponseTooLargeError,
-  ConnectionTimeoutError,
-  ConnectionUrlError,
-} from '../connections/index.js';
+import { failureClassOf } from '../wire/index.js';
 
 /** One transition, with the ms spent in the state it left. */
 export interface TraceStep {
@@ -102,34 +94,48 @@ export function exitCodeOf(report: ProbeReport): number {
   return report.error?.exitCode ?? report.call?.error?.exitCode ?? EXIT.ok;
 }
 
+/** The exit code of each failure class that reports nothing more than its class. */
+const EXIT_BY_CLASS = {
+  'too-large': EXIT.tooLarge,
+  network: EXIT.network,
+  timeout: EXIT.timeout,
+  credential: EXIT.other,
+  'input-required': EXIT.other,
+  other: EXIT.other,
+} as const;
+
 /** A failure as the probe reports it, with its exit code. */
 export function failureOf(error: unknown): ProbeFailure {
-  const detail = detailOf(error);
-  const { kind, message } = describe(error);
-  const base = { kind, message, detail };
-  if (ConnectionAuthorizationRequiredError.isInstance(error)) {
-    return { ...base, exitCode: EXIT.unauthorized, status: 401, ...challengeOf(error.challenge) };
+  const base = { ...describe(error), detail: detailOf(error) };
+  const failure = failureClassOf(error);
+  switch (failure.kind) {
+    case 'unauthorized':
+      return {
+        ...base,
+        exitCode: EXIT.unauthorized,
+        status: 401,
+        ...challengeOf(failure.challenge),
+      };
+    case 'status': {
+      const exitCode = failure.status === 403 ? EXIT.forbidden : EXIT.other;
+      return { ...base, exitCode, status: failure.status, ...challengeOf(failure.challenge) };
+    }
+    case 'url':
+      return {
+        ...base,
+        exitCode: EXIT.refused,
+        ...(failure.url === undefined ? {} : { url: failure.url }),
+        ...(failure.redirectTo === undefined ? {} : { redirectTo: failure.redirectTo }),
+      };
+    case 'protocol':
+      return {
+        ...base,
+        exitCode: EXIT.other,
+        ...(failure.rpcCode === undefined ? {} : { rpcCode: failure.rpcCode }),
+      };
+    default:
+      return { ...base, exitCode: EXIT_BY_CLASS[failure.kind] };
   }
-  if (ConnectionRequestError.isInstance(error)) {
-    const exitCode = error.status === 403 ? EXIT.forbidden : EXIT.other;
-    return { ...base, exitCode, status: error.status, ...challengeOf(error.challenge) };
-  }
-  if (ConnectionUrlError.isInstance(error)) {
-    return {
-      ...base,
-      exitCode: EXIT.refused,
-      ...(error.url === undefined ? {} : { url: error.url }),
-      ...(error.redirectTo === undefined ? {} : { redirectTo: error.redirectTo }),
-    };
-  }
-  if (ConnectionResponseTooLargeError.isInstance(error))
-    return { ...base, exitCode: EXIT.tooLarge };
-  if (ConnectionNetworkError.isInstance(error)) return { ...base, exitCode: EXIT.network };
-  if (ConnectionTimeoutError.isInstance(error)) return { ...base, exitCode: EXIT.timeout };
-  if (ConnectionProtocolError.isInstance(error) && error.rpcCode !== undefined) {
-    return { ...base, exitCode: EXIT.other, rpcCode: error.rpcCode };
-  }
-  return { ...base, exitCode: EXIT.other };
 }
 
 /** The class (or a tool's own code) and the message of a failure. */

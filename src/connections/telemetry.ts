@@ -16,18 +16,7 @@ import { type Otel, otelApi, propagates } from '../binding/otel-api.js';
 import { isRecord } from '../binding/type-guards.js';
 import { REQUEST_ID } from '../machines/mcp-operation/mcp-operation.policy.js';
 import type { TransitionObserver } from '../machines/observe.js';
-import {
-  ConnectionAuthorizationRequiredError,
-  ConnectionCredentialError,
-  ConnectionInputRequiredError,
-  ConnectionNetworkError,
-  ConnectionProtocolError,
-  ConnectionRequestError,
-  ConnectionResponseTooLargeError,
-  ConnectionTimeoutError,
-  ConnectionUrlError,
-  type WireTraceContext,
-} from '../wire/index.js';
+import { failureClassOf, type WireTraceContext } from '../wire/index.js';
 import {
   ATTR,
   EXECUTE_TOOL,
@@ -323,33 +312,36 @@ function failureOf(
   if (signal?.aborted === true && error === signal.reason) {
     return { type: 'cancelled', message: 'cancelled by the caller' };
   }
-  if (ConnectionProtocolError.isInstance(error)) {
-    if (error.rpcCode === undefined) return { type: 'protocol_error', message: error.message };
-    const code = String(error.rpcCode);
-    return { type: code, rpcCode: code, message: error.rpcMessage ?? error.message };
+  const failure = failureClassOf(error);
+  // Our typed errors' messages are written for hosts (no token, no query string); any other
+  // error's message is not ours to vouch for.
+  const message = failure.kind === 'other' ? OTHER_ERROR : (error as Error).message;
+  switch (failure.kind) {
+    case 'protocol': {
+      if (failure.rpcCode === undefined) return { type: 'protocol_error', message };
+      const code = String(failure.rpcCode);
+      return { type: code, rpcCode: code, message: failure.rpcMessage ?? message };
+    }
+    case 'status':
+      return { type: String(failure.status), httpStatus: failure.status, message };
+    case 'unauthorized':
+      return { type: '401', httpStatus: 401, message };
+    case 'network':
+      return { type: `network_${failure.failure}`, message };
+    default:
+      return { type: ERROR_TYPES[failure.kind], message };
   }
-  if (ConnectionRequestError.isInstance(error)) {
-    return { type: String(error.status), httpStatus: error.status, message: error.message };
-  }
-  if (ConnectionAuthorizationRequiredError.isInstance(error)) {
-    return { type: '401', httpStatus: 401, message: error.message };
-  }
-  if (ConnectionNetworkError.isInstance(error)) {
-    return { type: `network_${error.failure}`, message: error.message };
-  }
-  const type = TYPED_FAILURES.find(([isA]) => isA(error))?.[1];
-  if (type !== undefined) return { type, message: (error as Error).message };
-  return { type: OTHER_ERROR, message: OTHER_ERROR };
 }
 
-/** The `error.type` of each typed failure without a code or status of its own. */
-const TYPED_FAILURES: readonly (readonly [(error: unknown) => boolean, string])[] = [
-  [(error) => ConnectionTimeoutError.isInstance(error), 'timeout'],
-  [(error) => ConnectionResponseTooLargeError.isInstance(error), 'response_too_large'],
-  [(error) => ConnectionUrlError.isInstance(error), 'url_refused'],
-  [(error) => ConnectionCredentialError.isInstance(error), 'credential_invalid'],
-  [(error) => ConnectionInputRequiredError.isInstance(error), 'input_required'],
-];
+/** The `error.type` of each failure class without a code or status of its own. */
+const ERROR_TYPES = {
+  timeout: 'timeout',
+  'too-large': 'response_too_large',
+  url: 'url_refused',
+  credential: 'credential_invalid',
+  'input-required': 'input_required',
+  other: OTHER_ERROR,
+} as const;
 
 /** The histogram's attributes: the span's low-cardinality ones (no connection, id or payload). */
 function metricAttributes(start: Attributes, end: Attributes): Attributes {

@@ -54,6 +54,7 @@ export {
   ConnectionTimeoutError,
   ConnectionUrlError,
 } from './errors.js';
+export { type ConnectionFailureClass, failureClassOf } from './failure-class.js';
 export {
   describeRedirect,
   fetchWithoutRedirects,
