@@ -19,6 +19,7 @@ import {
   McpServer as V2Server,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { relayToWebHandler } from './web-relay.js';
 
 /** The running demo servers. */
 export interface DemoServers {
@@ -143,39 +144,6 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Hands a node request to a web-standard handler; a client that goes away aborts it. */
-async function relay(
-  handler: { fetch(request: Request): Promise<Response> },
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
-  const gone = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) gone.abort();
-  });
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === 'string') headers.set(name, value);
-  }
-  const body = req.method === 'POST' ? await readBody(req) : undefined;
-  const response = await handler.fetch(
-    new Request(`http://127.0.0.1${req.url ?? '/'}`, {
-      method: req.method ?? 'GET',
-      headers,
-      signal: gone.signal,
-      ...(body === undefined ? {} : { body }),
-    }),
-  );
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (response.body !== null) {
-    for await (const chunk of response.body) {
-      if (res.destroyed) break;
-      res.write(chunk);
-    }
-  }
-  res.end();
-}
-
 /** Starts the demo servers on an OS-assigned loopback port. */
 export async function startDemoServers(): Promise<DemoServers> {
   const state = { cancelled: 0, requests: 0, token: FIRST_TOKEN };
@@ -185,7 +153,10 @@ export async function startDemoServers(): Promise<DemoServers> {
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     state.requests += 1;
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname === '/modern') return relay(modern, req, res);
+    if (url.pathname === '/modern') {
+      const body = req.method === 'POST' ? await readBody(req) : undefined;
+      return relayToWebHandler(modern, req, res, body);
+    }
     if (url.pathname === '/crm' && req.method === 'POST') {
       if (req.headers.authorization !== `Bearer ${state.token}`) {
         const challenge = `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/crm", scope="crm.read"`;
