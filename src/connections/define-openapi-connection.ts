@@ -9,7 +9,11 @@ import { openApiCallMachine } from '../machines/open-api-call/open-api-call.mach
 import type { SecretValue } from '../machines/secret-value.js';
 import { makeSpecLoadActors } from '../machines/spec-load/spec-load.actors.js';
 import { specLoadMachine } from '../machines/spec-load/spec-load.machine.js';
-import { assertOpenApiDocument, type CredentialPlacement } from '../openapi/index.js';
+import {
+  apiKeyPlacement,
+  assertOpenApiDocument,
+  type CredentialPlacement,
+} from '../openapi/index.js';
 import {
   ConnectionUrlError,
   createHostFence,
@@ -94,13 +98,14 @@ function checkSecurityOverride(name: string, security: unknown): CredentialPlace
   const { type, in: place, name: key } = (security ?? {}) as Record<string, unknown>;
   if (type === 'bearer') return { kind: 'authorization', scheme: 'Bearer' };
   if (type === 'basic') return { kind: 'authorization', scheme: 'Basic' };
-  if (
-    type === 'apiKey' &&
-    (place === 'header' || place === 'query' || place === 'cookie') &&
-    typeof key === 'string' &&
-    key.trim() !== ''
-  ) {
-    return { kind: place, name: key };
+  if (type === 'apiKey') {
+    const placement = apiKeyPlacement(place, key);
+    if (placement === 'invalid-name') {
+      throw new TypeError(
+        `${KIND} "${name}": security names an apiKey ${String(place)} "${String(key)}" that is not a valid name`,
+      );
+    }
+    if (placement !== undefined) return placement;
   }
   throw new TypeError(
     `${KIND} "${name}": security must be { type: 'bearer' }, { type: 'basic' } or { type: 'apiKey', in: 'header' | 'query' | 'cookie', name }`,

@@ -29,5 +29,5 @@ export {
 } from './operation.js';
 export { type OpenApiRefusalReason, OperationRefusal, refuse } from './refusal.js';
 export { buildOpenApiRequest, pathUnder } from './request.js';
-export { selectCredentialPlacement } from './security.js';
+export { apiKeyPlacement, selectCredentialPlacement } from './security.js';
 export type { CredentialPlacement, OpenApiRequest } from './types.js';

@@ -14,20 +14,34 @@ import type { CredentialPlacement, OpenApiRequest } from './types.js';
 
 const API_KEY_PLACES: ReadonlySet<string> = new Set(['header', 'query', 'cookie']);
 
+/**
+ * Where an API key named `name` goes `in` (header, query or cookie): its placement, `undefined`
+ * when `in` or `name` is not one, or `invalid-name` for a header or cookie name outside RFC 9110's
+ * token, which could never be sent (and a cookie name with `;` or `=` would forge another
+ * cookie). The one rule for a document's apiKey scheme and a connection's `security` override.
+ */
+export function apiKeyPlacement(
+  place: unknown,
+  name: unknown,
+): CredentialPlacement | 'invalid-name' | undefined {
+  if (typeof place !== 'string' || !API_KEY_PLACES.has(place)) return undefined;
+  if (typeof name !== 'string' || name.trim() === '') return undefined;
+  if (place !== 'query' && !isHttpToken(name)) return 'invalid-name';
+  return { kind: place as 'header' | 'query' | 'cookie', name };
+}
+
 /** The placement of one scheme, or `undefined` when this library cannot apply it. */
 function placementOf(scheme: Record<string, unknown>): CredentialPlacement | undefined {
   const type = scheme.type;
   if (type === 'apiKey') {
-    const place = scheme.in;
-    const name = scheme.name;
-    if (typeof place !== 'string' || !API_KEY_PLACES.has(place)) return undefined;
-    if (typeof name !== 'string' || name.trim() === '') return undefined;
-    // Checked as a parameter's name is: a header or cookie name outside RFC 9110's token could
-    // never be sent (and a cookie name with `;` or `=` would forge another cookie).
-    if (place !== 'query' && !isHttpToken(name)) {
-      refuse('invalid-operation', `has an apiKey ${place} "${name}" that is not a valid name`);
+    const placement = apiKeyPlacement(scheme.in, scheme.name);
+    if (placement === 'invalid-name') {
+      refuse(
+        'invalid-operation',
+        `has an apiKey ${String(scheme.in)} "${String(scheme.name)}" that is not a valid name`,
+      );
     }
-    return { kind: place as 'header' | 'query' | 'cookie', name };
+    return placement;
   }
   if (type === 'http') {
     const kind = typeof scheme.scheme === 'string' ? scheme.scheme.toLowerCase() : '';

@@ -102,6 +102,28 @@ describe('defineOpenApiConnection', () => {
     }
   });
 
+  it('refuses a security override whose apiKey name could never be sent, as a document scheme is', () => {
+    const cases: [OpenApiConnectionConfig['security'], string][] = [
+      [
+        { type: 'apiKey', in: 'cookie', name: 'a=b; x' },
+        'OpenAPI connection "svc": security names an apiKey cookie "a=b; x" that is not a valid name',
+      ],
+      [
+        { type: 'apiKey', in: 'header', name: 'a b' },
+        'OpenAPI connection "svc": security names an apiKey header "a b" that is not a valid name',
+      ],
+    ];
+    for (const [security, message] of cases) {
+      const error = definitionError({ security });
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toBe(message);
+    }
+    // A query parameter's name may be anything: it is percent-encoded.
+    expect(definitionError({ security: { type: 'apiKey', in: 'query', name: 'a b' } })).toBe(
+      undefined,
+    );
+  });
+
   it('refuses a URL error with the wire error and limits with a RangeError', () => {
     expect(definitionError({ baseUrl: 'ftp://api.example.com' })).toBeInstanceOf(
       ConnectionUrlError,
