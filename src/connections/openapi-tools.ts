@@ -22,12 +22,13 @@ import {
   listOperations,
   type OperationDocument,
   OperationRefusal,
+  operationBaseUrl,
   pathUnder,
   RefExpander,
   rawOperationName,
 } from '../openapi/index.js';
 import type { OpenApiMethod } from '../openapi/types.js';
-import type { HostFence } from '../wire/index.js';
+import { type HostFence, isInsideFence } from '../wire/index.js';
 import {
   type ResolvedOpenApiConnection,
   resolveOpenApiConnection,
@@ -159,21 +160,20 @@ function operationBase(
 ):
   | { readonly base: URL }
   | { readonly reason: 'invalid-server' | 'server-outside-fence'; readonly message: string } {
-  if (compiled.server === undefined) return { base: service.baseUrl };
-  const url = new URL(compiled.server, service.baseUrl);
+  const url = operationBaseUrl(compiled, service.baseUrl);
+  if (compiled.server === undefined) return { base: url };
+  // The fence's own rule decides; only the refusal's wording is worked out here.
+  if (isInsideFence(url, service.fence)) return { base: url };
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { reason: 'invalid-server', message: 'has its own server URL, which is not http(s)' };
   }
   if (url.username !== '' || url.password !== '') {
     return { reason: 'invalid-server', message: 'has its own server URL, which carries userinfo' };
   }
-  const host = url.host.toLowerCase();
-  return service.fence.hosts.has(host)
-    ? { base: url }
-    : {
-        reason: 'server-outside-fence',
-        message: `has its own server host "${host}" outside the connection's hosts (add it to allowHosts)`,
-      };
+  return {
+    reason: 'server-outside-fence',
+    message: `has its own server host "${url.host.toLowerCase()}" outside the connection's hosts (add it to allowHosts)`,
+  };
 }
 
 /**
@@ -236,8 +236,7 @@ export async function discoverOpenApiTools(
       rawName,
       description: describeOperation(method, path, operation),
       annotations: annotationsForMethod(compiled.method, operation.summary),
-      // Resolved into `base`: a call builds its URL from it without parsing the server again.
-      compiled: Object.assign({}, compiled, { server: undefined }),
+      compiled,
       base: target.base,
       operationId: typeof operation.operationId === 'string' ? operation.operationId : undefined,
       // The template as its requests' paths read: under the base's own path.

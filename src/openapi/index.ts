@@ -28,6 +28,6 @@ export {
   type ParameterLocation,
 } from './operation.js';
 export { type OpenApiRefusalReason, OperationRefusal, refuse } from './refusal.js';
-export { buildOpenApiRequest, pathUnder } from './request.js';
+export { buildOpenApiRequest, operationBaseUrl, pathUnder } from './request.js';
 export { apiKeyPlacement, selectCredentialPlacement } from './security.js';
 export type { CredentialPlacement, OpenApiRequest } from './types.js';

@@ -48,15 +48,22 @@ function joinUrl(base: URL, path: string): URL {
 }
 
 /**
- * The request for `args` (already validated against the tool's input schema). `baseUrl` is the
- * connection's base; an operation's own server resolves against it.
+ * Where an operation's requests go: its own server resolved against the connection's base
+ * `baseUrl`, or that base. Resolved once, at mount; a call builds on what this returned.
+ */
+export function operationBaseUrl(operation: Pick<CompiledOperation, 'server'>, baseUrl: URL): URL {
+  return operation.server === undefined ? baseUrl : new URL(operation.server, baseUrl);
+}
+
+/**
+ * The request for `args` (already validated against the tool's input schema), under `base`: the
+ * operation's own base, from {@link operationBaseUrl}.
  */
 export function buildOpenApiRequest(
   operation: CompiledOperation,
   args: Readonly<Record<string, unknown>>,
-  baseUrl: URL,
+  base: URL,
 ): OpenApiRequest {
-  const base = operation.server === undefined ? baseUrl : new URL(operation.server, baseUrl);
   let path = operation.path;
   const headers: Record<string, string> = { accept: 'application/json' };
   const cookies: string[] = [];

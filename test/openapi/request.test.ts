@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CompiledOperation } from '../../src/openapi/index.js';
-import { buildOpenApiRequest } from '../../src/openapi/index.js';
+import { buildOpenApiRequest, operationBaseUrl } from '../../src/openapi/index.js';
 
 function operation(overrides: Partial<CompiledOperation> = {}): CompiledOperation {
   return {
@@ -120,8 +120,12 @@ describe('buildOpenApiRequest', () => {
 
   it('resolves an operation server against the base', () => {
     const own = operation({ server: 'https://uploads.example.com/u', parameters: [], path: '/x' });
-    expect(buildOpenApiRequest(own, {}, base).url).toBe('https://uploads.example.com/u/x');
+    expect(buildOpenApiRequest(own, {}, operationBaseUrl(own, base)).url).toBe(
+      'https://uploads.example.com/u/x',
+    );
     const relative = operation({ server: '/beta', parameters: [], path: '/x' });
-    expect(buildOpenApiRequest(relative, {}, base).url).toBe('https://api.example.com/beta/x');
+    expect(buildOpenApiRequest(relative, {}, operationBaseUrl(relative, base)).url).toBe(
+      'https://api.example.com/beta/x',
+    );
   });
 });
