@@ -3,6 +3,7 @@
  * transports and the host hooks, with errors that name the kind and the connection. Pure.
  */
 import { resolveToolTransports, type ToolTransport } from '../binding/index.js';
+import { isRecord } from '../binding/type-guards.js';
 import { MAX_RETRY_ATTEMPTS } from '../machines/retry/retry.policy.js';
 import { type SecretValue, secretHeaders } from '../machines/secret-value.js';
 import { hasHeaderBreak, isHttpToken } from '../wire/header-text.js';
@@ -101,35 +102,35 @@ function checkNetworkOptions(
     throw new TypeError(`${kind} "${name}": proxy must be 'env' or an http(s) proxy URL`);
   }
   const proxyUrl = parsed.proxy;
-  if (tls !== undefined) {
-    const keys = typeof tls === 'object' && tls !== null ? Object.keys(tls) : [];
-    const unknown = keys.filter((key) => !TLS_KEYS.has(key));
-    if (typeof tls !== 'object' || tls === null || unknown.length > 0) {
-      throw new TypeError(
-        `${kind} "${name}": tls takes ca, cert, key and servername only${
-          unknown.length > 0
-            ? ` (got ${unknown.join(', ')}; verification cannot be turned off)`
-            : ''
-        }`,
-      );
-    }
-    for (const field of ['ca', 'cert', 'key'] as const) {
-      if (tls[field] !== undefined && !isPem(tls[field])) {
-        throw new TypeError(`${kind} "${name}": tls.${field} must be PEM text or bytes`);
-      }
-    }
-    if ((tls.cert === undefined) !== (tls.key === undefined)) {
-      throw new TypeError(`${kind} "${name}": tls.cert and tls.key go together`);
-    }
-    if (
-      tls.servername !== undefined &&
-      (typeof tls.servername !== 'string' || tls.servername === '')
-    ) {
-      throw new TypeError(`${kind} "${name}": tls.servername must be a host name`);
-    }
-  }
+  if (tls !== undefined) assertTlsOption(kind, name, tls);
   const own = connectionDispatcher({ proxy: proxyUrl, tls, dispatcher });
   return own === undefined ? undefined : sendOn(own);
+}
+
+/** Refuses a `tls` option that is not `{ ca?, cert?, key?, servername? }` with PEM and a name. */
+function assertTlsOption(kind: string, name: string, tls: unknown): void {
+  const unknown = isRecord(tls) ? Object.keys(tls).filter((key) => !TLS_KEYS.has(key)) : [];
+  if (!isRecord(tls) || unknown.length > 0) {
+    throw new TypeError(
+      `${kind} "${name}": tls takes ca, cert, key and servername only${
+        unknown.length > 0 ? ` (got ${unknown.join(', ')}; verification cannot be turned off)` : ''
+      }`,
+    );
+  }
+  for (const field of ['ca', 'cert', 'key'] as const) {
+    if (tls[field] !== undefined && !isPem(tls[field])) {
+      throw new TypeError(`${kind} "${name}": tls.${field} must be PEM text or bytes`);
+    }
+  }
+  if ((tls.cert === undefined) !== (tls.key === undefined)) {
+    throw new TypeError(`${kind} "${name}": tls.cert and tls.key go together`);
+  }
+  if (
+    tls.servername !== undefined &&
+    (typeof tls.servername !== 'string' || tls.servername === '')
+  ) {
+    throw new TypeError(`${kind} "${name}": tls.servername must be a host name`);
+  }
 }
 
 /** `retry`: absent (one attempt), or `{ attempts }` with an integer from 1 to the maximum. */

@@ -22,21 +22,23 @@ export interface CredentialsInput {
   readonly principal: SecretValue<unknown> | undefined;
   /** Where a refused credential is reported. */
   readonly scope: OperationScope;
+  /** The token goes into a cookie (an OpenAPI apiKey `in: cookie`), where `;` is refused too. */
+  readonly cookie?: boolean;
 }
 
 /**
  * The `resolveCredentials` actor: calls `resolveToken` with the run's principal and wraps the
- * token; an empty string counts as none. Anything but a string or `undefined`, and a token that
- * would split its header (CR, LF, NUL), is refused as a {@link ConnectionCredentialError} before
- * any request is sent. A provider's own failure is relayed as it threw it.
+ * token; an empty string counts as none. A token that cannot be sent (`credentialProblemOf`: not
+ * a string, a CR, LF or NUL, a cookie's `;`) is refused as a {@link ConnectionCredentialError}
+ * before any request is sent. A provider's own failure is relayed as it threw it.
  */
 export function makeResolveCredentials(resolveToken: TokenResolver = () => undefined) {
   return fromPromise<SecretValue | undefined, CredentialsInput>(async ({ input }) => {
     const token = await resolveToken(input.principal?.reveal());
     if (token === undefined || token === '') return undefined;
-    const problem = typeof token === 'string' ? credentialProblemOf(token) : 'not-a-string';
+    const problem = credentialProblemOf(token, { cookie: input.cookie === true });
     if (problem !== undefined) throw new ConnectionCredentialError({ ...input.scope, problem });
-    return new SecretValue(token as string);
+    return new SecretValue(token);
   });
 }
 

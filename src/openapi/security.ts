@@ -7,7 +7,7 @@
  */
 import { isRecord } from '../binding/type-guards.js';
 import { isHttpToken } from '../wire/header-text.js';
-import { ConnectionCredentialError, type OperationScope, type WireRequest } from '../wire/index.js';
+import type { WireRequest } from '../wire/index.js';
 import type { RefExpander } from './expand.js';
 import { refuse } from './refusal.js';
 import type { CredentialPlacement, OpenApiRequest } from './types.js';
@@ -94,14 +94,13 @@ export function basicCredential(token: string): string {
 /**
  * The wire request with the connection's static headers, then the token placed where the
  * operation's security says. Placed last, so no parameter can override it: a same-named header is
- * replaced, a same-named query parameter or cookie is dropped. The token arrives checked for CR,
- * LF and NUL (the credentials step refuses them); a cookie's `;` is refused here, in `scope`.
+ * replaced, a same-named query parameter or cookie is dropped. The token arrives checked (the
+ * credentials step refuses CR, LF, NUL, and a cookie's `;`: `credentialProblemOf`).
  */
 export function placeCredential(
   request: OpenApiRequest,
   token: string | undefined,
   signal: AbortSignal,
-  scope: OperationScope,
   staticHeaders?: Readonly<Record<string, { reveal(): string }>>,
 ): WireRequest {
   const url = new URL(request.url);
@@ -123,10 +122,6 @@ export function placeCredential(
     } else if (placement.kind === 'query') {
       url.searchParams.set(placement.name, token);
     } else if (placement.kind === 'cookie') {
-      // A `;` would end the cookie and start another one of the token's choosing.
-      if (token.includes(';')) {
-        throw new ConnectionCredentialError({ ...scope, problem: 'cookie-separator' });
-      }
       const prefix = `${placement.name}=`;
       cookies = [...cookies.filter((pair) => !pair.startsWith(prefix)), `${prefix}${token}`];
     }

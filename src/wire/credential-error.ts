@@ -54,7 +54,16 @@ export class ConnectionCredentialError extends ConnectionOperationError {
   }
 }
 
-/** Why `token` cannot go into a header as it is, or `undefined` when it can. */
-export function credentialProblemOf(token: string): CredentialProblem | undefined {
-  return hasHeaderBreak(token) ? 'header-break' : undefined;
+/**
+ * Why `token` cannot be sent as it is, or `undefined` when it can: not a string, a CR, LF or NUL
+ * that would split its header, or (placed in a cookie) a `;` that would end the cookie and start
+ * another one of the token's choosing. The one rule for every connection's credential.
+ */
+export function credentialProblemOf(
+  token: unknown,
+  placement: { readonly cookie: boolean },
+): CredentialProblem | undefined {
+  if (typeof token !== 'string') return 'not-a-string';
+  if (hasHeaderBreak(token)) return 'header-break';
+  return placement.cookie && token.includes(';') ? 'cookie-separator' : undefined;
 }

@@ -152,6 +152,31 @@ describe('OpenAPI security placement', () => {
     expect(only.headers.cookie).toBe(`sid=${TOKEN}`);
   });
 
+  it('refuses a token with ";" for a cookie before any request, and sends it in a header', async () => {
+    const semi = await mountConnections(
+      [
+        defineOpenApiConnection({
+          name: 'semi',
+          spec: securedDocument(),
+          baseUrl: server.origin,
+          token: () => 'tok; admin=1',
+        }),
+      ],
+      { onSkippedTool: () => {} },
+    );
+    const tool = (name: string) =>
+      semi.find((candidate) => candidate.name === `semi__${name}`) as AnyRuntimeToolDefinition;
+    const before = server.requests.length;
+    const refused = await runTool(tool('cookie'), {}, { source: 'agent' });
+    expect(refused).toMatchObject({ ok: false, code: 'CONNECTION_CREDENTIAL_INVALID' });
+    expect(toolCauseFromResult(refused)).toMatchObject({ problem: 'cookie-separator' });
+    expect(server.requests.length).toBe(before);
+    expect(await runTool(tool('header'), {}, { source: 'agent' })).toMatchObject({ ok: true });
+    expect(server.requests.slice(before).map((request) => request.headers['x-api-key'])).toEqual([
+      'tok; admin=1',
+    ]);
+  });
+
   it('sends basic (user:pass), bearer, and oauth2 as a bearer', async () => {
     expect((await call('basic')).only.headers.authorization).toBe(
       `Basic ${Buffer.from(TOKEN).toString('base64')}`,

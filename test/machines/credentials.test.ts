@@ -1,20 +1,28 @@
 /**
  * The credentials step every connection machine shares: a token that cannot be sent (not a
- * string, or holding CR, LF or NUL) is refused typed, in the run's scope, without echoing it.
+ * string, holding CR, LF or NUL, or a `;` when it goes into a cookie) is refused typed, in the
+ * run's scope, without echoing it.
  */
 import { describe, expect, it } from 'vitest';
 import { createActor, toPromise } from 'xstate';
 import { makeResolveCredentials } from '../../src/machines/credentials.js';
 import type { SecretValue } from '../../src/machines/secret-value.js';
-import { ConnectionCredentialError, operationScope } from '../../src/wire/index.js';
+import {
+  ConnectionCredentialError,
+  type OperationScope,
+  operationScope,
+} from '../../src/wire/index.js';
 
 const scope = operationScope('crm', 'initialize');
 
-function resolve(token: unknown): Promise<SecretValue | undefined> {
+function resolve(
+  token: unknown,
+  placed: { scope?: OperationScope; cookie?: boolean } = {},
+): Promise<SecretValue | undefined> {
   const actor = createActor(
     makeResolveCredentials(() => token as string),
     {
-      input: { principal: undefined, scope },
+      input: { principal: undefined, scope: placed.scope ?? scope, cookie: placed.cookie === true },
     },
   );
   actor.start();
@@ -45,5 +53,16 @@ describe('resolveCredentials', () => {
     expect((await resolve('tok-1'))?.reveal()).toBe('tok-1');
     expect(await resolve('')).toBeUndefined();
     expect(await resolve(undefined)).toBeUndefined();
+  });
+
+  it('refuses a cookie token with ";", which would add a cookie, without echoing it', async () => {
+    const placing = () =>
+      resolve('tok; admin=1', { scope: operationScope('pets', 'openapi/call'), cookie: true });
+    await expect(placing()).rejects.toThrow(
+      'Connection "pets" refused its credential: its token is placed in a cookie and contains ";" during openapi/call',
+    );
+    await expect(placing()).rejects.toThrow(ConnectionCredentialError);
+    // The same token is sendable anywhere else.
+    expect((await resolve('tok; admin=1'))?.reveal()).toBe('tok; admin=1');
   });
 });

@@ -6,10 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { placeCredential } from '../../src/openapi/security.js';
 import type { CredentialPlacement, OpenApiRequest } from '../../src/openapi/types.js';
-import { ConnectionCredentialError, operationScope } from '../../src/wire/index.js';
 
 const SIGNAL = new AbortController().signal;
-const SCOPE = operationScope('pets', 'openapi/call');
 
 function request(
   credential: CredentialPlacement,
@@ -34,7 +32,6 @@ describe('placeCredential', () => {
       ),
       'tok-1',
       SIGNAL,
-      SCOPE,
     );
     expect(wire.headers).toEqual({ accept: 'application/json', authorization: 'Bearer tok-1' });
     expect(wire.url.href).toBe('https://api.example.com/pets?limit=5');
@@ -48,7 +45,6 @@ describe('placeCredential', () => {
       request({ kind: 'authorization', scheme: 'Basic' }),
       'user:pass',
       SIGNAL,
-      SCOPE,
     );
     expect(wire.headers.authorization).toBe('Basic dXNlcjpwYXNz');
     expect(Buffer.from('dXNlcjpwYXNz', 'base64').toString('utf8')).toBe('user:pass');
@@ -62,7 +58,6 @@ describe('placeCredential', () => {
       ),
       'tok-1',
       SIGNAL,
-      SCOPE,
     );
     expect(wire.headers).toEqual({ accept: 'application/json', 'x-api-key': 'tok-1' });
   });
@@ -75,7 +70,6 @@ describe('placeCredential', () => {
       ),
       'tok-1',
       SIGNAL,
-      SCOPE,
     );
     expect(wire.url.searchParams.getAll('api_key')).toEqual(['tok-1']);
     expect(wire.url.href).toBe('https://api.example.com/pets?api_key=tok-1&limit=5');
@@ -90,18 +84,8 @@ describe('placeCredential', () => {
       ),
       'tok-1',
       SIGNAL,
-      SCOPE,
     );
     expect(wire.headers.cookie).toBe('theme=dark; sidebar=open; sid=tok-1');
-  });
-
-  it('refuses a cookie token with ";", which would add a cookie, without echoing it', () => {
-    const placing = () =>
-      placeCredential(request({ kind: 'cookie', name: 'sid' }), 'tok; admin=1', SIGNAL, SCOPE);
-    expect(placing).toThrow(
-      'Connection "pets" refused its credential: its token is placed in a cookie and contains ";" during openapi/call',
-    );
-    expect(() => placing()).toThrow(ConnectionCredentialError);
   });
 
   it('sends the cookie parameters as they are when no token is placed', () => {
@@ -109,7 +93,6 @@ describe('placeCredential', () => {
       request({ kind: 'cookie', name: 'sid' }, { cookies: ['theme=dark'] }),
       undefined,
       SIGNAL,
-      SCOPE,
     );
     expect(wire.headers).toEqual({ accept: 'application/json', cookie: 'theme=dark' });
   });
@@ -122,7 +105,7 @@ describe('placeCredential', () => {
   ] as const)(
     'places nothing for an anonymous run (%s placement, no token)',
     (_label, placement) => {
-      const wire = placeCredential(request(placement), undefined, SIGNAL, SCOPE);
+      const wire = placeCredential(request(placement), undefined, SIGNAL);
       expect(wire.headers).toEqual({ accept: 'application/json' });
       expect(wire.url.href).toBe('https://api.example.com/pets?limit=5');
     },
@@ -130,7 +113,7 @@ describe('placeCredential', () => {
 
   it('ignores the token for a `none` placement, even one that would be refused elsewhere', () => {
     for (const token of ['tok-1', 'bad\r\ntoken']) {
-      const wire = placeCredential(request({ kind: 'none' }), token, SIGNAL, SCOPE);
+      const wire = placeCredential(request({ kind: 'none' }), token, SIGNAL);
       expect(wire.headers).toEqual({ accept: 'application/json' });
       expect(wire.url.href).toBe('https://api.example.com/pets?limit=5');
     }
@@ -141,7 +124,6 @@ describe('placeCredential', () => {
       request({ kind: 'none' }, { method: 'POST', body: '{"name":"rex"}' }),
       undefined,
       SIGNAL,
-      SCOPE,
     );
     expect({ method: wire.method, body: wire.body }).toEqual({
       method: 'POST',
@@ -155,7 +137,7 @@ describe('placeCredential', () => {
       { cookies: ['sid=old'], headers: { accept: 'application/json' } },
     );
     const copy = structuredClone(original);
-    placeCredential(original, 'tok-1', SIGNAL, SCOPE);
+    placeCredential(original, 'tok-1', SIGNAL);
     expect(original).toEqual(copy);
   });
 });

@@ -58,7 +58,7 @@ async function sendRequest(
   send: WireSend | undefined,
 ): Promise<OpenApiExchange> {
   const scope = operationScope(input.connectionName, 'openapi/call');
-  const wire = placeCredential(input.request, input.token?.reveal(), signal, scope, input.headers);
+  const wire = placeCredential(input.request, input.token?.reveal(), signal, input.headers);
   writeTraceHeaders(wire.headers, input.trace);
   const response = await fetchWithoutRedirects(wire, scope, input.fence, send);
   // The call's one answer is what leaves `requesting`, so a body that has ended by the time its

@@ -134,6 +134,7 @@ export const openApiCallMachine = openApiCallSetup.createMachine({
         input: ({ context }) => ({
           principal: context.principal,
           scope: operationScope(context.connectionName, 'openapi/call'),
+          cookie: context.request.credential.kind === 'cookie',
         }),
         onDone: {
           target: 'requesting',
