@@ -80,9 +80,8 @@ export interface DownloadOperationOptions extends DownloadLimits {
  * it once at definition time, the core once per run.
  */
 export function resolveDownloadLimits(limits: DownloadLimits) {
-  if (!parseProxyOption(limits.proxy).valid) {
-    throw new TypeError("proxy must be 'env' or an http(s) proxy URL");
-  }
+  const parsed = parseProxyOption(limits.proxy);
+  if (!parsed.valid) throw new TypeError("proxy must be 'env' or an http(s) proxy URL");
   const maxBytes = limits.maxBytes ?? DEFAULT_DOWNLOAD_MAX_BYTES;
   if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) {
     throw new RangeError(
@@ -91,6 +90,8 @@ export function resolveDownloadLimits(limits: DownloadLimits) {
   }
   return {
     maxBytes,
+    /** The proxy, parsed: `'env'`, its URL, or none. */
+    proxy: parsed.proxy,
     headerTimeoutMs: assertTimeoutMs(
       limits.timeoutMs ?? DEFAULT_DOWNLOAD_HEADER_TIMEOUT_MS,
       'timeoutMs',
@@ -138,7 +139,7 @@ export async function runDownloadOperation(
             : { allowPrivateHosts: options.allowPrivateHosts }),
           ...(options.allowHosts === undefined ? {} : { allowHosts: options.allowHosts }),
           ...(options.resolveHost === undefined ? {} : { resolveHost: options.resolveHost }),
-          ...(options.proxy === undefined ? {} : { proxy: options.proxy }),
+          ...(limits.proxy === undefined ? {} : { proxy: limits.proxy }),
         }),
       write: (path, body, writeOptions) =>
         options.files.write(path, body, {

@@ -61,7 +61,7 @@ export interface DownloadFetchOptions {
    * (never the name, which the proxy would resolve again), with the name as `Host` and as the TLS
    * name to verify. Default: no proxy.
    */
-  readonly proxy?: 'env' | string;
+  readonly proxy?: 'env' | URL;
 }
 
 /** The final response of a download, body unread. */
@@ -249,9 +249,8 @@ export async function fetchForDownload(
 }
 
 /** The proxy for `url` under `option`, or `undefined` when the hop goes direct. */
-export function proxyFor(url: URL, option: DownloadFetchOptions['proxy']): URL | undefined {
-  if (option === undefined) return undefined;
-  if (option !== 'env') return new URL(option);
+function proxyFor(url: URL, option: DownloadFetchOptions['proxy']): URL | undefined {
+  if (option === undefined || option instanceof URL) return option;
   const env = process.env;
   const noProxy = (env.NO_PROXY ?? env.no_proxy ?? '')
     .split(/[\s,]+/)

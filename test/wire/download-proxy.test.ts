@@ -61,7 +61,7 @@ describe('a download through a proxy', () => {
     const via = await proxy();
     const port = new URL(server.origin).port;
     hosts.length = 0;
-    expect(await text(`http://files.test:${port}/file`, { proxy: via.url })).toBe('hello');
+    expect(await text(`http://files.test:${port}/file`, { proxy: new URL(via.url) })).toBe('hello');
     expect(via.connects.map((asked) => asked.target)).toEqual([`127.0.0.1:${port}`]);
     expect(hosts).toEqual([`files.test:${port}`]);
   });
@@ -90,7 +90,7 @@ describe('a download through a proxy', () => {
   it("a proxy's 407 fails the download, saying the proxy refused", async () => {
     const server = await fileServer();
     const via = await proxy({ credentials: 'me:pw' });
-    const error = await text(`${server.origin}/file`, { proxy: via.url }).catch(
+    const error = await text(`${server.origin}/file`, { proxy: new URL(via.url) }).catch(
       (caught: unknown) => caught,
     );
     expect(DownloadError.isInstance(error)).toBe(true);
@@ -103,7 +103,7 @@ describe('a download through a proxy', () => {
     const error = await fetchForDownload('http://files.test:9/file', {
       signal: new AbortController().signal,
       resolveHost,
-      proxy: via.url,
+      proxy: new URL(via.url),
     }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'DOWNLOAD_HOST_REFUSED' });
     expect(via.connects).toEqual([]);
