@@ -25,7 +25,7 @@ import {
 } from './telemetry.js';
 
 /** Composes observers so each one is called and contained on its own. */
-export function composeObservers(
+function composeObservers(
   ...observers: (TransitionObserver | undefined)[]
 ): TransitionObserver | undefined {
   const present = observers.filter((observer) => observer !== undefined);
@@ -52,7 +52,7 @@ export interface ConnectionHooks {
  * The `runMachine` options of one run for `connection`: its observer and the mount's (`observe`),
  * its inspector, the run's labels, and the caller's signal and emitted-event listener when given.
  */
-export function connectionRunOptions(
+function connectionRunOptions(
   connection: ConnectionHooks,
   labels: TransitionLabels,
   run: Pick<RunMachineOptions, 'observe' | 'signal' | 'onEmitted'> = {},

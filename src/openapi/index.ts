@@ -23,7 +23,6 @@ export {
   type CompiledParameter,
   compileOperation,
   documentServerUrl,
-  firstServerUrl,
   type OperationDocument,
   type ParameterLocation,
 } from './operation.js';

@@ -26,13 +26,7 @@ export {
   type CredentialProblem,
   credentialProblemOf,
 } from './credential-error.js';
-export {
-  type ConnectionNetworkOptions,
-  type ConnectionTls,
-  connectionDispatcher,
-  type PemInput,
-  parseProxyOption,
-} from './dispatchers.js';
+export { type ConnectionTls, connectionDispatcher, parseProxyOption } from './dispatchers.js';
 export { DownloadError, type DownloadErrorCode } from './download-error.js';
 export {
   type DownloadFetchOptions,
@@ -60,7 +54,6 @@ export {
   fetchWithoutRedirects,
   MAX_REDIRECT_PATH_CHARS,
 } from './fetch-guarded.js';
-export { hasHeaderBreak, isHttpToken } from './header-text.js';
 export { sendOn, type WireRequest, type WireSend } from './http-client.js';
 export {
   buildJsonRpcNotification,
