@@ -13,6 +13,7 @@ import {
   apiKeyPlacement,
   assertOpenApiDocument,
   type CredentialPlacement,
+  documentServerUrl,
 } from '../openapi/index.js';
 import {
   ConnectionUrlError,
@@ -180,18 +181,19 @@ export function resolveOpenApiConnection(connection: OpenApiConnection): Resolve
 }
 
 /**
- * The base URL and fence of the service: `baseUrl`, else the document's first server (a relative
- * one resolved against the spec URL), else the spec URL's origin. The fence is the spec host (or
+ * The base URL and fence of the service: `baseUrl`, else the first of the document's `servers`
+ * that parses (a relative one resolved against the spec URL), else the spec URL's origin. The fence is the spec host (or
  * `baseUrl`'s) plus `allowHosts`: a remote document cannot point calls at a foreign server.
  * Returns the refusal message instead when the document's server has variables and no `baseUrl`
  * was given (every operation is then refused with `server-variables`).
  */
 export function resolveServiceBase(
   connection: ResolvedOpenApiConnection,
-  documentServer: string | undefined,
+  servers: unknown,
 ): { readonly baseUrl: URL; readonly fence: HostFence } | { readonly refusal: string } {
   const { name, source } = connection;
   const specUrl = source.kind === 'url' ? source.url : undefined;
+  const documentServer = documentServerUrl(servers, specUrl);
   let baseUrl = connection.baseUrl;
   if (baseUrl === undefined) {
     if (documentServer !== undefined && /[{}]/.test(documentServer)) {

@@ -17,7 +17,6 @@ import {
   type CompiledOperation,
   compileOperation,
   createToolNamer,
-  documentServerUrl,
   lazyInputValidator,
   listOperations,
   type OperationDocument,
@@ -187,8 +186,7 @@ export async function discoverOpenApiTools(
 ): Promise<AnyRuntimeToolDefinition[]> {
   const resolved = resolveOpenApiConnection(connection);
   const document = await loadDocument(connection, resolved, observe);
-  const specUrl = resolved.source.kind === 'url' ? resolved.source.url : undefined;
-  const service = resolveServiceBase(resolved, documentServerUrl(document.servers, specUrl));
+  const service = resolveServiceBase(resolved, document.servers);
   const components = (document.components ?? {}) as Record<string, unknown>;
   const context: OperationDocument = {
     expander: new RefExpander(document),
