@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packInto } from '../support/pack.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -30,15 +31,7 @@ let project: string;
 
 beforeAll(async () => {
   project = mkdtempSync(join(tmpdir(), 'cjs-consumer-'));
-  // `dist/` is built by `pretest`; the pack takes it as it is.
-  const { stdout } = await run(
-    'npm',
-    ['pack', '--ignore-scripts', '--pack-destination', project, '--json'],
-    {
-      cwd: ROOT,
-    },
-  );
-  const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
+  const filename = await packInto(project);
   const installed = join(project, 'node_modules', 'stitchkit-transport');
   mkdirSync(installed, { recursive: true });
   await run('tar', ['-xzf', join(project, filename), '-C', installed, '--strip-components=1']);

@@ -6,25 +6,19 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packInto } from '../support/pack.js';
 import { useMcpPeers } from '../support/peer-suite.js';
 
 const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '../..');
 const peers = useMcpPeers();
 let project: string;
 
 beforeAll(async () => {
   project = mkdtempSync(join(tmpdir(), 'probe-bin-'));
-  // `dist/` is built by `pretest`; the pack takes it as it is.
-  const { stdout } = await run(
-    'npm',
-    ['pack', '--ignore-scripts', '--pack-destination', project, '--json'],
-    { cwd: ROOT },
-  );
-  const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
+  const filename = await packInto(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'empty', version: '1.0.0' }));
   await run('npm', ['install', '--offline', '--no-audit', '--no-fund', `./${filename}`], {
     cwd: project,
