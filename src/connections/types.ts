@@ -101,11 +101,14 @@ export interface McpClientConnectionConfig extends ConnectionCommonConfig {
    * SSE on 400/404/405 of its first `initialize`; with `type` it speaks that wire only (`sse`
    * saves the probe a legacy-only server refuses; `streamable-http` never falls back).
    *
-   * `protocolVersion` picks the MCP revision: `auto` (the default) starts with the 2025-11-25
-   * handshake and moves to MCP 2026-07-28 when the server refuses that handshake with `-32022`
-   * naming 2026-07-28 (a modern-only server); `'2026-07-28'` speaks the modern wire at once (one POST
-   * per request, no handshake, no session; not with `type: 'sse'`); `'2025-11-25'` never moves.
-   * Discovery's verdict travels with every mounted tool, so a call to a modern server is one POST.
+   * `protocolVersion` picks the MCP revision: `auto` (the default) starts with the MCP 2026-07-28
+   * request (the modern `tools/list` itself), moves to the 2025-11-25 handshake when the server
+   * answers as a 2025 server does (400, 404 or 405 without a modern JSON-RPC error, `-32022`
+   * naming a 2025 revision, or a result without `resultType`), and from there to legacy SSE only
+   * on 400/404/405 of that `initialize` (with no `type`); `'2026-07-28'` speaks the modern wire
+   * only (one POST per request, no handshake, no session; not with `type: 'sse'`); `'2025-11-25'`
+   * starts with the handshake and never moves. Discovery's verdict travels with every mounted
+   * tool, so a call to a modern server is one POST (decision 0023).
    */
   readonly transport: {
     readonly url: string;
