@@ -50,7 +50,8 @@ export const CLIENT_INFO = { name: 'bench-client', version: '1.0.0' };
 const PROTOCOL_VERSION = LATEST_PROTOCOL_VERSION;
 
 /**
- * Ours: discovery once at mount, then one fresh client (one `mcpOperation` run) per call.
+ * Ours: discovery once at mount, then one fresh client (one `mcpOperation` run) per call, whose
+ * answer must carry the echoed message ({@link checkEcho}, as for every alternative).
  * `config` defaults to `{ name: 'bench', transport: { url } }`.
  */
 export async function oursAlternative(
@@ -69,6 +70,9 @@ export async function oursAlternative(
     call: async () => {
       const result = await runTool(echo, { message: MESSAGE }, { source: 'internal' });
       if (!result.ok) throw new Error(`ours failed: ${JSON.stringify(result)}`);
+      // The tool's result as the server sent it (`source: 'internal'` presents it unchanged):
+      // checked exactly as every other alternative checks its answer.
+      checkEcho(result.data);
     },
     close: async () => {},
   };

@@ -16,6 +16,7 @@ import {
 } from 'stitchkit-transport/machines';
 import { fromCallback, fromPromise, sendTo, setup } from 'xstate';
 import { createHostFence } from '../dist/wire/index.js';
+import { formatOrders, roundOrders } from './run-order.js';
 import { cpuMicros, fmt, median, p95, printTable, settle } from './stats.js';
 import { log } from './transcript.js';
 
@@ -187,8 +188,14 @@ function machineInput(): McpOperationInput {
   };
 }
 
-/** Runs benchmark 4 and prints its table. */
-export async function runMachineOverhead(options: MachineOptions): Promise<MachineResult[]> {
+/**
+ * Runs benchmark 4 and prints its table; each round runs the variants (back to back, then after
+ * idle) in an order drawn from `seed` (`run-order.ts`).
+ */
+export async function runMachineOverhead(
+  options: MachineOptions,
+  seed: number,
+): Promise<MachineResult[]> {
   // `steps`: the actors a run awaits, so the after-idle measure can take as many sleeps' CPU off.
   const variants = [
     {
@@ -224,15 +231,18 @@ export async function runMachineOverhead(options: MachineOptions): Promise<Machi
   const afterIdle = variants.map(() => [] as number[]);
   // Fewer runs after idle: each waits a few 1 ms timers, and the figure settles within a hundred.
   const idleRuns = Math.max(1, Math.round(options.runsPerRound / 10));
-  for (let round = 0; round < options.rounds; round++) {
-    for (const [index, variant] of variants.entries()) {
+  const orders = roundOrders(seed, 'machine overhead', variants.length, options.rounds);
+  for (const order of orders) {
+    for (const index of order) {
+      const variant = variants[index] as (typeof variants)[number];
       const start = performance.now();
       for (let run = 0; run < options.runsPerRound; run++) {
         await runMachine(variant.hot, machineInput());
       }
       (seconds[index] as number[]).push((performance.now() - start) / 1000);
     }
-    for (const [index, variant] of variants.entries()) {
+    for (const index of order) {
+      const variant = variants[index] as (typeof variants)[number];
       const run = () => runMachine(variant.idle, machineInput());
       (afterIdle[index] as number[]).push(await cpuBeyondSleeps(run, variant.steps, idleRuns));
     }
@@ -250,6 +260,7 @@ export async function runMachineOverhead(options: MachineOptions): Promise<Machi
   log(
     `\nMachine overhead: all actors stubbed, ${options.rounds} rounds x ${options.runsPerRound} runs back to back, then ${idleRuns} runs whose actors each sleep ${IDLE_MS} ms before answering`,
   );
+  log(`rounds' order (rows as listed, seed ${seed}): ${formatOrders(orders)}`);
   printTable(
     [
       'machine run',

@@ -60,13 +60,21 @@ function find(result: PerCallResult, id: AlternativeResult['id']): AlternativeRe
   return result.results.find((entry) => entry.id === id);
 }
 
-/** Sections 10 to 12 with their own server child and client children; returns their targets. */
-export async function runModernSections(counts: Counts, section: Section): Promise<TargetRow[]> {
+/**
+ * Sections 10 to 13 with their own server child and client children, rounds ordered from `seed`;
+ * returns their targets.
+ */
+export async function runModernSections(
+  counts: Counts,
+  section: Section,
+  seed: number,
+): Promise<TargetRow[]> {
   const spec = SERVERS.find((entry) => entry.id === 'dual-era');
   if (spec === undefined) throw new Error('the dual-era server is not listed');
   const [server] = await startServers([spec]);
   if (server === undefined) throw new Error('the dual-era server did not start');
   const clients = new ClientProcesses();
+  const table = { clients, seed };
   try {
     log(`\nServer: ${spec.title}, pid ${server.pid}, ${server.url}`);
     const { url } = server;
@@ -92,7 +100,7 @@ export async function runModernSections(counts: Counts, section: Section): Promi
         );
         const sequential = await measureAndPrint(
           server,
-          { clients },
+          table,
           [
             ours,
             ours2025,
@@ -112,7 +120,7 @@ export async function runModernSections(counts: Counts, section: Section): Promi
       () =>
         measureAndPrint(
           server,
-          { clients },
+          table,
           [ours, sdkKnown, ours2025, { kind: 'raw-modern', id: 'raw-fetch-modern', url }],
           counts.modernThroughput,
         ),
@@ -126,7 +134,7 @@ export async function runModernSections(counts: Counts, section: Section): Promi
           const proxied = proxy.urlFor(url);
           const result = await measureAndPrint(
             through(server, proxied),
-            { clients },
+            table,
             [
               { kind: 'ours', id: 'ours', url: proxied },
               { kind: 'ours-2025', id: 'ours-2025', url: proxied },
@@ -156,7 +164,7 @@ export async function runModernSections(counts: Counts, section: Section): Promi
       () =>
         measureAndPrint(
           server,
-          { clients },
+          table,
           (['ours-telemetry-off', 'ours-no-provider', 'ours-traced'] as const).map((id) => ({
             kind: 'ours-telemetry' as const,
             id,

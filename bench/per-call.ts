@@ -9,9 +9,11 @@ import type { ClientProcesses, RemoteAlternative } from './client-process.js';
 import {
   type AlternativeResult,
   formatRequests,
+  type InterleavedRun,
   measureInterleaved,
   type RoundPlan,
 } from './rounds.js';
+import { formatOrders } from './run-order.js';
 import type { ServerId } from './server-list.js';
 import type { ServerProcess } from './server-process.js';
 import { fmt, printTable, ratio } from './stats.js';
@@ -23,9 +25,13 @@ export interface PerCallResult {
   readonly results: readonly AlternativeResult[];
 }
 
-/** Where a table's alternatives run, and a check each may need before its rounds. */
+/**
+ * Where a table's alternatives run, the run's seed for the order of its rounds (`run-order.ts`),
+ * and a check each may need before its rounds.
+ */
 export interface TableClients {
   readonly clients: ClientProcesses;
+  readonly seed: number;
   readonly check?: (server: ServerProcess, alternative: RemoteAlternative) => Promise<void>;
 }
 
@@ -35,18 +41,18 @@ export interface TableClients {
  */
 export async function measureAndPrint(
   server: ServerProcess,
-  { clients, check }: TableClients,
+  { clients, seed, check }: TableClients,
   specs: readonly AlternativeSpec[],
   plan: RoundPlan,
 ): Promise<PerCallResult> {
   const alternatives: RemoteAlternative[] = [];
-  let results: AlternativeResult[];
+  let run: InterleavedRun;
   try {
     // Built all at once: a new client child's start (tsx, the imports) is not measured, and the
     // two cores run two at a time.
     alternatives.push(...(await Promise.all(specs.map((spec) => clients.build(spec)))));
     for (const alternative of alternatives) await check?.(server, alternative);
-    results = await measureInterleaved(server, alternatives, plan);
+    run = await measureInterleaved(server, alternatives, plan, seed);
   } finally {
     for (const alternative of alternatives) await alternative.close();
   }
@@ -58,6 +64,8 @@ export async function measureAndPrint(
   log(
     `\n${server.spec.path} (${server.spec.title}): ${plan.rounds} rounds x ${plan.callsPerRound} calls, ${inFlight}, after ${plan.warmupCalls} warm-up calls each${roundWarmup}`,
   );
+  log(`rounds' order (rows as listed, seed ${seed}): ${formatOrders(run.orders)}`);
+  const { results } = run;
   printPerCall(results, plan.concurrency > 1);
   if (plan.concurrency > 1) printCeilings(results);
   return { server: server.spec.id, results };
@@ -137,13 +145,13 @@ function printCeilings(results: readonly AlternativeResult[]): void {
  */
 export function runStreamablePerCall(
   server: ServerProcess,
-  clients: ClientProcesses,
+  table: TableClients,
   plan: RoundPlan,
 ): Promise<PerCallResult> {
   const { url } = server;
   const stateful = server.spec.id === 'stateful';
   const specs = STREAMABLE_IDS.map((id) => streamableSpec(id, url, stateful));
-  return measureAndPrint(server, { clients }, specs, plan);
+  return measureAndPrint(server, table, specs, plan);
 }
 
 /**
@@ -165,13 +173,13 @@ async function checkNoProbe(server: ServerProcess, alternative: RemoteAlternativ
  */
 export function runLegacyPerCall(
   server: ServerProcess,
-  clients: ClientProcesses,
+  table: TableClients,
   plan: RoundPlan,
 ): Promise<PerCallResult> {
   const { url } = server;
   return measureAndPrint(
     server,
-    { clients, check: checkNoProbe },
+    { ...table, check: checkNoProbe },
     [
       { kind: 'ours-probe', id: 'ours', url },
       { kind: 'ours-sse-type', id: 'ours-sse-type', url },
@@ -185,13 +193,13 @@ export function runLegacyPerCall(
 /** Ours (an OpenAPI operation as a tool) and the raw fetch and undici floors of its one POST. */
 export function runOpenApiPerCall(
   server: ServerProcess,
-  clients: ClientProcesses,
+  table: TableClients,
   plan: RoundPlan,
 ): Promise<PerCallResult> {
   const { url } = server;
   return measureAndPrint(
     server,
-    { clients },
+    table,
     [
       { kind: 'openapi', id: 'ours-openapi', url },
       { kind: 'openapi', id: 'raw-fetch', url },
@@ -204,14 +212,14 @@ export function runOpenApiPerCall(
 /** Ours against the SDK per call (and the raw-fetch floor for scale) with many calls in flight. */
 export function runThroughput(
   server: ServerProcess,
-  clients: ClientProcesses,
+  table: TableClients,
   plan: RoundPlan,
 ): Promise<PerCallResult> {
   const { url } = server;
   const stateful = server.spec.id === 'stateful';
   const ids = ['ours', 'sdk-per-call', 'raw-fetch'] as const;
   const specs = ids.map((id) => streamableSpec(id, url, stateful));
-  return measureAndPrint(server, { clients }, specs, plan);
+  return measureAndPrint(server, table, specs, plan);
 }
 
 function printPerCall(results: readonly AlternativeResult[], throughput: boolean): void {

@@ -16,6 +16,8 @@ export interface ResultsContent {
   readonly command: string;
   readonly durationSeconds: number;
   readonly targets: readonly TargetRow[];
+  /** The seed of the alternatives' order (`--seed` replays it). */
+  readonly seed: number;
   /** The `--only` value, when the run was one group of sections. */
   readonly only?: string | undefined;
 }
@@ -34,6 +36,7 @@ function runLines(content: ResultsContent, level: string): string[] {
     `- machine: ${osDescription()}`,
     `- Node: ${process.version} (V8 ${process.versions.v8})`,
     `- duration: ${content.durationSeconds.toFixed(1)} s`,
+    `- order seed: ${content.seed} (\`--seed ${content.seed}\` replays the alternatives' order)`,
     '',
     `${level} Commands`,
     '',

@@ -1,12 +1,14 @@
 /**
  * Interleaved rounds: round 1 of every alternative, then round 2 of every alternative, and so on,
- * so that load changes on the machine hit every alternative alike. Each alternative runs in a
+ * so that load changes on the machine hit every alternative alike, in an order rotated per round
+ * from the run's seed (`run-order.ts`). Each alternative runs in a
  * client child of its own, which records wall time per call and its process's CPU time
  * (`process.cpuUsage()`) around its round; the server is another process, whose request counters
  * and CPU the runner reads around each round.
  */
 import type { RemoteAlternative } from './client-process.js';
 import type { AlternativeId } from './clients.js';
+import { roundOrders } from './run-order.js';
 import type { ServerProcess } from './server-process.js';
 import { median, p95, settle, WARMUP_IN_FLIGHT } from './stats.js';
 
@@ -68,8 +70,17 @@ const SETTLE_BEFORE_MS = 20;
 // little later; they are counted, and their CPU is charged to the round that caused them.
 const SETTLE_AFTER_MS = 50;
 
+/** What {@link measureInterleaved} measured, and the order its rounds ran in. */
+export interface InterleavedRun {
+  /** One per alternative, in the order they were given. */
+  readonly results: AlternativeResult[];
+  /** Each round's order, as indices into the alternatives given. */
+  readonly orders: number[][];
+}
+
 /**
- * Runs warm-up then interleaved rounds of every alternative against `server`. Each alternative
+ * Runs warm-up then interleaved rounds of every alternative against `server`, each round (and
+ * each warm-up slice) in its own order drawn from `seed` ({@link roundOrders}). Each alternative
  * runs in its client child, which measures its own calls; the runner resets and reads the
  * server's counters around each round.
  */
@@ -77,12 +88,22 @@ export async function measureInterleaved(
   server: ServerProcess,
   alternatives: readonly RemoteAlternative[],
   plan: RoundPlan,
-): Promise<AlternativeResult[]> {
+  seed: number,
+): Promise<InterleavedRun> {
+  // The table's own label: its orders do not depend on which tables ran before it.
+  const label = `${server.spec.id} ${plan.concurrency} ${alternatives.map((entry) => entry.id).join(' ')}`;
+  const count = alternatives.length;
   // The warm-up is interleaved too, in slices: a client child that sat idle for the others'
   // whole warm-ups (a minute in section 1) was measured in a different state than one that had
   // just run (see WARMUP_SLICES).
-  for (let slice = 0; slice < WARMUP_SLICES; slice++) {
-    for (const alternative of alternatives) {
+  for (const [slice, order] of roundOrders(
+    seed,
+    `${label} warm-up`,
+    count,
+    WARMUP_SLICES,
+  ).entries()) {
+    for (const index of order) {
+      const alternative = alternatives[index] as RemoteAlternative;
       await alternative.warm(sliceOf(plan.warmupCalls, slice), WARMUP_IN_FLIGHT);
     }
   }
@@ -98,8 +119,10 @@ export async function measureInterleaved(
   }));
   // One at a time when sequential, else the plan's number in flight.
   const inFlight = Math.max(1, plan.concurrency);
-  for (let round = 0; round < plan.rounds; round++) {
-    for (const [index, alternative] of alternatives.entries()) {
+  const orders = roundOrders(seed, label, count, plan.rounds);
+  for (const order of orders) {
+    for (const index of order) {
+      const alternative = alternatives[index] as RemoteAlternative;
       const sample = samples[index] as (typeof samples)[number];
       await alternative.warm(plan.roundWarmupCalls ?? 0, inFlight);
       await settle(SETTLE_BEFORE_MS);
@@ -121,7 +144,7 @@ export async function measureInterleaved(
     }
   }
   const totalCalls = plan.rounds * plan.callsPerRound;
-  return alternatives.map((alternative, index) => {
+  const results = alternatives.map((alternative, index) => {
     const sample = samples[index] as (typeof samples)[number];
     const requestsPerCall: Record<string, number> = {};
     for (const [method, count] of Object.entries(sample.requests)) {
@@ -142,6 +165,7 @@ export async function measureInterleaved(
       serverMainThreadCpuMicrosPerCall: median(sample.serverMainCpuPerCall),
     };
   });
+  return { results, orders };
 }
 
 /** `3 (3 POST)`, `4.2 (3 POST, 1.2 GET)`: requests per call, total first. */

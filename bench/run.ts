@@ -2,7 +2,8 @@
  * Runs every benchmark against server child processes and prints the tables and the targets.
  * `npm run bench` (full counts), `npm run bench -- --quick` (a smoke run with tiny counts),
  * `--only mcp` (sections 1 to 7) or `--only openapi` (sections 8 and 9, the OpenAPI service only),
- * `--results <file>` to also write the run as Markdown (see bench/README.md).
+ * `--results <file>` to also write the run as Markdown, `--seed N` to replay a run's order of
+ * alternatives (see bench/README.md).
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -22,6 +23,7 @@ import {
   runThroughput,
 } from './per-call.js';
 import { writeResults } from './results-file.js';
+import { seedOf } from './run-order.js';
 import { MCP_SERVER_IDS, SERVERS, type ServerId } from './server-list.js';
 import { killAllServers, type ServerProcess, startServers } from './server-process.js';
 import { runSseParse } from './sse-parse.js';
@@ -35,6 +37,7 @@ const { values: flags } = parseArgs({
     scale: { type: 'string' },
     results: { type: 'string' },
     only: { type: 'string' },
+    seed: { type: 'string' },
   },
 });
 const only = flags.only;
@@ -47,6 +50,8 @@ const scale = flags.scale === undefined ? undefined : Number(flags.scale);
 if (scale !== undefined && !(scale > 0)) throw new Error('--scale needs a positive number');
 if (scale !== undefined && flags.quick) throw new Error('--quick and --scale do not combine');
 const counts = flags.quick ? QUICK : scale === undefined ? FULL : scaled(scale);
+// Every table runs its alternatives in an order rotated per round from this seed (run-order.ts).
+const seed = seedOf(flags.seed);
 const mode = flags.quick
   ? '  (--quick: tiny counts)'
   : scale === undefined
@@ -78,6 +83,7 @@ log('stitchkit-transport benchmarks');
 log(machineInfo());
 log(`command: ${command}`);
 log(`load average at start: ${loadText()}${mode}${only === undefined ? '' : `  (--only ${only})`}`);
+log(`order seed: ${seed} (the alternatives' order in every round; --seed ${seed} replays it)`);
 
 /** Prints a section title, runs it, and prints how long it took (for planning the counts). */
 async function section<T>(title: string, run: () => Promise<T>): Promise<T> {
@@ -95,6 +101,7 @@ async function runMcpSections(): Promise<TargetRow[]> {
   // The per-call tables' client children, one per alternative, shared by sections 1 to 3 and
   // stopped after them.
   const clients = new ClientProcesses();
+  const table = { clients, seed };
   const server = (id: ServerId): ServerProcess => {
     const found = servers.find((entry) => entry.spec.id === id);
     if (found === undefined) throw new Error(`server ${id} is not running`);
@@ -118,22 +125,22 @@ async function runMcpSections(): Promise<TargetRow[]> {
     const [stateless, stateful] = await section(
       '1. Per-call latency and client CPU (Streamable HTTP)',
       async () => [
-        await runStreamablePerCall(server('stateless'), clients, counts.targetsSequential),
-        await runStreamablePerCall(server('stateful'), clients, counts.sequential),
+        await runStreamablePerCall(server('stateless'), table, counts.targetsSequential),
+        await runStreamablePerCall(server('stateful'), table, counts.sequential),
       ],
     );
 
     const legacy = await section('2. Per-call latency and client CPU (legacy HTTP+SSE)', () =>
-      runLegacyPerCall(server('legacy-sse'), clients, counts.legacySequential),
+      runLegacyPerCall(server('legacy-sse'), table, counts.legacySequential),
     );
 
     const throughput = await section(
       `3. Throughput, ${counts.throughput.concurrency} in flight`,
-      () => runThroughput(server('stateless'), clients, counts.throughput),
+      () => runThroughput(server('stateless'), table, counts.throughput),
     );
     await clients.stop();
 
-    const sse = await section('4. SSE parse throughput', () => runSseParse(counts.sse));
+    const sse = await section('4. SSE parse throughput', () => runSseParse(counts.sse, seed));
 
     const profile = await section("5. XState's share of the client CPU (V8 CPU profile)", () =>
       runCpuProfile(server('stateless'), counts.profile),
@@ -144,7 +151,7 @@ async function runMcpSections(): Promise<TargetRow[]> {
     );
 
     const machine = await section('7. Machine overhead (every actor stubbed)', () =>
-      runMachineOverhead(counts.machine),
+      runMachineOverhead(counts.machine, seed),
     );
     log('\nMachine cost as a share of one real call (ours, client CPU per sequential call):');
     const shareRow = (label: string, run: MachineResult | undefined, result: PerCallResult) => {
@@ -198,7 +205,7 @@ if (only === undefined || only === 'openapi') {
     const clients = new ClientProcesses();
     try {
       log(`\nServer: ${spec.title}, pid ${service.pid}, ${service.url}`);
-      return await runOpenApiPerCall(service, clients, counts.openapiSequential);
+      return await runOpenApiPerCall(service, { clients, seed }, counts.openapiSequential);
     } finally {
       await clients.stop();
       await service.close();
@@ -206,12 +213,12 @@ if (only === undefined || only === 'openapi') {
   });
 }
 if (only === undefined || only === '2026')
-  targets.push(...(await runModernSections(counts, section)));
+  targets.push(...(await runModernSections(counts, section, seed)));
 log('\n== Targets (ratios are ours / alternative) ==');
 printTargets(targets);
 const durationSeconds = (performance.now() - started) / 1000;
 log(`\ntotal ${fmt(durationSeconds, 1)} s; load average at end: ${loadText()}`);
 if (flags.results !== undefined) {
-  await writeResults(flags.results, { startedAt, command, durationSeconds, targets, only });
+  await writeResults(flags.results, { startedAt, command, durationSeconds, targets, only, seed });
   console.log(`results written to ${flags.results}`);
 }

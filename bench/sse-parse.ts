@@ -5,6 +5,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import { readSseBatches } from '../dist/wire/index.js';
+import { formatOrders, roundOrders } from './run-order.js';
 import { fmt, median, p95, printTable, ratio } from './stats.js';
 import { log } from './transcript.js';
 
@@ -108,8 +109,11 @@ export interface SseResult {
   readonly mbPerSecond: readonly number[];
 }
 
-/** Runs benchmark 2 for LF and CRLF framing and prints its tables. */
-export async function runSseParse(options: SseOptions): Promise<SseResult[]> {
+/**
+ * Runs benchmark 2 for LF and CRLF framing and prints its tables; each round runs the variants in
+ * an order drawn from `seed` (`run-order.ts`).
+ */
+export async function runSseParse(options: SseOptions, seed: number): Promise<SseResult[]> {
   const results: SseResult[] = [];
   for (const [framing, newline] of [
     ['LF', '\n'],
@@ -123,8 +127,10 @@ export async function runSseParse(options: SseOptions): Promise<SseResult[]> {
         throw new Error(`${variant.name} saw ${events} events, expected ${corpus.events}`);
       }
     }
-    for (let round = 0; round < options.rounds; round++) {
-      for (const [index, variant] of VARIANTS.entries()) {
+    const orders = roundOrders(seed, `sse ${framing}`, VARIANTS.length, options.rounds);
+    for (const order of orders) {
+      for (const index of order) {
+        const variant = VARIANTS[index] as (typeof VARIANTS)[number];
         const start = performance.now();
         await variant.run(corpus);
         (seconds[index] as number[]).push((performance.now() - start) / 1000);
@@ -135,7 +141,8 @@ export async function runSseParse(options: SseOptions): Promise<SseResult[]> {
     const tails = seconds.map((samples) => megabytes / p95(samples));
     log(
       `\nSSE parse, ${framing} framing: ${fmt(megabytes, 1)} MB, ${corpus.events.toLocaleString('en-US')} events,` +
-        ` ${options.chunkBytes / 1024} KiB chunks, ${options.rounds} rounds`,
+        ` ${options.chunkBytes / 1024} KiB chunks, ${options.rounds} rounds` +
+        `\nrounds' order (rows as listed, seed ${seed}): ${formatOrders(orders)}`,
     );
     printTable(
       ['parser', 'MB/s median', 'MB/s (p95 round)', 'ours/alt'],
