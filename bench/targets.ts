@@ -85,17 +85,20 @@ export function computeTargets(inputs: TargetInputs): TargetRow[] {
       ours?.latencyMedianMs,
       stateless('sdk-per-call')?.latencyMedianMs,
     ),
+    // The floor is the like-for-like one: the same requests on undici's `request`, the wire
+    // client ours is built on. The raw-fetch row (WHATWG `fetch` over undici, with its own
+    // overhead) is printed in the table beside it, not read as the floor.
     ratioRow(
-      'the same vs the raw-fetch floor',
+      'the same vs the raw undici floor',
       { atMost: 1.05 },
       ours?.latencyMedianMs,
-      stateless('raw-fetch')?.latencyMedianMs,
+      stateless('raw-undici')?.latencyMedianMs,
     ),
     ratioRow(
-      'client CPU per call vs the raw-fetch floor',
+      'client CPU per call vs the raw undici floor',
       { atMost: 1.0 },
       ours?.cpuMicrosPerCall,
-      stateless('raw-fetch')?.cpuMicrosPerCall,
+      stateless('raw-undici')?.cpuMicrosPerCall,
     ),
     withCeilings(
       ratioRow(
