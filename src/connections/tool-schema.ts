@@ -2,6 +2,11 @@
  * Converts a server's JSON Schema tool input into a zod object once, at mount. Pure: no I/O.
  */
 import { z } from 'zod';
+import {
+  type NullArgumentPlan,
+  nullArgumentPlan,
+  withoutNullArguments,
+} from '../binding/null-arguments.js';
 
 const DRAFT_07 = /draft-0[4-7]/;
 /** zod's refusal of a `#/…` reference it cannot resolve (an `$anchor` reference is `#name`). */
@@ -40,10 +45,36 @@ export interface InputValidator {
 /**
  * The validator of a tool's `inputSchema`: an absent or empty schema accepts any object; a schema
  * zod converts to an object is that object; a valid object schema zod cannot convert is left to
- * the server. Throws only for a schema that is not an object schema at all (the caller skips that
- * one tool).
+ * the server. A `null` for an optional argument whose schema refuses `null` is dropped before
+ * either checks it (decision 0036). Throws only for a schema that is not an object schema at all
+ * (the caller skips that one tool).
  */
 export function inputValidatorOf(inputSchema: unknown): InputValidator {
+  const validator = convertedValidatorOf(inputSchema);
+  const plan = nullArgumentPlan(inputSchema);
+  if (plan === undefined) return validator;
+  return { ...validator, schema: withNullsAsAbsent(validator.schema, plan) };
+}
+
+/** The one loose object the null-dropping validator refines. */
+const LOOSE_OBJECT = z.looseObject({});
+
+/**
+ * `schema`, run on the arguments without the `null`s `plan` reads as "not provided": its issues
+ * and its output (defaults included) are the caller's, as if the arguments had come without them.
+ */
+function withNullsAsAbsent(schema: z.ZodObject, plan: NullArgumentPlan): z.ZodObject {
+  return LOOSE_OBJECT.check((payload) => {
+    const parsed = schema.safeParse(withoutNullArguments(payload.value, plan));
+    if (parsed.success) {
+      payload.value = parsed.data;
+      return;
+    }
+    for (const issue of parsed.error.issues) payload.issues.push(issue as z.core.$ZodRawIssue);
+  });
+}
+
+function convertedValidatorOf(inputSchema: unknown): InputValidator {
   if (inputSchema === undefined) return { schema: z.looseObject({}) };
   if (typeof inputSchema !== 'object' || inputSchema === null || Array.isArray(inputSchema)) {
     throw new TypeError('inputSchema must be a JSON Schema object');

@@ -6,6 +6,11 @@
  * unknown properties.
  */
 import { z } from 'zod';
+import {
+  type NullArgumentPlan,
+  nullArgumentPlan,
+  withoutNullArguments,
+} from '../binding/null-arguments.js';
 
 type Issue = { readonly message: string; readonly path: readonly PropertyKey[] };
 type Check = (value: Record<string, unknown>) => readonly Issue[];
@@ -50,12 +55,17 @@ const LOOSE_OBJECT = z.looseObject({});
 
 /**
  * A zod object that accepts exactly what `schema` (an object schema) accepts, compiled lazily,
- * and passes the value through unchanged (no defaults are injected: the service applies its own).
+ * and passes the value through unchanged (no defaults are injected: the service applies its own),
+ * except that a `null` for an optional parameter, or an optional property of the JSON body, whose
+ * schema refuses `null` is dropped first: that parameter or property is not sent (decision 0036).
  */
 export function lazyInputValidator(schema: Record<string, unknown>): z.ZodObject {
   let check: Check | undefined;
+  let nulls: { readonly plan: NullArgumentPlan | undefined } | undefined;
   return LOOSE_OBJECT.check((payload) => {
     check ??= compile(schema);
+    nulls ??= { plan: nullArgumentPlan(schema, ['body']) };
+    payload.value = withoutNullArguments(payload.value, nulls.plan) as Record<string, unknown>;
     for (const issue of check(payload.value)) {
       payload.issues.push({
         code: 'custom',

@@ -281,6 +281,41 @@ describe('inputValidatorOf, for JSON Schema 2020-12 that zod cannot express', ()
   });
 });
 
+describe('inputValidatorOf, for a null optional argument (decision 0036)', () => {
+  const validator = inputValidatorOf({
+    type: 'object',
+    properties: {
+      a: { type: 'string' },
+      n: { type: 'integer', default: 3 },
+      m: { type: ['string', 'null'] },
+    },
+    required: ['a'],
+  });
+
+  it('reads it as not provided, so a default applies', () => {
+    expect(validator.schema.parse({ a: 'x', n: null })).toEqual({ a: 'x', n: 3 });
+  });
+
+  it('keeps a null the schema accepts, and refuses one for a required argument', () => {
+    expect(validator.schema.parse({ a: 'x', m: null })).toEqual({ a: 'x', n: 3, m: null });
+    const refused = validator.schema.safeParse({ a: null, n: 'seven' });
+    expect(refused.error?.issues.map(({ code, path }) => ({ code, path }))).toEqual([
+      { code: 'invalid_type', path: ['a'] },
+      { code: 'invalid_type', path: ['n'] },
+    ]);
+  });
+
+  it('drops it for a schema the server validates, too', () => {
+    const unvalidated = inputValidatorOf({
+      type: 'object',
+      properties: { kind: { type: 'string' } },
+      dependentRequired: { kind: ['size'] },
+    });
+    expect(unvalidated.unvalidated).toBeDefined();
+    expect(unvalidated.schema.parse({ kind: null, other: null })).toEqual({ other: null });
+  });
+});
+
 describe('mounting a tool whose input schema uses the rest of JSON Schema 2020-12', () => {
   const CONDITIONAL = {
     $schema: STAMP_2020_12,
