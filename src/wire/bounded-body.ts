@@ -4,8 +4,8 @@
  */
 import { forEachChunk, throwIfAborted, type WireResponse } from './abortable-read.js';
 import { ConnectionResponseTooLargeError, MAX_ERROR_BODY_CHARS } from './errors.js';
-import { networkErrorOf } from './network-error.js';
 import type { OperationScope } from './operation.js';
+import { wireFailure } from './wire-failure.js';
 
 export { MAX_ERROR_BODY_CHARS } from './errors.js';
 
@@ -44,15 +44,16 @@ async function consumeBounded(
       onChunk(chunk);
     });
   } catch (error) {
-    if (signal.aborted) throw signal.reason;
-    // A body cut by a reset or a closed socket: typed, with the bytes read by then.
+    // A body cut by a reset, a closed socket or a broken framing: typed at the wire's one seam,
+    // with the bytes read by then (the caller's reason and our own ceiling as they are).
     const scope = {
       connectionName: budget.connectionName,
       operation: budget.operation,
       phase: budget.phase,
       observedReadBytes: total,
+      ...(budget.fallbackStatus === undefined ? {} : { fallbackStatus: budget.fallbackStatus }),
     };
-    throw networkErrorOf(error, scope) ?? error;
+    throw wireFailure(error, scope, signal);
   }
 }
 

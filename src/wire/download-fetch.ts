@@ -15,8 +15,8 @@ import { raceAbort, throwIfAborted } from './abortable-read.js';
 import { addressRefusal, hostRefusal, writtenHost } from './address-policy.js';
 import { DownloadError } from './download-error.js';
 import { AGENT_OPTIONS, requestOn } from './http-client.js';
-import { describeNetworkFailure, networkFailureOf } from './network-error.js';
 import { Agent, type Dispatcher, ProxyAgent } from './undici.js';
+import { downloadFailure } from './wire-failure.js';
 
 /** One answer of a name lookup. */
 export interface ResolvedAddress {
@@ -212,7 +212,7 @@ export async function fetchForDownload(
           status,
           ok: status >= 200 && status < 300,
           headers: { get: (name) => headerOf(answer.headers, name.toLowerCase()) },
-          body: answer.body,
+          body: new TypedDownloadBody(answer.body, url.host, signal),
           url,
           redirects,
           release,
@@ -235,16 +235,39 @@ export async function fetchForDownload(
     }
   } catch (error) {
     release();
-    if (signal.aborted) throw signal.reason;
-    if (DownloadError.isInstance(error)) throw error;
-    // A network failure says which (refused, unresolved, reset, TLS, closed), never where.
-    const failure = networkFailureOf(error);
-    throw new DownloadError({
-      code: 'DOWNLOAD_FAILED',
-      host: url.host,
-      cause: error,
-      ...(failure === undefined ? {} : { detail: describeNetworkFailure(failure) }),
-    });
+    // Typed at the wire's one seam: which failure (refused, reset, TLS, a broken answer...), never
+    // where; the caller's reason as is.
+    throw downloadFailure(error, url.host, signal);
+  }
+}
+
+/**
+ * A download's body as undici gives it, read through the wire's seam: whatever cuts it (a reset, a
+ * body shorter or longer than its `content-length`, a broken framing) reaches the writer as a
+ * `DOWNLOAD_FAILED`, the caller's abort as its reason. Read by iteration, as the file boundary
+ * reads every body.
+ */
+class TypedDownloadBody implements NodeBody {
+  constructor(
+    private readonly raw: NodeBody,
+    private readonly host: string,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  get readableEnded(): boolean | undefined {
+    return this.raw.readableEnded;
+  }
+
+  destroy(error?: Error): unknown {
+    return this.raw.destroy(error);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    try {
+      for await (const chunk of this.raw) yield chunk;
+    } catch (error) {
+      throw downloadFailure(error, this.host, this.signal);
+    }
   }
 }
 

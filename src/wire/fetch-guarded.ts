@@ -3,17 +3,11 @@
  * cancellation honoured with the caller's exact reason.
  */
 import { cancelBody, raceAbort, throwIfAborted, type WireResponse } from './abortable-read.js';
-import { ConnectionResponseTooLargeError, ConnectionUrlError } from './errors.js';
-import {
-  isHeadersOverflow,
-  MAX_HEADER_BYTES,
-  sendWithUndici,
-  type WireRequest,
-  type WireSend,
-} from './http-client.js';
-import { networkErrorOf } from './network-error.js';
+import { ConnectionUrlError } from './errors.js';
+import { sendWithUndici, type WireRequest, type WireSend } from './http-client.js';
 import type { OperationScope } from './operation.js';
 import { assertInsideFence, type HostFence } from './url-fence.js';
+import { wireFailure } from './wire-failure.js';
 
 export type { WireRequest, WireSend } from './http-client.js';
 
@@ -88,17 +82,8 @@ export async function fetchWithoutRedirects(
   try {
     response = await raceAbort(pending, signal);
   } catch (error) {
-    if (signal.aborted) throw signal.reason;
-    // A head past the bound is a size failure, like a body past its ceiling.
-    if (isHeadersOverflow(error)) {
-      throw new ConnectionResponseTooLargeError({
-        ...scope,
-        maxBytes: MAX_HEADER_BYTES,
-        cause: error,
-      });
-    }
-    // Refused, unresolved, reset, TLS refused, closed: one typed error, the raw one its cause.
-    throw networkErrorOf(error, scope) ?? error;
+    // Whatever the request failed with, typed at the wire's one seam (the caller's reason as is).
+    throw wireFailure(error, scope, signal);
   }
   if (signal.aborted) {
     cancelBody(response);

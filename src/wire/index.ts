@@ -95,8 +95,6 @@ export {
   ConnectionNetworkError,
   isRetryableNetworkFailure,
   type NetworkFailure,
-  networkErrorOf,
-  networkFailureOf,
 } from './network-error.js';
 export {
   type ConnectionOperation,
@@ -130,6 +128,7 @@ export {
   parseConnectionUrl,
   resolveEndpointUrl,
 } from './url-fence.js';
+export { streamFailureIn, type WireFault, wireFailure, wireFaultOf } from './wire-failure.js';
 export {
   challengeOfResponse,
   MAX_WWW_AUTHENTICATE_CHARS,

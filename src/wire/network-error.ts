@@ -16,8 +16,11 @@ import {
   projection,
 } from './errors.js';
 
-/** What failed on the network. */
-export type NetworkFailure = 'refused' | 'dns' | 'reset' | 'tls' | 'closed' | 'proxy';
+/**
+ * What failed on the network; `other` is a fault no code of ours names (an error class or code
+ * undici adds later, a value that is not an `Error`), typed all the same (decision 0035).
+ */
+export type NetworkFailure = 'refused' | 'dns' | 'reset' | 'tls' | 'closed' | 'proxy' | 'other';
 
 const BY_CODE: Readonly<Record<string, NetworkFailure>> = {
   ECONNREFUSED: 'refused',
@@ -54,6 +57,7 @@ const DESCRIBED: Readonly<Record<NetworkFailure, string>> = {
   tls: 'the TLS handshake failed',
   closed: 'the connection closed before the answer ended',
   proxy: 'the proxy refused to open a tunnel',
+  other: 'the request failed for a reason the client does not recognise',
 };
 
 /** Words for `failure` (`the connection was refused`), model-safe: no host, no address. */
@@ -69,7 +73,10 @@ export function isRetryableNetworkFailure(failure: NetworkFailure): boolean {
 /** How deep a `cause` chain is followed. */
 const MAX_CAUSES = 4;
 
-/** The network failure `error` (or one of its causes) reports, or `undefined` for anything else. */
+/**
+ * The known network failure `error` (or one of its causes) reports, or `undefined` for anything
+ * else; the wire's seam (`wireFailure`) types the rest.
+ */
 export function networkFailureOf(error: unknown): NetworkFailure | undefined {
   let current: unknown = error;
   for (let depth = 0; depth <= MAX_CAUSES && current instanceof Error; depth++) {
@@ -124,18 +131,4 @@ export class ConnectionNetworkError extends ConnectionOperationError {
       { retryable: isRetryableNetworkFailure(this.failure) },
     );
   }
-}
-
-/**
- * `error` as a {@link ConnectionNetworkError} in `scope` when it is a network failure (kept as
- * its cause), else `undefined`.
- */
-export function networkErrorOf(
-  error: unknown,
-  scope: ConnectionErrorScope,
-): ConnectionNetworkError | undefined {
-  const failure = networkFailureOf(error);
-  return failure === undefined
-    ? undefined
-    : new ConnectionNetworkError({ ...scope, failure, cause: error });
 }

@@ -8,6 +8,7 @@ import { openChunks, readChunk, throwIfAborted, type WireResponse } from './abor
 import type { ReadBudget } from './bounded-body.js';
 import { ConnectionResponseTooLargeError } from './errors.js';
 import { createSseFrameMeter } from './sse-frame-meter.js';
+import { wireFailure } from './wire-failure.js';
 
 /** One dispatched SSE event. */
 export interface SseMessage {
@@ -49,7 +50,8 @@ function toSseMessage(event: EventSourceMessage): SseMessage {
  * consumer pays one async step per chunk rather than per event. Comments and events the consumer
  * ignores still count against the budget. Bytes before a ceiling is crossed are still parsed, so
  * events that fit are delivered before the {@link ConnectionResponseTooLargeError}. Aborting the
- * signal rejects with `signal.reason`; leaving the consumer's loop early cancels the stream.
+ * signal rejects with `signal.reason`; leaving the consumer's loop early cancels the stream; any
+ * other failure of the stream is typed by the wire's seam (`wireFailure`).
  */
 export async function* readSseBatches(
   response: WireResponse,
@@ -107,6 +109,10 @@ export async function* readSseBatches(
       }
       if (failure !== undefined) throw failure;
     }
+  } catch (error) {
+    // A stream cut by a reset, a closed socket or a broken framing: typed at the wire's one seam,
+    // with the bytes read by then (the caller's reason and our own ceilings as they are).
+    throw wireFailure(error, { ...budget, observedReadBytes: total }, signal);
   } finally {
     chunks.release();
   }

@@ -6,7 +6,7 @@
  * actors; `mcp-operation.edges.ts` is the glossary of the fragments it shares.
  */
 
-import type { AuthChallenge } from '../../wire/index.js';
+import { type AuthChallenge, streamFailureIn } from '../../wire/index.js';
 import { exchangeInput, legacyStreamInput } from './mcp-operation.actors.js';
 import {
   type Answer,
@@ -28,7 +28,12 @@ import {
   type WithContext,
   type WithSelf,
 } from './mcp-operation.edges.js';
-import { initializeMessage, progressOf, requestMessage } from './mcp-operation.policy.js';
+import {
+  initializeMessage,
+  progressOf,
+  requestMessage,
+  runScopeOf,
+} from './mcp-operation.policy.js';
 import type { McpOperationContext } from './mcp-operation.types.js';
 
 type StreamMessage = With<{ readonly message: unknown }>;
@@ -42,6 +47,11 @@ const legacyErrorOf = ({ context }: WithContext) => ({
   error: context.legacyAnswer?.ok === false ? context.legacyAnswer.error : undefined,
 });
 const legacyPageOf = (args: WithContext) => pageOf(args.context, legacyAnswerOf(args));
+// The stream is opened for `endpoint` and outlives it: a reset or a broken framing on it is told
+// as the failure of the operation in progress (decision 0035).
+const streamFailureOf = ({ context, event }: WithContext & With<{ readonly error: unknown }>) => ({
+  error: streamFailureIn(event.error, runScopeOf(context, context.readBytes)),
+});
 // Taken only after `isProgressNotice`, so the zero report is never relayed.
 const legacyProgressOf = (args: WithContext & StreamMessage) =>
   progressOf(args.event.message, args.context.progressToken) ?? { progress: 0 };
@@ -204,7 +214,10 @@ export const legacyRegion = {
       },
     ],
     STREAM_ENDED: failProtocolOn('ended the MCP SSE stream without a response'),
-    STREAM_FAILED: failOnError,
+    STREAM_FAILED: {
+      target: CLOSING,
+      actions: { type: 'failWithError', params: streamFailureOf },
+    },
   },
   states: {
     // Wait, under the handshake deadline, for the stream to announce its POST endpoint.

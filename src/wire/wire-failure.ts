@@ -1,0 +1,148 @@
+/**
+ * The one seam where an error leaves the wire layer (decision 0035). Whatever undici, Node's
+ * sockets and TLS, a body or stream reader, or a timer throws, what reaches the machines is one of
+ * our typed errors: the caller's cancellation (`signal.reason`) as it is, our own errors as they
+ * are, a head past its bound as too large, a known network code with its specific `failure`, and
+ * anything else by what it is: an HTTP-level fault (a parser error, a body longer or shorter than
+ * its `content-length`) as a protocol failure, every other fault as a network failure. The raw
+ * error is always kept as `cause`. The rule is a closed world, not a list of known holes: a class
+ * or code nobody listed still ends typed. Pure: no I/O.
+ */
+import { BrandedError } from '../binding/branded-error.js';
+import { DownloadError } from './download-error.js';
+import {
+  type ConnectionErrorScope,
+  ConnectionProtocolError,
+  ConnectionResponseTooLargeError,
+  duringOperation,
+} from './errors.js';
+import { isHeadersOverflow, MAX_HEADER_BYTES } from './http-client.js';
+import {
+  ConnectionNetworkError,
+  describeNetworkFailure,
+  type NetworkFailure,
+  networkFailureOf,
+} from './network-error.js';
+
+/** What a foreign error is, read once for both the connection and the download errors. */
+export type WireFault =
+  | { readonly kind: 'too-large' }
+  | { readonly kind: 'http'; readonly fault: string }
+  | { readonly kind: 'network'; readonly failure: NetworkFailure };
+
+/** undici's codes of an answer that broke HTTP/1.1 itself (the parser's are `HPE_*`). */
+const HTTP_FAULT_CODES: ReadonlySet<string> = new Set([
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_RES_EXCEEDED_MAX_SIZE',
+  'UND_ERR_RESPONSE',
+]);
+
+/** undici's class names of an HTTP-level fault, for one that carries no code. */
+const HTTP_FAULT_NAMES: ReadonlySet<string> = new Set(['HTTPParserError', 'ResponseError']);
+
+/** How deep a `cause` chain is followed. */
+const MAX_CAUSES = 4;
+
+/** The HTTP-level fault `error` (or one of its causes) reports: its code or class name. */
+function httpFaultOf(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth <= MAX_CAUSES && current instanceof Error; depth++) {
+    const code = (current as Error & { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('HPE_') || HTTP_FAULT_CODES.has(code))) {
+      return code;
+    }
+    if (HTTP_FAULT_NAMES.has(current.name)) return current.name;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/**
+ * What `error` is, whatever its class, code or type (a value that is not an `Error` too): a head
+ * past {@link MAX_HEADER_BYTES}, a known network failure, an HTTP-level fault, else a network
+ * failure the client does not recognise (`other`). Total: never throws, never `undefined`.
+ */
+export function wireFaultOf(error: unknown): WireFault {
+  if (isHeadersOverflow(error)) return { kind: 'too-large' };
+  const failure = networkFailureOf(error);
+  if (failure !== undefined) return { kind: 'network', failure };
+  const fault = httpFaultOf(error);
+  if (fault !== undefined) return { kind: 'http', fault };
+  return { kind: 'network', failure: 'other' };
+}
+
+/** One of the package's own errors, already typed (a byte ceiling, a refusal, a protocol error). */
+function isOurs(error: unknown): boolean {
+  return BrandedError.isInstance(error);
+}
+
+/**
+ * `error` as it must leave the wire for the operation in `scope`: `signal.reason` once `signal`
+ * has aborted, our own errors unchanged, anything else typed by {@link wireFaultOf} with the raw
+ * error as its `cause`. Every wire exit (the request, the body readers, the SSE reader) throws
+ * what this returns.
+ */
+export function wireFailure(
+  error: unknown,
+  scope: ConnectionErrorScope,
+  signal?: AbortSignal,
+): unknown {
+  if (signal?.aborted === true) return signal.reason;
+  if (isOurs(error)) return error;
+  const fault = wireFaultOf(error);
+  switch (fault.kind) {
+    case 'too-large':
+      return new ConnectionResponseTooLargeError({
+        ...scope,
+        maxBytes: MAX_HEADER_BYTES,
+        cause: error,
+      });
+    case 'http':
+      return new ConnectionProtocolError({
+        ...scope,
+        violation: `sent an answer that broke HTTP/1.1 (${fault.fault})${duringOperation(scope.operation)}`,
+        cause: error,
+      });
+    case 'network':
+      return new ConnectionNetworkError({ ...scope, failure: fault.failure, cause: error });
+  }
+}
+
+/**
+ * A failure of a long-lived stream (the legacy HTTP+SSE GET), told in the scope of the operation
+ * it broke: a network or HTTP-level fault the seam typed in the stream's opening scope is typed
+ * again in `scope`; every other error (a frame past its ceiling, a refused endpoint) keeps the
+ * scope it was raised in, and a foreign error is typed in `scope`.
+ */
+export function streamFailureIn(error: unknown, scope: ConnectionErrorScope): unknown {
+  const seamMade =
+    (ConnectionNetworkError.isInstance(error) ||
+      (ConnectionProtocolError.isInstance(error) && error.rpcCode === undefined)) &&
+    error.cause !== undefined &&
+    !isOurs(error.cause);
+  if (seamMade) return wireFailure(error.cause, scope);
+  return wireFailure(error, scope);
+}
+
+/** Words for an HTTP-level fault of a download, model-safe (no host, no address). */
+const DOWNLOAD_HTTP_FAULT = 'the answer broke HTTP/1.1';
+/** Words for a download head past its bound. */
+const DOWNLOAD_HEAD_TOO_LARGE = 'the answer head was too large';
+
+/**
+ * `error` as it must leave a download: `signal.reason` once aborted, a {@link DownloadError}
+ * unchanged, anything else `DOWNLOAD_FAILED` saying which failure (never where), its cause the raw
+ * error. The download's counterpart of {@link wireFailure}, over the same {@link wireFaultOf}.
+ */
+export function downloadFailure(error: unknown, host: string, signal: AbortSignal): unknown {
+  if (signal.aborted) return signal.reason;
+  if (DownloadError.isInstance(error)) return error;
+  const fault = wireFaultOf(error);
+  const detail =
+    fault.kind === 'network'
+      ? describeNetworkFailure(fault.failure)
+      : fault.kind === 'http'
+        ? DOWNLOAD_HTTP_FAULT
+        : DOWNLOAD_HEAD_TOO_LARGE;
+  return new DownloadError({ code: 'DOWNLOAD_FAILED', host, cause: error, detail });
+}
