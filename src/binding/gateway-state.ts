@@ -3,9 +3,12 @@
  * the upstream's own state wrapped in the gateway's, bound to the tool and its arguments and
  * sealed with HMAC-SHA256, so that a tampered state, one minted for another tool or other
  * arguments, or one past its lifetime is refused. Signed, not encrypted: the upstream's state is
- * opaque to the client but readable by it, as it was before the gateway.
+ * opaque to the client but readable by it, as it was before the gateway. A mount seals with the
+ * codec the server's own seam verifies with, and refuses a server whose seam is not one
+ * (decision 0038).
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { GatewayStateError } from './gateway-state-error.js';
 import { isRecord } from './type-guards.js';
 
 /** Options of {@link createGatewayRequestState}. */
@@ -20,9 +23,10 @@ export interface GatewayRequestStateOptions {
 }
 
 /**
- * A gateway's request-state codec. Hand it to `mountMcp` (`requestState`) and to the v2 SDK
- * `McpServer` that serves the tools (`new McpServer(info, { requestState })`): the server then
- * refuses a bad state with JSON-RPC `-32602` before the tool runs.
+ * A gateway's request-state codec. Hand it to the v2 SDK `McpServer` that serves the tools
+ * (`new McpServer(info, { requestState })`), and the same one to `mountMcp` (`requestState`) or
+ * none: the server then refuses a bad state with JSON-RPC `-32602` before the tool runs, and
+ * `mountMcp` refuses a v2 server created without it.
  */
 export interface GatewayRequestState {
   /** Throws when `state` fails verification; resolves `undefined` (the tool reads it raw). */
@@ -54,6 +58,8 @@ export interface GatewayStateCodec {
 const VERSION = 'g1';
 const DEFAULT_TTL_SECONDS = 600;
 const codecs = new WeakMap<GatewayRequestState, GatewayStateCodec>();
+/** The same codecs by their `verify` function: what a v2 server keeps of its option. */
+const verifiers = new WeakMap<object, GatewayStateCodec>();
 
 const base64url = (bytes: Buffer | string) => Buffer.from(bytes).toString('base64url');
 const digestOf = (args: unknown) =>
@@ -117,19 +123,38 @@ export function createGatewayRequestState(
     },
   };
   codecs.set(requestState, codec);
+  verifiers.set(requestState.verify, codec);
   return requestState;
 }
 
-let processDefault: GatewayRequestState | undefined;
+/**
+ * Where the v2 SDK's low-level server (2.x) keeps the `requestState.verify` hook it was created
+ * with. It takes the hook only at construction and has no setter, so a mount can read the seam
+ * but not install one.
+ */
+const SEAM_FIELD = '_requestStateVerify';
 
-/** The codec of `requestState`, or of this process's default one when none is given. */
+/**
+ * The codec a mount on `server` seals with: the one the server's own seam verifies with (v2
+ * SDK). `undefined` for a server with no such seam (the v1 SDK, which speaks only 2025-11-25 and
+ * so never carries a state): the mount then mints no state and accepts none. Throws
+ * {@link GatewayStateError} for a v2 server created without the gateway's codec, with another
+ * verifier, or with another codec than `requestState`.
+ */
 export function gatewayStateCodecOf(
+  server: { readonly server: unknown },
   requestState: GatewayRequestState | undefined,
-): GatewayStateCodec {
-  processDefault ??= createGatewayRequestState();
-  const codec = codecs.get(requestState ?? processDefault);
-  if (codec === undefined) {
-    throw new TypeError('mountMcp: requestState must come from createGatewayRequestState');
+): GatewayStateCodec | undefined {
+  const given = requestState === undefined ? undefined : codecs.get(requestState);
+  if (requestState !== undefined && given === undefined) {
+    throw new GatewayStateError('foreign-codec');
   }
-  return codec;
+  const low = server.server;
+  if (!isRecord(low) || !Object.hasOwn(low, SEAM_FIELD)) return undefined;
+  const hook = low[SEAM_FIELD];
+  if (hook === undefined) throw new GatewayStateError('unverified');
+  const seam = typeof hook === 'function' ? verifiers.get(hook) : undefined;
+  if (seam === undefined) throw new GatewayStateError('foreign-verifier');
+  if (given !== undefined && given !== seam) throw new GatewayStateError('two-codecs');
+  return seam;
 }

@@ -40,6 +40,8 @@ export {
 } from './caller.js';
 export type { GatewayRequestState, GatewayRequestStateOptions } from './gateway-state.js';
 export { createGatewayRequestState } from './gateway-state.js';
+export type { GatewayStateProblem } from './gateway-state-error.js';
+export { GatewayStateError } from './gateway-state-error.js';
 export type {
   AfterToolCallInfo,
   BeforeToolCallInfo,

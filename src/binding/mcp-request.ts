@@ -161,7 +161,9 @@ function fromV2Context(server: McpToolServer, mcpReq: Loose): McpHandlerRequest 
       ? envelope?.[CLIENT_CAPABILITIES]
       : server.server.getClientCapabilities(),
     inputResponses: isRecord(mcpReq.inputResponses) ? mcpReq.inputResponses : undefined,
-    requestState: typeof requestState === 'string' ? requestState : undefined,
+    // A value some other verify hook decoded is no state the gateway minted: kept so it fails.
+    requestState:
+      requestState === undefined || typeof requestState === 'string' ? requestState : '',
     notify: async (notification) => {
       await notify({ method: notification.method, params: { ...notification.params } });
     },

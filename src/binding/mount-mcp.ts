@@ -49,8 +49,9 @@ export interface McpMountOptions {
   context?: Readonly<Record<string, unknown>>;
   /**
    * Seals the `requestState` of the `input_required` answers given to MCP 2026-07-28 clients
-   * (from {@link createGatewayRequestState}); pass the same one to the v2 `McpServer`
-   * (`requestState`) so a bad state is refused before the tool runs. Default: one per process.
+   * (from {@link createGatewayRequestState}). A v2 `McpServer` must be created with it
+   * (`new McpServer(info, { requestState })`), so that a bad state is refused before the tool
+   * runs; given here too, it must be that same codec. Default: the codec the server verifies with.
    */
   requestState?: GatewayRequestState;
 }
@@ -67,8 +68,9 @@ export interface McpMountOptions {
  * notifications of the call (when `server` declares `logging`). An MCP 2026-07-28 client, which has
  * no server-to-client requests, gets an upstream's questions as `input_required` with the
  * upstream's state sealed (`requestState`), and its retry's answers go upstream. Throws at mount on a
- * bad definition or a duplicate name (naming both sources); the SDK itself refuses a name already
- * registered.
+ * bad definition or a duplicate name (naming both sources), and with `GatewayStateError` on
+ * a v2 server whose `requestState` seam is not the gateway's codec (its message says what to
+ * pass); the SDK itself refuses a name already registered.
  */
 export function mountMcp(
   server: McpToolServer,
@@ -76,7 +78,8 @@ export function mountMcp(
   options: McpMountOptions = {},
 ): void {
   const { hooks, lifecycle, context } = options;
-  const states = gatewayStateCodecOf(options.requestState);
+  // Undefined on a server with no state seam: the mount then mints no state and accepts none.
+  const states = gatewayStateCodecOf(server, options.requestState);
   for (const { definition, config, outputJsonSchema } of registrationsOf(runtimeTools)) {
     const handler = async (args: Record<string, unknown>, extra: unknown) => {
       const request = mcpHandlerRequestOf(server, extra);
@@ -103,6 +106,7 @@ export function mountMcp(
       // The upstream asks a 2026 client something: answer `input_required`, its state wrapped.
       const asked = result.ok ? undefined : mcpInputRequestOf(toolCauseFromResult(result));
       if (asked !== undefined) {
+        if (states === undefined) return errorResult(toolResultFromError(UNSEALED_GATEWAY));
         return {
           resultType: 'input_required',
           inputRequests: asked.inputRequests,
@@ -254,12 +258,23 @@ const STALE_STATE = new AppError('INVALID_REQUEST_STATE', {
 });
 
 /**
+ * An upstream asked a 2026 client something, but the server's seam verifies no state (one whose
+ * seam the mount cannot see), so no state is minted that it would have to trust.
+ */
+const UNSEALED_GATEWAY = new AppError('GATEWAY_STATE_UNSEALED', {
+  message: 'This gateway cannot carry an input round: its MCP server verifies no request state.',
+  status: 500,
+  retryable: false,
+});
+
+/**
  * The answers a 2026 retry brings, with the upstream's state unwrapped from the gateway's;
- * `undefined` for a first attempt, `false` for a state that fails verification.
+ * `undefined` for a first attempt, `false` for a state that fails verification (every state,
+ * when the server's seam verifies none).
  */
 function answeredOf(
   request: McpHandlerRequest,
-  states: GatewayStateCodec,
+  states: GatewayStateCodec | undefined,
   tool: string,
   args: unknown,
 ): ToolCallerAnswered | undefined | false {
@@ -268,6 +283,7 @@ function answeredOf(
   if (requestState === undefined) {
     return inputResponses === undefined ? undefined : { inputResponses };
   }
+  if (states === undefined) return false;
   const opened = states.open(requestState, tool, args);
   if (opened === false) return false;
   const responses = inputResponses ?? {};
