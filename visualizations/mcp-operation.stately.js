@@ -253,6 +253,75 @@ export default createMachine({
             }
           }
         },
+        "reinitializing": {
+          "meta": {
+            "operation": "initialize"
+          },
+          "invoke": {
+            "id": "postReinitialize",
+            "src": "exchange",
+            "onDone": [
+              {
+                "guard": {
+                  "type": "isUnauthorized"
+                },
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failUnauthorized"
+                }
+              },
+              {
+                "guard": {
+                  "type": "isHttpError"
+                },
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failHttpStatus"
+                }
+              },
+              {
+                "guard": {
+                  "type": "isResponse"
+                },
+                "target": "notifying",
+                "actions": [
+                  {
+                    "type": "assignInitialized"
+                  },
+                  {
+                    "type": "beginHandshakeStep",
+                    "params": {
+                      "operation": "notifications/initialized"
+                    }
+                  }
+                ]
+              },
+              {
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failProtocol",
+                  "params": {
+                    "violation": "ended MCP initialize without a response"
+                  }
+                }
+              }
+            ],
+            "onError": {
+              "target": "#mcpOperation.closing",
+              "actions": {
+                "type": "failWithError"
+              }
+            }
+          },
+          "after": {
+            "HANDSHAKE_DEADLINE": {
+              "target": "#mcpOperation.closing",
+              "actions": {
+                "type": "failTimeout"
+              }
+            }
+          }
+        },
         "notifying": {
           "meta": {
             "operation": "notifications/initialized"
@@ -264,6 +333,18 @@ export default createMachine({
               {
                 "guard": {
                   "type": "relaysToCaller"
+                },
+                "target": "openingCallerStream",
+                "actions": {
+                  "type": "beginHandshakeStep",
+                  "params": {
+                    "operation": "standalone-stream"
+                  }
+                }
+              },
+              {
+                "guard": {
+                  "type": "listensForSessionProgress"
                 },
                 "target": "openingCallerStream",
                 "actions": {
@@ -310,6 +391,18 @@ export default createMachine({
                 }
               },
               {
+                "guard": {
+                  "type": "listensForSessionProgress"
+                },
+                "target": "openingCallerStream",
+                "actions": {
+                  "type": "beginHandshakeStep",
+                  "params": {
+                    "operation": "standalone-stream"
+                  }
+                }
+              },
+              {
                 "target": "requesting",
                 "actions": "beginRequest"
               }
@@ -340,12 +433,21 @@ export default createMachine({
             }
           },
           "after": {
-            "HANDSHAKE_DEADLINE": {
-              "target": "#mcpOperation.closing",
-              "actions": {
-                "type": "failTimeout"
+            "HANDSHAKE_DEADLINE": [
+              {
+                "guard": {
+                  "type": "relaysToCaller"
+                },
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failTimeout"
+                }
+              },
+              {
+                "target": "requesting",
+                "actions": "beginRequest"
               }
-            }
+            ]
           }
         },
         "requesting": {
@@ -353,6 +455,22 @@ export default createMachine({
             "id": "postRequest",
             "src": "exchange",
             "onDone": [
+              {
+                "guard": {
+                  "type": "isLostSession"
+                },
+                "target": "reinitializing",
+                "actions": [
+                  "closeCallerStream",
+                  "reopenSession",
+                  {
+                    "type": "beginHandshakeStep",
+                    "params": {
+                      "operation": "initialize"
+                    }
+                  }
+                ]
+              },
               {
                 "guard": {
                   "type": "isUnauthorized"

@@ -90,6 +90,7 @@ export function serializeMcpState(snapshot: AnyMachineSnapshot): string {
     value: snapshot.value,
     status: snapshot.status,
     session: context.sessionId !== undefined,
+    reopened: context.sessionReopened,
     canResume: context.resumeAttempts < MAX_STREAM_RESUMPTIONS,
     pagesLeft: context.maxListPages - context.page - 1,
     inputRoundsLeft: context.maxInputRounds - context.inputRound,
@@ -241,6 +242,14 @@ function eventCasesFor(
       done('postInitialize', interrupted),
     ],
     'xstate.error.actor.postInitialize': [failed('postInitialize', new Error('network'))],
+    // A new session's `initialize`, after the server lost the first one.
+    'xstate.done.actor.postReinitialize': [
+      ...MODEL_STATUSES.map((status) => done('postReinitialize', httpError(status))),
+      done('postReinitialize', initialized(true)),
+      done('postReinitialize', initialized(false)),
+      done('postReinitialize', interrupted),
+    ],
+    'xstate.error.actor.postReinitialize': [failed('postReinitialize', new Error('network'))],
     'xstate.done.actor.postInitialized': [
       done('postInitialized', accepted),
       done('postInitialized', httpError(500)),

@@ -40,6 +40,7 @@ import {
   decodeRpcResponse,
   type ModernFraming,
   progressOf,
+  requestProgressToken,
   runScopeOf,
   SSE_ACCEPT,
   STREAMABLE_ACCEPT,
@@ -110,11 +111,16 @@ export interface LegacyStreamInput {
   readonly maxErrorBytes: number;
 }
 
-/** Input of the `callerStream` actor: the standalone GET held open for the call's relayed requests. */
+/**
+ * Input of the `callerStream` actor: the session's standalone GET, held open for the call's relayed
+ * requests and its progress.
+ */
 export interface CallerStreamInput {
   /** What every actor of the run shares. */
   readonly base: ActorBase;
   readonly url: string;
+  /** The call's progress token: the reports that carry it are relayed, none other. */
+  readonly progressToken?: string | number;
   /** Per-frame raw byte ceiling; per-operation budgets are enforced by the machine. */
   readonly maxFrameBytes: number;
   /** Bound on the acknowledgement drained after each answer posted back. */
@@ -184,11 +190,13 @@ export function legacyStreamInput(context: McpOperationContext): LegacyStreamInp
  * like the request's; its bytes count toward the operation in progress (`exceedsReadBudget`).
  */
 export function callerStreamInput(context: McpOperationContext): CallerStreamInput {
+  const progressToken = requestProgressToken(context.request, context.progressToken);
   return {
     base: actorBase(context),
     url: context.url,
     maxFrameBytes: context.limits.request.maxResponseBytes,
     maxAnswerBytes: context.limits.handshake.maxResponseBytes,
+    ...(progressToken === undefined ? {} : { progressToken }),
   };
 }
 
@@ -489,9 +497,10 @@ async function readLegacyStream(
 }
 
 /**
- * The standalone GET stream of a Streamable HTTP session, held while the call relays: tells the
- * machine once it is open (or that none is held: refused, not SSE, ended, failed), then answers
- * every server request on it and passes its log messages on. Its bytes are reported as read.
+ * The standalone GET stream of a Streamable HTTP session, held while the call relays or listens for
+ * progress: tells the machine once it is open (or that none is held: refused, not SSE, ended,
+ * failed), then reports the progress that carries the call's token, answers every server request
+ * on it and passes its log messages on. Its bytes are reported as read.
  */
 async function readCallerStream(
   input: CallerStreamInput,
@@ -517,6 +526,12 @@ async function readCallerStream(
   for await (const message of messages) {
     if (message.data === '') continue;
     const parsed = parseJsonText(message.data, input.base.scope);
+    // Progress of our request, sent apart from it (mcp-framework does); another token's is not ours.
+    const progress = progressOf(parsed, input.progressToken);
+    if (progress !== undefined) {
+      if (!signal.aborted) sendBack({ type: 'PROGRESS', ...progress });
+      continue;
+    }
     const onBytes = bytesReadCounter(signal, reportGrowth(sendBack)).onBytes;
     const budget = { signal, maxBytes: input.maxAnswerBytes, onBytes, ...input.base.scope };
     await handleServerMessage(input.base, parsed, input.url, budget, send);
@@ -550,7 +565,7 @@ export function makeMcpOperationActors(deps: McpOperationDependencies = {}) {
       return () => stopStream(controller);
     }),
 
-    /** The standalone GET stream held for a relaying call, reported to the machine. */
+    /** The standalone GET stream held for a relaying or progress-listening call, reported to the machine. */
     callerStream: fromCallback<McpOperationEvent, CallerStreamInput>(({ input, sendBack }) => {
       const controller = new AbortController();
       const { signal } = controller;

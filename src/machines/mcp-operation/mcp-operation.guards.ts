@@ -22,6 +22,7 @@ import type { SecretValue } from '../secret-value.js';
 import {
   declaresCallerCapabilities,
   isFallbackStatus,
+  isSessionLostStatus,
   MAX_STREAM_RESUMPTIONS,
   progressOf,
 } from './mcp-operation.policy.js';
@@ -123,6 +124,43 @@ export const mcpOperationGuards = {
     _: unknown,
     { capabilities }: { readonly capabilities: ToolCallerCapabilities },
   ): boolean => declaresCallerCapabilities(capabilities),
+
+  /**
+   * The call asked for progress in a stateful session: the call holds the session's standalone GET
+   * stream too, where some servers send a call's progress (mcp-framework does), and relays the
+   * reports that carry its token. A stateless server has no such stream to offer.
+   */
+  listensForSessionProgress: (
+    _: unknown,
+    {
+      progressToken,
+      sessionId,
+    }: {
+      readonly progressToken: string | number | undefined;
+      readonly sessionId: SecretValue | undefined;
+    },
+  ): boolean => progressToken !== undefined && sessionId !== undefined,
+
+  /**
+   * The request that carried the session id was refused with 404: the server no longer knows the
+   * session and did not process the request. The run opens a new session and sends it again, once
+   * per operation (decision 0037); a second 404 is a request error.
+   */
+  isLostSession: (
+    _: unknown,
+    {
+      exchange,
+      sessionId,
+      reopened,
+    }: ExchangeParams & {
+      readonly sessionId: SecretValue | undefined;
+      readonly reopened: boolean;
+    },
+  ): boolean =>
+    !reopened &&
+    sessionId !== undefined &&
+    exchange.kind === 'http-error' &&
+    isSessionLostStatus(exchange.status),
 
   /** The exchange was refused with 401: authorization is required, on every request. */
   isUnauthorized: (_: unknown, { exchange }: ExchangeParams): boolean =>

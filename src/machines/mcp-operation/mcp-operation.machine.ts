@@ -207,6 +207,18 @@ export const mcpOperationSetup = setup({
       protocolVersion: (params.value as { protocolVersion?: string } | undefined)?.protocolVersion,
       sessionId: params.sessionId,
     })),
+    // The server lost the session: a new client's handshake, with no session id and no version
+    // header, under a handshake window of its own; a listing starts over, since its cursor
+    // belonged to the lost session (decision 0037). Never again in this run.
+    reopenSession: assign(({ context }) => ({
+      sessionId: undefined,
+      sessionReopened: true,
+      protocolVersion: undefined,
+      handshakeDeadlineAt: Date.now() + context.limits.handshake.timeoutMs,
+      collected: undefined,
+      cursor: undefined,
+      page: 0,
+    })),
     switchToLegacy: assign({ transport: 'sse' as const }),
     // The Streamable HTTP status that sent the run to legacy SSE: its errors will name it.
     recordFallback: assign((_, params: { status: number }) => ({ fallbackStatus: params.status })),
@@ -324,7 +336,8 @@ export const mcpOperationSetup = setup({
         ? params.cause
         : undefined,
     })),
-    // The standalone GET stream of a relaying call; it lives until the outcome is decided.
+    // The session's standalone GET stream of a relaying or progress-listening call; it lives until
+    // the outcome is decided, or until the session it belongs to is lost.
     openCallerStream: spawnChild('callerStream', {
       id: 'callerStream',
       input: ({ context }) => callerStreamInput(context),
@@ -371,6 +384,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       fallbackStatus: undefined,
       endpoint: undefined,
       sessionId: undefined,
+      sessionReopened: false,
       protocolVersion: undefined,
       handshakeDeadlineAt: Date.now() + input.limits.handshake.timeoutMs,
       requestDeadlineAt: 0,

@@ -273,6 +273,27 @@ export function initializedMessage(): JsonRpcNotification {
   return buildJsonRpcNotification('notifications/initialized');
 }
 
+/**
+ * The progress token the run's request carries: a `tools/call` asks for progress when someone
+ * listens (a listing never does), so only then is there progress to relay, on any stream.
+ */
+export function requestProgressToken(
+  request: McpRequest,
+  progressToken: string | number | undefined,
+): string | number | undefined {
+  return request.method === 'tools/call' ? progressToken : undefined;
+}
+
+/**
+ * The 2025-11-25 transport's answer for a session the server no longer knows (it restarted, or
+ * ended the session): a 404 to a request that carried an `Mcp-Session-Id`. The server did not
+ * process that request, and the client MUST start a new session with a fresh `initialize`
+ * (decision 0037).
+ */
+export function isSessionLostStatus(status: number): boolean {
+  return status === 404;
+}
+
 /** The run's request under JSON-RPC id `id` (`tools/list` with the page cursor, or `tools/call`). */
 export function requestMessage(
   request: McpRequest,
@@ -282,7 +303,7 @@ export function requestMessage(
   trace?: WireTraceContext,
 ): JsonRpcRequest {
   const { method, params } = requestEnvelope(request, cursor);
-  const progress = method === 'tools/call' ? progressToken : undefined;
+  const progress = requestProgressToken(request, progressToken);
   if (progress === undefined && trace === undefined) return buildJsonRpcRequest(id, method, params);
   // The token and the trace context are set after the copies, so neither the caller's `_meta` nor
   // its params can replace them; assigned rather than written after a spread (docs/architecture.md,

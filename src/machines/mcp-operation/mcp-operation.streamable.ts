@@ -2,7 +2,8 @@
  * The Streamable HTTP region of `mcpOperation`: every message is a POST to the connection URL,
  * answered as JSON or as an SSE stream on the POST. The first `initialize` is the one request
  * whose 400/404/405 leads to the legacy region; the request can be resumed with `GET` and
- * `Last-Event-ID` when its stream breaks off. A state of this region reads here, in the guards
+ * `Last-Event-ID` when its stream breaks off, and sent again in a new session, once, when the
+ * server lost the one it carried (404). A state of this region reads here, in the guards
  * and in the actors; `mcp-operation.edges.ts` is the glossary of the fragments it shares.
  */
 import { exchangeOf } from '../connection-outcomes.js';
@@ -30,7 +31,12 @@ import {
   type WithContext,
   type WithSelf,
 } from './mcp-operation.edges.js';
-import { INITIALIZE_ID, initializeMessage, requestMessage } from './mcp-operation.policy.js';
+import {
+  INITIALIZE_ID,
+  initializeMessage,
+  requestMessage,
+  requestProgressToken,
+} from './mcp-operation.policy.js';
 import type { RpcExchange } from './mcp-operation.types.js';
 
 /** What `initialize` answered: its value and the session the server assigned. */
@@ -66,18 +72,64 @@ const requestOutcomes = [
   failProtocolOn('ended the MCP exchange without a response'),
 ] as const;
 
-/** After the handshake: hold the standalone stream first when the call relays. */
+/** What `initialize` answered, first or in a new session: the handshake goes on, or it broke. */
+const initializeAnswered = [
+  {
+    guard: { type: 'isResponse', params: exchangeOf<RpcExchange> },
+    target: 'notifying',
+    actions: [
+      { type: 'assignInitialized', params: initializedOf },
+      beginStep('notifications/initialized'),
+    ],
+  },
+  failProtocolOn('ended MCP initialize without a response'),
+] as const;
+
+const relaysToCaller = {
+  type: 'relaysToCaller',
+  params: ({ context }: WithContext) => ({ capabilities: context.callerCapabilities }),
+} as const;
+
+/** The request, sent once the standalone stream is settled (or without one). */
+const toRequest = { target: 'requesting', actions: 'beginRequest' } as const;
+
+/**
+ * After the handshake: hold the session's standalone stream first when the call relays, or when
+ * it asked for progress in a stateful session (some servers send a call's progress only there).
+ */
 const afterHandshake = [
+  { guard: relaysToCaller, target: 'openingCallerStream', actions: beginStep('standalone-stream') },
   {
     guard: {
-      type: 'relaysToCaller',
-      params: ({ context }: WithContext) => ({ capabilities: context.callerCapabilities }),
+      type: 'listensForSessionProgress',
+      params: ({ context }: WithContext) => ({
+        progressToken: requestProgressToken(context.request, context.progressToken),
+        sessionId: context.sessionId,
+      }),
     },
     target: 'openingCallerStream',
     actions: beginStep('standalone-stream'),
   },
-  { target: 'requesting', actions: 'beginRequest' },
+  toRequest,
 ] as const;
+
+/**
+ * A 404 to the request that carried the session id: the server lost the session and never
+ * processed the request, so a new session is opened and the request sent again, once (decision
+ * 0037). The old session's stream is stopped first; the new session opens its own.
+ */
+const lostSession = {
+  guard: {
+    type: 'isLostSession',
+    params: ({ context, event }: WithContext & ExchangeDone) => ({
+      exchange: event.output,
+      sessionId: context.sessionId,
+      reopened: context.sessionReopened,
+    }),
+  },
+  target: 'reinitializing',
+  actions: ['closeCallerStream', 'reopenSession', beginStep('initialize')],
+} as const;
 
 /** Streamable HTTP: every message is a POST to the connection URL. */
 export const streamableRegion = {
@@ -125,16 +177,26 @@ export const streamableRegion = {
             ],
           },
           httpError,
-          {
-            guard: { type: 'isResponse', params: exchangeOf<RpcExchange> },
-            target: 'notifying',
-            actions: [
-              { type: 'assignInitialized', params: initializedOf },
-              beginStep('notifications/initialized'),
-            ],
-          },
-          failProtocolOn('ended MCP initialize without a response'),
+          ...initializeAnswered,
         ],
+        onError: failOnError,
+      },
+      after: handshakeDeadline,
+    },
+    // A new session after the server lost ours: a fresh `initialize` without a session id. Not
+    // the first `initialize`, so no status of it leads to legacy SSE or to another revision.
+    reinitializing: {
+      meta: { operation: 'initialize' },
+      invoke: {
+        id: 'postReinitialize',
+        src: 'exchange',
+        input: ({ context, self }: WithSelf) =>
+          exchangeInput(context, self, {
+            method: 'POST',
+            message: initializeMessage(context.callerCapabilities, context.trace),
+            expectId: INITIALIZE_ID,
+          }),
+        onDone: [...refusals, ...initializeAnswered],
         onError: failOnError,
       },
       after: handshakeDeadline,
@@ -142,15 +204,19 @@ export const streamableRegion = {
     // Tell the server the handshake is done (best effort).
     notifying: notifyingState('postInitialized', afterHandshake),
     // The session's standalone GET stream, held for the call's life: open (or refused, which
-    // the specification allows) before the request, so no server request sent on it is lost.
+    // the specification allows) before the request, so nothing the server sends on it for the call
+    // is lost. A stream held only for progress never fails the call: past the deadline, the call
+    // goes on without it.
     openingCallerStream: {
       meta: { operation: 'standalone-stream' },
       entry: 'openCallerStream',
-      on: {
-        CALLER_STREAM_OPEN: { target: 'requesting', actions: 'beginRequest' },
-        CALLER_STREAM_CLOSED: { target: 'requesting', actions: 'beginRequest' },
+      on: { CALLER_STREAM_OPEN: toRequest, CALLER_STREAM_CLOSED: toRequest },
+      after: {
+        HANDSHAKE_DEADLINE: [
+          { guard: relaysToCaller, ...handshakeDeadline.HANDSHAKE_DEADLINE },
+          toRequest,
+        ],
       },
-      after: handshakeDeadline,
     },
     // POST the request; the answer is JSON or an SSE stream on the POST.
     requesting: {
@@ -169,7 +235,7 @@ export const streamableRegion = {
             ),
             expectId: context.pendingId,
           }),
-        onDone: [...requestOutcomes],
+        onDone: [lostSession, ...requestOutcomes],
         onError: failOnError,
       },
       ...requestWindow,

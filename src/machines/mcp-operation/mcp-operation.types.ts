@@ -181,6 +181,8 @@ export interface McpOperationContext
   endpoint: string | undefined;
   /** The Streamable HTTP session id, when the server assigned one. */
   sessionId: SecretValue | undefined;
+  /** The server lost the run's session and the run opened a new one (once per operation). */
+  sessionReopened: boolean;
   /** The protocol version the server chose. */
   protocolVersion: string | undefined;
   /** Absolute time (ms since epoch) at which the handshake deadline fires. */
@@ -252,7 +254,10 @@ export type McpOperationEvent =
     }
   | { readonly type: 'STREAM_ENDED' }
   | { readonly type: 'STREAM_FAILED'; readonly error: unknown }
-  /** The standalone GET stream that carries the upstream's requests for the caller is open. */
+  /**
+   * The session's standalone GET stream is open: it carries the upstream's requests for the
+   * caller, and progress for the call.
+   */
   | { readonly type: 'CALLER_STREAM_OPEN' }
   /** The standalone GET stream was refused (405 and the like), ended or failed: none is held. */
   | { readonly type: 'CALLER_STREAM_CLOSED' };

@@ -218,6 +218,47 @@ describe('relaysToCaller', () => {
   });
 });
 
+describe('listensForSessionProgress', () => {
+  it.each([
+    ['a token in a session', 2, new SecretValue('s-1'), true],
+    ['a string token in a session', 'p-1', new SecretValue('s-1'), true],
+    ['a token, stateless', 2, undefined, false],
+    ['no token in a session', undefined, new SecretValue('s-1'), false],
+    ['neither', undefined, undefined, false],
+  ] as const)('%s -> %s', (_label, progressToken, sessionId, expected) => {
+    expect(guards.listensForSessionProgress(undefined, { progressToken, sessionId })).toBe(
+      expected,
+    );
+  });
+});
+
+describe('isLostSession', () => {
+  const session = new SecretValue('s-1');
+  it('holds for exactly a 404 to a request that carried a session id, before any re-open', () => {
+    expect(
+      verdicts((_, { exchange }) =>
+        guards.isLostSession(undefined, {
+          exchange,
+          sessionId: session,
+          reopened: false,
+        }),
+      ),
+    ).toEqual(['404']);
+  });
+
+  it.each([
+    ['no session id was sent', undefined, false],
+    ['the run re-opened its session already', session, true],
+    ['both', undefined, true],
+  ] as const)('holds for nothing when %s', (_label, sessionId, reopened) => {
+    expect(
+      verdicts((_, { exchange }) =>
+        guards.isLostSession(undefined, { exchange, sessionId, reopened }),
+      ),
+    ).toEqual([]);
+  });
+});
+
 describe('the modern wire guards (MCP 2026-07-28)', () => {
   const unsupported = (supported: unknown): RpcExchange => ({
     kind: 'http-error',

@@ -12,14 +12,16 @@ import {
   fromPromise,
   transition,
 } from 'xstate';
+import { mcpOperationGuards } from '../../../src/machines/mcp-operation/mcp-operation.guards.js';
 import {
   mcpOperationMachine,
   mcpOperationSetup,
 } from '../../../src/machines/mcp-operation/mcp-operation.machine.js';
 import type { McpOperationContext } from '../../../src/machines/mcp-operation/mcp-operation.types.js';
+import { SecretValue } from '../../../src/machines/secret-value.js';
 import { isInsideFence } from '../../../src/wire/index.js';
 import { checkModel, modelCheckProblems } from '../../support/model-check.js';
-import { buildModelGraph, type ModelOptions } from '../../support/model-graph.js';
+import { buildModelGraph, type ModelEdge, type ModelOptions } from '../../support/model-graph.js';
 import {
   mcpEraModelOptions,
   mcpListModelOptions,
@@ -62,7 +64,7 @@ const MODELS: readonly {
   {
     name: 'tools/call',
     options: mcpModelOptions,
-    size: { states: 38, edges: 390, finalEdges: 177, legacyPostEdges: 113 },
+    size: { states: 67, edges: 550, finalEdges: 243, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
@@ -71,14 +73,14 @@ const MODELS: readonly {
     options: mcpTokenlessModelOptions,
     // The call model without `credentials`: one state and its four edges (done, error, deadline,
     // CANCEL) fewer, three of them into the final state.
-    size: { states: 37, edges: 386, finalEdges: 174, legacyPostEdges: 113 },
+    size: { states: 66, edges: 546, finalEdges: 240, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
   {
     name: 'tools/list',
     options: mcpListModelOptions,
-    size: { states: 65, edges: 585, finalEdges: 255, legacyPostEdges: 154 },
+    size: { states: 116, edges: 857, finalEdges: 373, legacyPostEdges: 154 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
@@ -94,14 +96,14 @@ const MODELS: readonly {
   {
     name: 'tools/call, transport streamable-http',
     options: mcpStreamableOnlyModelOptions,
-    size: { states: 28, edges: 152, finalEdges: 69, legacyPostEdges: 0 },
+    size: { states: 57, edges: 312, finalEdges: 135, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
   {
     name: 'tools/call relaying to a caller that can sample, transport streamable-http',
     options: mcpRelayModelOptions,
-    size: { states: 30, edges: 164, finalEdges: 72, legacyPostEdges: 0 },
+    size: { states: 59, edges: 324, finalEdges: 141, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
@@ -136,7 +138,7 @@ const MODELS: readonly {
     // answers, the 2025 call model; a -32022 after the move ends the run instead of moving back.
     name: 'tools/call, auto (the modern POST first)',
     options: mcpEraModelOptions,
-    size: { states: 46, edges: 473, finalEdges: 241, legacyPostEdges: 113 },
+    size: { states: 75, edges: 633, finalEdges: 307, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
@@ -145,7 +147,7 @@ const MODELS: readonly {
     // to the modern POST once.
     name: 'tools/call, a 2025 verdict that may be contradicted once',
     options: mcpVerdictModelOptions,
-    size: { states: 45, edges: 448, finalEdges: 227, legacyPostEdges: 113 },
+    size: { states: 74, edges: 608, finalEdges: 293, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
@@ -212,7 +214,13 @@ describe.each(MODELS)('mcpOperation model of $name', ({ options, size, intoLegac
     const offenders: string[] = [];
     for (const snapshot of graph.states.values()) {
       if (snapshot.status !== 'active' || snapshot.matches('legacy')) continue;
-      for (const id of ['postInitialize', 'postInitialized', 'postRequest', 'resumeRequest']) {
+      for (const id of [
+        'postInitialize',
+        'postReinitialize',
+        'postInitialized',
+        'postRequest',
+        'resumeRequest',
+      ]) {
         for (let status = 100; status < 600; status += 1) {
           const event = {
             type: `xstate.done.actor.${id}`,
@@ -342,9 +350,12 @@ function touchesCallerStream(
   );
 }
 
-/** The relaying model's edges that decide the outcome while the stream is held, and those that leave it open. */
-function streamStops(machine: AnyStateMachine) {
-  const graph = buildModelGraph(machine, mcpRelayModelOptions);
+/**
+ * The edges of a model that decide the outcome while the standalone stream is held, and those of
+ * them that leave it open.
+ */
+function streamStops(machine: AnyStateMachine, options: ModelOptions) {
+  const graph = buildModelGraph(machine, options);
   const deciding = graph.edges.filter(
     (edge) =>
       'callerStream' in edge.sourceSnapshot.children &&
@@ -356,6 +367,23 @@ function streamStops(machine: AnyStateMachine) {
     (edge) => !touchesCallerStream(machine, edge, 'xstate.stopChild'),
   );
   return { deciding: deciding.length, withoutStop: withoutStop.map((edge) => edge.event.type) };
+}
+
+/** Where an edge starts, and the session facts of its source. */
+function sessionFactsOf(edge: ModelEdge) {
+  const context = edge.sourceSnapshot.context as McpOperationContext;
+  return {
+    from: edge.sourceSnapshot.value,
+    session: context.sessionId !== undefined,
+    reopened: context.sessionReopened,
+  };
+}
+
+/** The distinct values of `items`, compared as JSON, in first-seen order. */
+function distinct<T>(items: readonly T[]): T[] {
+  const seen = new Map<string, T>();
+  for (const item of items) seen.set(JSON.stringify(item), item);
+  return [...seen.values()];
 }
 
 describe('mcpOperation of a connection without a token provider', () => {
@@ -383,21 +411,150 @@ describe('mcpOperation of a connection without a token provider', () => {
   });
 });
 
-describe('mcpOperation relaying to its caller', () => {
-  it('holds the standalone stream only for a caller that declared something, and stops it on every edge that decides the outcome', () => {
-    const spawnsOf = (options: ModelOptions) =>
-      buildModelGraph(mcpOperationMachine, options).edges.filter((edge) =>
-        touchesCallerStream(mcpOperationMachine, edge, 'xstate.spawnChild'),
-      );
-    expect(spawnsOf(mcpStreamableOnlyModelOptions)).toHaveLength(0);
-    // notifying's done (accepted, 500) and both errors, with and without a session.
-    expect(
-      spawnsOf(mcpRelayModelOptions).map((edge) => JSON.stringify(edge.sourceSnapshot.value)),
-    ).toEqual(Array(6).fill(JSON.stringify({ streamable: 'notifying' })));
+describe('mcpOperation holding the session standalone stream', () => {
+  const spawnsOf = (options: ModelOptions) =>
+    buildModelGraph(mcpOperationMachine, options)
+      .edges.filter((edge) => touchesCallerStream(mcpOperationMachine, edge, 'xstate.spawnChild'))
+      .map(sessionFactsOf);
+  const notifying = { streamable: 'notifying' };
 
-    const { deciding, withoutStop } = streamStops(mcpOperationMachine);
-    expect(deciding).toBe(DECIDING_WHILE_STREAM_HELD);
-    expect(withoutStop).toEqual([]);
+  it('holds it for a caller that declared something, in every session, from notifying', () => {
+    // notifying's done (accepted, 500) and its network error, in each session state.
+    expect(spawnsOf(mcpRelayModelOptions)).toEqual([
+      ...Array(3).fill({ from: notifying, session: true, reopened: false }),
+      ...Array(3).fill({ from: notifying, session: false, reopened: false }),
+      ...Array(3).fill({ from: notifying, session: true, reopened: true }),
+      ...Array(3).fill({ from: notifying, session: false, reopened: true }),
+    ]);
+  });
+
+  it('holds it for a call that asked for progress only in a stateful session, and never for a listing', () => {
+    expect(spawnsOf(mcpStreamableOnlyModelOptions)).toEqual([
+      ...Array(3).fill({ from: notifying, session: true, reopened: false }),
+      ...Array(3).fill({ from: notifying, session: true, reopened: true }),
+    ]);
+    // The listing model carries the same progress token; a listing asks for no progress.
+    expect(spawnsOf(mcpListModelOptions)).toEqual([]);
+  });
+
+  it.each([
+    ['relaying to a caller that can sample', mcpRelayModelOptions, DECIDING_WHILE_STREAM_HELD],
+    ['asking for progress', mcpStreamableOnlyModelOptions, DECIDING_WHILE_PROGRESS_STREAM_HELD],
+  ] as const)(
+    'stops it on every edge that decides the outcome (a call %s)',
+    (_, options, count) => {
+      expect(streamStops(mcpOperationMachine, options)).toEqual({
+        deciding: count,
+        withoutStop: [],
+      });
+    },
+  );
+
+  it('goes on to the request past the deadline when the stream was held only for progress', () => {
+    const graph = buildModelGraph(mcpOperationMachine, mcpStreamableOnlyModelOptions);
+    const late = graph.edges.filter(
+      (edge) =>
+        edge.sourceSnapshot.matches({ streamable: 'openingCallerStream' }) &&
+        edge.event.type.startsWith('xstate.after.HANDSHAKE_DEADLINE.'),
+    );
+    expect(distinct(late.map((edge) => edge.targetSnapshot.value))).toEqual([
+      { streamable: { requesting: 'waiting' } },
+    ]);
+    const relayLate = buildModelGraph(mcpOperationMachine, mcpRelayModelOptions).edges.filter(
+      (edge) =>
+        edge.sourceSnapshot.matches({ streamable: 'openingCallerStream' }) &&
+        edge.event.type.startsWith('xstate.after.HANDSHAKE_DEADLINE.'),
+    );
+    expect(
+      distinct(
+        relayLate.map((edge) => (edge.targetSnapshot.context as McpOperationContext).outcome?.ok),
+      ),
+    ).toEqual([false]);
+  });
+});
+
+/** The edges into a new session's `initialize`, with where they start. */
+function reopenings(machine: AnyStateMachine, options: ModelOptions) {
+  return buildModelGraph(machine, options)
+    .edges.filter(
+      (edge) =>
+        edge.targetSnapshot.matches({ streamable: 'reinitializing' }) &&
+        !edge.sourceSnapshot.matches({ streamable: 'reinitializing' }),
+    )
+    .map((edge) => ({
+      ...sessionFactsOf(edge),
+      event: edge.event.type,
+      status: (edge.event as { output?: { status?: number } }).output?.status,
+    }));
+}
+
+const SESSION_MODELS = [
+  ['tools/call', mcpModelOptions],
+  ['tools/list', mcpListModelOptions],
+  ['tools/call relaying to a caller', mcpRelayModelOptions],
+  ['tools/call, auto', mcpEraModelOptions],
+  ['tools/call, a 2025 verdict', mcpVerdictModelOptions],
+] as const;
+
+describe('mcpOperation when the server lost the session', () => {
+  it.each(SESSION_MODELS)(
+    '%s: re-opens only on a 404 to the request that carried the session id, once',
+    (_, options) => {
+      expect(distinct(reopenings(mcpOperationMachine, options))).toEqual([
+        {
+          from: { streamable: { requesting: 'waiting' } },
+          session: true,
+          reopened: false,
+          event: 'xstate.done.actor.postRequest',
+          status: 404,
+        },
+      ]);
+    },
+  );
+
+  it.each(SESSION_MODELS)(
+    '%s: a 404 in the re-opened session ends in the request error, status 404',
+    (_, options) => {
+      const graph = buildModelGraph(mcpOperationMachine, options);
+      const second = graph.edges.filter(
+        (edge) =>
+          (edge.sourceSnapshot.context as McpOperationContext).sessionReopened &&
+          edge.sourceSnapshot.matches({ streamable: 'requesting' }) &&
+          edge.event.type === 'xstate.done.actor.postRequest' &&
+          (edge.event as { output?: { status?: number } }).output?.status === 404,
+      );
+      expect(second.length).toBeGreaterThan(0);
+      const outcomes = second.map((edge) => {
+        const outcome = (edge.targetSnapshot.context as McpOperationContext).outcome;
+        const error = outcome?.ok === false ? outcome.error : undefined;
+        return {
+          error: error instanceof Error ? error.name : error,
+          status: (error as { status?: number } | undefined)?.status,
+        };
+      });
+      expect(distinct(outcomes)).toEqual([{ error: 'ConnectionRequestError', status: 404 }]);
+    },
+  );
+
+  it('stops the lost session stream on the way to the new session', () => {
+    const graph = buildModelGraph(mcpOperationMachine, mcpRelayModelOptions);
+    const holding = graph.edges.filter(
+      (edge) =>
+        edge.targetSnapshot.matches({ streamable: 'reinitializing' }) &&
+        'callerStream' in edge.sourceSnapshot.children,
+    );
+    expect(holding.length).toBeGreaterThan(0);
+    expect(
+      holding.filter((edge) => !touchesCallerStream(mcpOperationMachine, edge, 'xstate.stopChild')),
+    ).toEqual([]);
+  });
+
+  it('never leaves the new session initialize for legacy SSE or the other revision', () => {
+    const leaving = buildModelGraph(mcpOperationMachine, mcpEraModelOptions)
+      .edges.filter((edge) => edge.sourceSnapshot.matches({ streamable: 'reinitializing' }))
+      .map((edge) => edge.targetSnapshot.value)
+      .filter((value) => typeof value === 'object' && !('streamable' in value));
+    expect(distinct(leaving)).toEqual([]);
   });
 });
 
@@ -440,7 +597,42 @@ describe('the checks catch defects seeded into a copy of mcpOperation', () => {
     } as never) as unknown as AnyStateMachine;
     // The edges straight into the final state still stop it (a final machine stops its children);
     // those into the cancellation notice or the session DELETE would keep it open through them.
-    expect(streamStops(leavesStreamOpen).withoutStop).toHaveLength(DECIDING_INTO_TEARDOWN_STATES);
+    expect(streamStops(leavesStreamOpen, mcpRelayModelOptions).withoutStop).toHaveLength(
+      DECIDING_INTO_TEARDOWN_STATES,
+    );
+  });
+
+  it('sees a lost session re-opened twice once the guard forgets the run already re-opened', () => {
+    const reopensAgain = mcpOperationMachine.provide({
+      guards: {
+        isLostSession: (args, params) =>
+          mcpOperationGuards.isLostSession(args, { ...params, reopened: false }),
+      },
+    });
+    expect(
+      distinct(reopenings(reopensAgain, mcpModelOptions).map((edge) => edge.reopened)),
+    ).toEqual([false, true]);
+  });
+
+  it('sees no re-opened session once the lost-session alternative is removed', () => {
+    const neverReopens = mcpOperationMachine.provide({ guards: { isLostSession: () => false } });
+    expect(reopenings(neverReopens, mcpModelOptions)).toEqual([]);
+  });
+
+  it('sees the progress stream held for a stateless server once the guard ignores the session', () => {
+    const ignoresSession = mcpOperationMachine.provide({
+      guards: {
+        listensForSessionProgress: (args, params) =>
+          mcpOperationGuards.listensForSessionProgress(args, {
+            ...params,
+            sessionId: new SecretValue('any'),
+          }),
+      },
+    });
+    const spawns = buildModelGraph(ignoresSession, mcpStreamableOnlyModelOptions)
+      .edges.filter((edge) => touchesCallerStream(ignoresSession, edge, 'xstate.spawnChild'))
+      .map(sessionFactsOf);
+    expect(distinct(spawns.map((facts) => facts.session))).toEqual([true, false]);
   });
 
   it('sees posts to an endpoint outside the fence once the fence guard is bypassed', () => {
@@ -451,11 +643,13 @@ describe('the checks catch defects seeded into a copy of mcpOperation', () => {
 });
 
 /** Edges of the relaying model that decide the outcome while the standalone stream is held. */
-const DECIDING_WHILE_STREAM_HELD = 68;
-/** Of those, the edges into `cancellingRequest` or `endingSession` rather than the final state. */
-const DECIDING_INTO_TEARDOWN_STATES = 41;
+const DECIDING_WHILE_STREAM_HELD = 135;
+/** The same in the model of a call that asked for progress (held only in a stateful session). */
+const DECIDING_WHILE_PROGRESS_STREAM_HELD = 65;
+/** Of the relaying model's, the edges into `cancellingRequest` or `endingSession`, not the final state. */
+const DECIDING_INTO_TEARDOWN_STATES = 81;
 /** Edges into the final state of the call model (MODELS[0].size.finalEdges). */
-const CALL_MODEL_FINAL_EDGES = 177;
+const CALL_MODEL_FINAL_EDGES = 243;
 /** Legacy POST states reached once the fence guard lets the model's off-fence endpoint through. */
 const UNFENCED_LEGACY_POSTS = 1;
 

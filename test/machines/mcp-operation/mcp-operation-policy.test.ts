@@ -11,11 +11,14 @@ import {
   initializeMessage,
   isCancellableRequest,
   isFallbackStatus,
+  isSessionLostStatus,
   MAX_RESUME_DELAY_MS,
   mergeToolPages,
   modernRequestMessage,
   nextCursorOf,
   requestEnvelope,
+  requestMessage,
+  requestProgressToken,
   resumeDelayMs,
 } from '../../../src/machines/mcp-operation/mcp-operation.policy.js';
 import { SecretValue, secretHeaders } from '../../../src/machines/secret-value.js';
@@ -25,6 +28,34 @@ describe('isFallbackStatus', () => {
   it('is true for 400, 404 and 405 and for no other status from 100 to 599', () => {
     const statuses = Array.from({ length: 500 }, (_, index) => index + 100);
     expect(statuses.filter(isFallbackStatus)).toEqual([400, 404, 405]);
+  });
+});
+
+describe('isSessionLostStatus', () => {
+  it('is true for 404 and for no other status from 100 to 599', () => {
+    const statuses = Array.from({ length: 500 }, (_, index) => index + 100);
+    expect(statuses.filter(isSessionLostStatus)).toEqual([404]);
+  });
+});
+
+describe('requestProgressToken', () => {
+  const call = { method: 'tools/call', params: { name: 'echo', arguments: {} } } as const;
+  it.each([
+    ['a call with a token', call, 7, 7],
+    ['a call with a string token', call, 'p-1', 'p-1'],
+    ['a call without one', call, undefined, undefined],
+    ['a listing with a token', { method: 'tools/list' } as const, 7, undefined],
+  ] as const)('%s -> %s', (_label, request, token, expected) => {
+    expect(requestProgressToken(request, token)).toBe(expected);
+  });
+
+  it('is the token the request message carries', () => {
+    expect(requestMessage(call, 2, undefined, 7).params).toEqual({
+      name: 'echo',
+      arguments: {},
+      _meta: { progressToken: 7 },
+    });
+    expect(requestMessage({ method: 'tools/list' }, 2, undefined, 7).params).toEqual({});
   });
 });
 
