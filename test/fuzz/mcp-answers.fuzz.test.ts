@@ -1,195 +1,258 @@
 /**
- * Generated MCP answers on a real server on loopback, over Streamable HTTP and through the
- * fallback to legacy SSE: random statuses and headers (huge ones included), random bytes,
- * truncated and random JSON, SSE streams with random frames and newlines, wrong ids, bodies around
- * the byte bound, answers cut short. Every call ends within its deadline plus 250 ms, in success
- * or a typed failure of ours; never an untyped error, a hang or an unhandled rejection (the suite's
- * leak check and the process guard hold the last two).
+ * Generated MCP answers on a real server on loopback, to `tools/call` and to `initialize` over
+ * Streamable HTTP (`mcp-answer-cases.ts`: complete JSON and SSE answers, wrong ids, JSON-RPC
+ * errors, invalid results, truncated and random bodies, statuses, redirects, bodies and heads over
+ * the bound, cut sockets, unfinished answers) and on the legacy HTTP+SSE stream. Each call ends
+ * typed, in the outcome class its generated answer's oracle expects (a success only for a complete
+ * 2xx answer with the right id and a valid result, carrying the echo of this very call), within its
+ * deadline plus 250 ms; each class is reached at least its floor. No hang or unhandled rejection
+ * (the suite's leak check and the process guard hold those).
  */
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runTool } from '../../src/binding/index.js';
+import { runTool, toolCauseFromResult } from '../../src/binding/index.js';
 import { mountConnections } from '../../src/connections/index.js';
 import {
   answerRpc,
-  type FaultReply,
   type LegacyPostOutcome,
   legacyMcpHandler,
   mcpHandler,
+  type RpcResponseMessage,
   reply,
   sseMessageFrame,
 } from '../fixtures/fault-server.js';
 import { connect, useFaultServers } from '../support/fault-suite.js';
-import { isTypedResult } from '../support/typed-outcome.js';
+import { type CallResult, describeCause, untypedOutcome } from '../support/typed-outcome.js';
 import { fuzzParameters } from './fuzz-config.js';
+import { ANSWER, type GeneratedAnswer, MAX_BYTES } from './mcp-answer-cases.js';
 
 const { start } = useFaultServers();
 
-const MAX_BYTES = 2_048;
 const DEADLINE_MS = 600;
 /** Handshake window plus request window: the longest a call may take, before the 250 ms slack. */
 const CALL_BOUND_MS = 2 * DEADLINE_MS + 250;
 
-const STATUS = fc.constantFrom(
-  200,
-  200,
-  200,
-  202,
-  204,
-  301,
-  307,
-  400,
-  401,
-  403,
-  404,
-  405,
-  429,
-  500,
-  503,
-);
-const CONTENT_TYPE = fc.constantFrom(
-  'application/json',
-  'text/event-stream',
-  'text/plain',
-  'application/json; charset=utf-8',
-  'TEXT/EVENT-STREAM; charset=utf-8',
-  '',
-);
-const NEWLINE = fc.constantFrom('\n', '\r', '\r\n');
-const ID = fc.constantFrom<unknown>(2, 2, 3, '2', null, 0, -1);
-const JSON_RPC = fc.oneof(
-  ID.map((id) =>
-    JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'ok' }] } }),
-  ),
-  ID.map((id) => JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: 'no' } })),
-  ID.map((id) => JSON.stringify({ jsonrpc: '2.0', id, result: { content: 'not an array' } })),
-  fc.json({ maxDepth: 3 }),
-);
-const BODY = fc.oneof(
-  JSON_RPC,
-  JSON_RPC.chain((text) => fc.nat({ max: text.length }).map((cut) => text.slice(0, cut))),
-  fc
-    .tuple(
-      fc.array(
-        fc.tuple(
-          fc.constantFrom('data: ', 'event: message', ': c', 'id: 1', 'retry: 5', 'data'),
-          JSON_RPC,
-          NEWLINE,
-        ),
-        { maxLength: 6 },
-      ),
-      NEWLINE,
-    )
-    .map(
-      ([frames, end]) =>
-        frames
-          .map(
-            ([field, value, nl]) => `${field}${field.startsWith('data: ') ? value : ''}${nl}${nl}`,
-          )
-          .join('') + end,
-    ),
-  fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes).toString('latin1')),
-  fc
-    .nat({ max: 64 })
-    .map(
-      (extra) =>
-        `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"${'x'.repeat(MAX_BYTES - 70 + extra)}"}]}}`,
-    ),
-);
-const HEADERS = fc.oneof(
-  fc.constant({}),
-  fc.constant({ 'retry-after': '0' }),
-  fc.constant({ 'www-authenticate': 'Bearer realm="r", error="invalid_token"' }),
-  fc
-    .nat({ max: 3 })
-    .map((n) => ({ 'x-pad': 'p'.repeat([100, 20_000, 70_000, 16_000][n] as number) })),
-  fc.constant({ location: 'http://127.0.0.1:1/elsewhere' }),
-);
-const ANSWER = fc
-  .record({
-    status: STATUS,
-    contentType: CONTENT_TYPE,
-    headers: HEADERS,
-    body: BODY,
-    chunks: fc.nat({ max: 4 }),
-    ended: fc.boolean(),
-    // A socket cut after the chunks, one answer in five.
-    cut: fc.nat({ max: 4 }).map((n) => n === 0),
-  })
-  .map(({ status, contentType, headers, body, chunks, ended, cut }): FaultReply => {
-    const size = Math.max(1, Math.ceil(body.length / (chunks + 1)));
-    const parts = body.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g')) ?? [];
-    return reply.raw(
-      status,
-      { ...(contentType === '' ? {} : { 'content-type': contentType }), ...headers },
-      parts,
-      { endAfter: ended || parts.length === 0, cut },
-    );
-  });
+/** A generated legacy outcome: the POST's status, the frames the stream then carries, the oracle. */
+interface LegacyAnswer {
+  readonly kind: string;
+  readonly expected: readonly string[];
+  readonly outcome: (correct: RpcResponseMessage) => LegacyPostOutcome;
+}
 
-/** What a legacy endpoint POST is answered, and what the stream then carries (random frames). */
-const LEGACY_OUTCOME = fc.record({
-  frames: fc.array(
-    fc.oneof(
-      ID.map((id) => sseMessageFrame({ jsonrpc: '2.0', id, result: { content: [] } })),
-      JSON_RPC.map((text) => `data: ${text}\n\n`),
-      fc.constantFrom(
-        ': comment\n\n',
-        'event: endpoint\ndata: /elsewhere\n\n',
-        'data: {\r\n\r\n',
-        'retry: 1\n\n',
-      ),
-    ),
-    { maxLength: 4 },
+const LEGACY_STATUS: Readonly<Record<number, string>> = {
+  400: 'CONNECTION_REQUEST_FAILED',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'CONNECTION_REQUEST_FAILED',
+  500: 'CONNECTION_REQUEST_FAILED',
+};
+const LEGACY_NEWLINE = fc.constantFrom<'\n' | '\r\n'>('\n', '\r\n');
+/** Frames that may come before the response: comments, a retry hint, a notification. */
+const LEGACY_PRELUDE = fc.array(
+  fc.constantFrom(
+    ': comment\n\n',
+    'retry: 1\n\n',
+    sseMessageFrame({
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'info', data: 'x' },
+    }),
   ),
-  status: fc.constantFrom(202, 202, 202, 200, 400, 404, 500),
-});
+  { maxLength: 3 },
+);
+const LEGACY_ANSWER: fc.Arbitrary<LegacyAnswer> = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.tuple(LEGACY_PRELUDE, LEGACY_NEWLINE).map(([prelude, newline]) => ({
+      kind: 'accepted, then the response',
+      expected: ['ok'],
+      outcome: (correct: RpcResponseMessage) => ({
+        frames: [...prelude, sseMessageFrame(correct, { newline })],
+      }),
+    })),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom('JSON-RPC error', 'invalid result', 'not JSON').map((wrong) => ({
+      kind: `accepted, then ${wrong}`,
+      expected: ['CONNECTION_PROTOCOL_ERROR'],
+      outcome: (correct: RpcResponseMessage) => ({
+        frames: [
+          wrong === 'not JSON'
+            ? 'event: message\ndata: {\r\n\r\n'
+            : sseMessageFrame(
+                wrong === 'JSON-RPC error'
+                  ? { jsonrpc: '2.0', id: correct.id, error: { code: -32000, message: 'no' } }
+                  : { jsonrpc: '2.0', id: correct.id, result: { content: 'not an array' } },
+              ),
+        ],
+      }),
+    })),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(...Object.keys(LEGACY_STATUS).map(Number)).map((status) => ({
+      kind: `POST answered ${status}`,
+      expected: [LEGACY_STATUS[status] as string],
+      outcome: () => ({ reply: reply.status(status) }),
+    })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('nothing', 'another id').map((what) => ({
+      kind: `accepted, then ${what}`,
+      expected: ['CONNECTION_TIMEOUT'],
+      outcome: (correct: RpcResponseMessage) => ({
+        frames: what === 'nothing' ? [] : [sseMessageFrame({ ...correct, id: 999 })],
+      }),
+    })),
+  },
+);
+
+/** A tally of outcomes by generated kind, and of every outcome by class, for the closing note. */
+function createTally() {
+  const byKind = new Map<string, Map<string, number>>();
+  const byOutcome = new Map<string, number>();
+  return {
+    add(kind: string, outcome: string): void {
+      const row = byKind.get(kind) ?? new Map<string, number>();
+      row.set(outcome, (row.get(outcome) ?? 0) + 1);
+      byKind.set(kind, row);
+      byOutcome.set(outcome, (byOutcome.get(outcome) ?? 0) + 1);
+    },
+    outcomes: (): Record<string, number> => Object.fromEntries([...byOutcome].sort()),
+    print(label: string): void {
+      const rows = [...byKind].sort(([a], [b]) => a.localeCompare(b));
+      const lines = rows.map(
+        ([kind, row]) => `  ${kind}: ${JSON.stringify(Object.fromEntries(row))}`,
+      );
+      console.info(
+        `mcp answers fuzz (${label}): ${JSON.stringify(this.outcomes())}\n${lines.join('\n')}`,
+      );
+    },
+  };
+}
+
+/** The codes below the floor: each class must be reached at least `floor` times. */
+function belowFloors(
+  outcomes: Record<string, number>,
+  floors: Readonly<Record<string, number>>,
+): string[] {
+  return Object.entries(floors)
+    .filter(([outcome, floor]) => (outcomes[outcome] ?? 0) < floor)
+    .map(([outcome, floor]) => `${outcome}: ${outcomes[outcome] ?? 0} < ${floor}`);
+}
+
+/**
+ * Why `result` deviates from the generated answer's oracle, or `undefined`: untyped (a success
+ * only with this call's echo), or of a class the oracle does not expect; says which answer, which
+ * outcome and its cause.
+ */
+function deviationOf(
+  generated: { readonly kind: string; readonly expected: readonly string[] },
+  result: CallResult,
+  message: string,
+): string | undefined {
+  const echo = [{ type: 'text', text: `Echo: ${message}` }];
+  const untyped = untypedOutcome(result, {
+    success: (data) => isDeepStrictEqual((data as { content?: unknown } | null)?.content, echo),
+  });
+  const cause = result.ok ? '' : ` (cause: ${describeCause(toolCauseFromResult(result))})`;
+  if (untyped !== undefined) return `${generated.kind}: untyped, ${untyped}`;
+  if (generated.expected.includes(outcomeOf(result))) return undefined;
+  return `${generated.kind}: expected ${generated.expected.join(' or ')}, got ${outcomeOf(result)}${cause}`;
+}
+
+/** The outcome's class: `ok`, or the failure code. */
+const outcomeOf = (result: CallResult): string => (result.ok ? 'ok' : result.code);
+
+/** Floors of each outcome class in {@link STREAMABLE_RUNS} answers (exact counts are printed). */
+const STREAMABLE_FLOORS: Readonly<Record<string, number>> = {
+  ok: 60,
+  CONNECTION_PROTOCOL_ERROR: 45,
+  CONNECTION_REQUEST_FAILED: 12,
+  UNAUTHORIZED: 2,
+  FORBIDDEN: 2,
+  BAD_REQUEST: 2,
+  CONNECTION_RESPONSE_TOO_LARGE: 5,
+  CONNECTION_NETWORK_ERROR: 10,
+  CONNECTION_TIMEOUT: 5,
+};
+const STREAMABLE_RUNS = 240;
+/** Floors of each outcome class in {@link LEGACY_RUNS} legacy calls. */
+const LEGACY_FLOORS: Readonly<Record<string, number>> = {
+  ok: 12,
+  CONNECTION_PROTOCOL_ERROR: 5,
+  CONNECTION_REQUEST_FAILED: 5,
+  UNAUTHORIZED: 2,
+  FORBIDDEN: 1,
+  CONNECTION_TIMEOUT: 2,
+};
+const LEGACY_RUNS = 60;
 
 describe('a tools/call answered with generated answers', () => {
   it.each([
     ['Streamable HTTP', 'tools/call'],
     ['the handshake (initialize), with the fallback to legacy SSE on 400/404/405', 'initialize'],
   ])(
-    'over %s ends typed within its deadline',
+    'over %s ends as its oracle expects, within its deadline',
     async (_label, method) => {
       // The mount is answered as a server would; every call after it gets a generated answer.
-      let answer: FaultReply | undefined;
+      let answer: GeneratedAnswer | undefined;
       const server = await start(
-        mcpHandler({ [method]: (request) => answer ?? reply.json(200, answerRpc(request)) }),
+        mcpHandler({
+          [method]: (request) => {
+            const correct = answerRpc(request);
+            return answer === undefined || correct === undefined
+              ? reply.json(200, correct)
+              : answer.reply(request, correct);
+          },
+        }),
       );
       const [tool] = await mountConnections([
         connect(server, { maxResponseBytes: MAX_BYTES, timeoutMs: DEADLINE_MS }),
       ]);
-      const untyped: string[] = [];
+      const tally = createTally();
+      // Every deviation is kept, so one run shows them all with the whole distribution.
+      const deviations: string[] = [];
       let worst = 0;
+      let index = 0;
       await fc.assert(
         fc.asyncProperty(ANSWER, async (generated) => {
           answer = generated;
+          index += 1;
+          const message = `fuzz-${index}`;
           const started = performance.now();
-          const result = await runTool(tool as never, { message: 'fuzz' }, { source: 'agent' });
+          const result = await runTool(tool as never, { message }, { source: 'agent' });
           const elapsed = performance.now() - started;
           worst = Math.max(worst, elapsed);
-          if (!isTypedResult(result)) untyped.push(JSON.stringify(result).slice(0, 200));
-          expect(isTypedResult(result)).toBe(true);
+          tally.add(generated.kind, outcomeOf(result));
+          const deviation = deviationOf(generated, result, message);
+          if (deviation !== undefined) deviations.push(deviation);
           expect(elapsed).toBeLessThan(CALL_BOUND_MS);
         }),
-        fuzzParameters(80),
+        fuzzParameters(STREAMABLE_RUNS),
       );
-      expect(untyped).toEqual([]);
+      tally.print(method);
       console.info(
         `mcp answers fuzz (${method}): worst call ${worst.toFixed(0)} ms of ${CALL_BOUND_MS}`,
       );
+      expect(deviations).toEqual([]);
+      expect(belowFloors(tally.outcomes(), STREAMABLE_FLOORS)).toEqual([]);
     },
     90_000,
   );
 
-  it('over legacy HTTP+SSE (random stream frames, random POST answers) ends typed within its deadline', async () => {
-    let outcome: LegacyPostOutcome | undefined;
+  it('over legacy HTTP+SSE (generated POST answers and stream frames) ends as its oracle expects', async () => {
+    let answer: LegacyAnswer | undefined;
     const server = await start(
       legacyMcpHandler({
         rpc: {
           'tools/call': (_request, _server, correct) =>
-            outcome ?? { frames: correct === undefined ? [] : [sseMessageFrame(correct)] },
+            answer === undefined || correct === undefined
+              ? { frames: correct === undefined ? [] : [sseMessageFrame(correct)] }
+              : answer.outcome(correct),
         },
       }),
     );
@@ -200,21 +263,31 @@ describe('a tools/call answered with generated answers', () => {
         transport: { url: server.url, type: 'sse' },
       }),
     ]);
+    const tally = createTally();
+    const deviations: string[] = [];
     let worst = 0;
+    let index = 0;
     await fc.assert(
-      fc.asyncProperty(LEGACY_OUTCOME, async ({ frames, status }) => {
-        outcome = { frames, reply: reply.status(status) };
+      fc.asyncProperty(LEGACY_ANSWER, async (generated) => {
+        answer = generated;
+        index += 1;
+        const message = `fuzz-${index}`;
         const started = performance.now();
-        const result = await runTool(tool as never, { message: 'fuzz' }, { source: 'agent' });
+        const result = await runTool(tool as never, { message }, { source: 'agent' });
         const elapsed = performance.now() - started;
         worst = Math.max(worst, elapsed);
-        expect(isTypedResult(result), JSON.stringify(result).slice(0, 200)).toBe(true);
+        tally.add(generated.kind, outcomeOf(result));
+        const deviation = deviationOf(generated, result, message);
+        if (deviation !== undefined) deviations.push(deviation);
         expect(elapsed).toBeLessThan(CALL_BOUND_MS);
       }),
-      fuzzParameters(40),
+      fuzzParameters(LEGACY_RUNS),
     );
+    tally.print('legacy');
     console.info(
       `mcp answers fuzz (legacy): worst call ${worst.toFixed(0)} ms of ${CALL_BOUND_MS}`,
     );
+    expect(deviations).toEqual([]);
+    expect(belowFloors(tally.outcomes(), LEGACY_FLOORS)).toEqual([]);
   }, 90_000);
 });

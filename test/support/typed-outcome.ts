@@ -1,26 +1,75 @@
 /**
- * What "typed" means for the fuzzers and the soak: a failure a caller sees is one of our errors
- * (a connection error or an `AppError`), and a cancelled call carries the caller's exact reason.
+ * The one definition of a typed outcome, for the fuzzers and the soak. A failure is typed when
+ * its code is one the library produces ({@link LIBRARY_CODES}, read from `src/`) and its cause is
+ * one of the package's own errors, or a schema library's validation error behind the library's
+ * own input refusal (`VALIDATION_ERROR` with a zod cause). A `CANCELLED` failure is typed only
+ * with the caller's exact reason as its cause. A success is never accepted unseen: the caller's
+ * own oracle judges its data.
  */
-import { AppError } from '../../src/binding/app-error.js';
-import { type runTool, toolCauseFromResult } from '../../src/binding/index.js';
-import { ConnectionError } from '../../src/wire/index.js';
+import { z } from 'zod';
+import { BrandedError } from '../../src/binding/branded-error.js';
+import {
+  CANCELLED_CODE,
+  type runTool,
+  type ToolResult,
+  toolCauseFromResult,
+} from '../../src/binding/index.js';
+import { LIBRARY_CODES } from './library-codes.js';
 
-/** `error` is one of the package's typed errors. */
+export { LIBRARY_CODES } from './library-codes.js';
+
+/** A call's result, as `runTool` resolves it. */
+export type CallResult = Awaited<ReturnType<typeof runTool>>;
+
+/** How a caller judges what it was given back. */
+export interface OutcomeOracle {
+  /** The caller's own verdict on a success's data: `true` only for the data it expects. */
+  readonly success: (data: unknown) => boolean;
+  /** The reason the caller aborted with, when it aborted. */
+  readonly cancelReason?: unknown;
+}
+
+/** `error` is one of the package's errors (every one is a branded error of the package). */
 export function isOurError(error: unknown): boolean {
-  return ConnectionError.isInstance(error) || AppError.isInstance(error);
+  return BrandedError.isInstance(error);
+}
+
+/** `error` is a validation error of the schema library the library validates input with. */
+export function isSchemaRefusal(error: unknown): boolean {
+  return error instanceof z.core.$ZodError;
+}
+
+/** A short description of any thrown value: its name, its code when it has one, its message. */
+export function describeCause(cause: unknown): string {
+  if (!(cause instanceof Error)) return `a non-error ${typeof cause}: ${String(cause)}`;
+  const code = (cause as { code?: unknown }).code;
+  return `${cause.name}${code === undefined ? '' : ` (${String(code)})`}: ${cause.message}`;
 }
 
 /**
- * `result` is a success, or a failure whose cause is one of our typed errors; with
- * `cancelReason`, a `CANCELLED` result must carry exactly that reason.
+ * Why `result` is not a typed outcome under `oracle`, or `undefined` when it is: a success the
+ * oracle does not expect, a code the library never produces, a cancellation without the caller's
+ * exact reason, or a cause that is neither ours nor the schema library's refusal.
  */
-export function isTypedResult(
-  result: Awaited<ReturnType<typeof runTool>>,
-  cancelReason?: unknown,
-): boolean {
-  if (result.ok) return true;
+export function untypedOutcome(result: ToolResult, oracle: OutcomeOracle): string | undefined {
+  if (result.ok) {
+    return oracle.success(result.data)
+      ? undefined
+      : `a success its oracle does not expect: ${JSON.stringify(result.data)?.slice(0, 120)}`;
+  }
+  if (!LIBRARY_CODES.has(result.code)) return `code ${result.code} is not one of the library's`;
   const cause = toolCauseFromResult(result);
-  if (cancelReason !== undefined && result.code === 'CANCELLED') return cause === cancelReason;
-  return isOurError(cause);
+  if (result.code === CANCELLED_CODE) {
+    return 'cancelReason' in oracle && cause === oracle.cancelReason
+      ? undefined
+      : `CANCELLED without the caller's reason (cause: ${describeCause(cause)})`;
+  }
+  if (isOurError(cause)) return undefined;
+  if (result.code === 'VALIDATION_ERROR' && isSchemaRefusal(cause)) return undefined;
+  return `${result.code} with a cause that is not ours: ${describeCause(cause)}`;
+}
+
+/** `result` is a typed outcome under `oracle` (see {@link untypedOutcome}). */
+export function isTypedResult(result: ToolResult, oracle: OutcomeOracle): boolean {
+  return untypedOutcome(result, oracle) === undefined;
 }
