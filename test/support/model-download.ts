@@ -1,7 +1,19 @@
 /** The abstracted model of the `download` machine used by its model checks and walks. */
-import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
-import type { DownloadHead } from '../../src/machines/download/download.types.js';
+import { vi } from 'vitest';
+import {
+  type AnyEventObject,
+  type AnyMachineSnapshot,
+  type AnyStateMachine,
+  fromCallback,
+  fromPromise,
+} from 'xstate';
+import { downloadMachine } from '../../src/machines/download/download.machine.js';
+import type {
+  DownloadHead,
+  DownloadWriteCommand,
+} from '../../src/machines/download/download.types.js';
 import type { ModelOptions } from './model-graph.js';
+import type { WalkHarness } from './model-walk.js';
 
 /** The byte cap of the modelled download. */
 export const MAX_BYTES = 1_000;
@@ -46,8 +58,58 @@ const events: Record<string, readonly AnyEventObject[]> = {
   CANCEL: [{ type: 'CANCEL', reason: 'walk cancelled' }],
 };
 
+/** Model options shared by the checks and the walk. */
 export const downloadModelOptions: ModelOptions = {
   input,
   serializeState: serializeDownloadState,
   eventCases: events,
 };
+
+/**
+ * The download machine (or a defective copy) with a deferred `resolveUrl` and a transfer that
+ * records what it was told and whether it was stopped; its reports are the model's events, sent
+ * by the walker.
+ */
+export function downloadWalkHarness(definition: AnyStateMachine = downloadMachine): WalkHarness & {
+  readonly commands: DownloadWriteCommand[];
+  readonly transfersStopped: () => number;
+} {
+  let settle: { resolve(value: unknown): void; reject(error: unknown): void } | undefined;
+  const commands: DownloadWriteCommand[] = [];
+  let stopped = 0;
+  return {
+    commands,
+    transfersStopped: () => stopped,
+    machine: definition.provide({
+      actors: {
+        resolveUrl: fromPromise<unknown, void>(
+          () =>
+            new Promise((resolve, reject) => {
+              settle = { resolve, reject };
+            }),
+        ),
+        transfer: fromCallback<DownloadWriteCommand, { url: string }>(({ receive }) => {
+          receive((command) => commands.push(command));
+          return () => {
+            stopped += 1;
+          };
+        }),
+      },
+    } as never),
+    options: {
+      ...downloadModelOptions,
+      beforePath: () => {
+        settle = undefined;
+        vi.setSystemTime(0);
+      },
+      executors: {
+        'xstate.done.actor.resolveUrl': ({ event }) => {
+          settle?.resolve((event as { output?: unknown }).output);
+        },
+        'xstate.error.actor.resolveUrl': ({ event }) => {
+          settle?.reject((event as { error?: unknown }).error);
+        },
+      },
+    },
+  };
+}

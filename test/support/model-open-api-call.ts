@@ -4,7 +4,10 @@
  * and for each actor outcome what the token provider or the wire does to make the real actor
  * report it.
  */
-import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
+import { vi } from 'vitest';
+import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
+import { makeOpenApiCallActors } from '../../src/machines/open-api-call/open-api-call.actors.js';
+import { openApiCallMachine } from '../../src/machines/open-api-call/open-api-call.machine.js';
 import type {
   OpenApiCallContext,
   OpenApiCallInput,
@@ -14,14 +17,16 @@ import type {
 import { SecretValue } from '../../src/machines/secret-value.js';
 import {
   ConnectionCredentialError,
+  ConnectionNetworkError,
   ConnectionResponseTooLargeError,
   ConnectionUrlError,
   createHostFence,
   operationScope,
 } from '../../src/wire/index.js';
-import { answer, type WireAnswer } from './fake-wire.js';
+import { answer, type DeferredSend, deferredSend, type WireAnswer } from './fake-wire.js';
 import type { ModelOptions } from './model-graph.js';
 import { describeOutcome } from './model-outcome.js';
+import type { WalkHarness } from './model-walk.js';
 
 /** The modelled operation's URL; the fence is its host only. */
 export const CALL_URL = 'http://127.0.0.1:7200/pets/1?verbose=true';
@@ -126,12 +131,19 @@ export const CALL_ANSWERS: readonly {
   })),
 ];
 
+/** A fault of the socket no code of ours names: the wire types it (`other`), its cause kept. */
+const HANG_UP = new Error('socket hang up');
+
 /** Each failure of `sendRequest`, and how the wire causes it (`reject`: the send fails). */
 export const CALL_FAILURES: readonly {
   readonly error: Error;
-  readonly wire: WireAnswer | 'reject';
+  /** The answer, or what the send rejects with (a raw network fault the wire types). */
+  readonly wire: WireAnswer | { readonly reject: unknown };
 }[] = [
-  { error: new Error('socket hang up'), wire: 'reject' },
+  {
+    error: new ConnectionNetworkError({ ...scope, failure: 'other', cause: HANG_UP }),
+    wire: { reject: HANG_UP },
+  },
   {
     error: new ConnectionUrlError({
       ...scope,
@@ -198,5 +210,57 @@ export function callWireFor(event: AnyEventObject): WireAnswer | { readonly reje
   const { message } = event.error as Error;
   const found = CALL_FAILURES.find(({ error }) => error.message === message);
   if (found === undefined) throw new Error(`no wire failure for ${message}`);
-  return found.wire === 'reject' ? { reject: found.error } : found.wire;
+  return found.wire;
+}
+
+/**
+ * The openApiCall machine (or a defective copy) with a deferred token provider and wire, the
+ * wire it records on, and the principals the provider was asked for.
+ */
+export function openApiCallWalkHarness(
+  definition: AnyStateMachine = openApiCallMachine,
+): WalkHarness & { readonly wire: DeferredSend; readonly principals: unknown[] } {
+  const wire = deferredSend();
+  const principals: unknown[] = [];
+  let provider: { resolve(value: unknown): void; reject(error: unknown): void } | undefined;
+  const resolveToken = ({ event }: { event: AnyEventObject }) => {
+    const outcome = providerFor(event);
+    if (provider === undefined) throw new Error('the token provider was not called');
+    if ('reject' in outcome) provider.reject(outcome.reject);
+    else provider.resolve(outcome.resolve);
+  };
+  const answerCall = ({ event }: { event: AnyEventObject }) => {
+    const outcome = callWireFor(event);
+    if ('reject' in outcome) wire.fail(outcome.reject);
+    else wire.answer(outcome);
+  };
+  return {
+    wire,
+    principals,
+    machine: definition.provide({
+      actors: makeOpenApiCallActors({
+        resolveToken: (principal) => {
+          principals.push(principal);
+          return new Promise<string | undefined>((resolve, reject) => {
+            provider = { resolve: resolve as (value: unknown) => void, reject };
+          });
+        },
+        send: wire.send,
+      }),
+    } as never),
+    options: {
+      ...openApiCallModelOptions,
+      beforePath: () => {
+        provider = undefined;
+        wire.reset();
+        vi.setSystemTime(0);
+      },
+      executors: {
+        'xstate.done.actor.resolveCredentials': resolveToken,
+        'xstate.error.actor.resolveCredentials': resolveToken,
+        'xstate.done.actor.sendRequest': answerCall,
+        'xstate.error.actor.sendRequest': answerCall,
+      },
+    },
+  };
 }

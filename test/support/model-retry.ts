@@ -2,11 +2,14 @@
  * The abstracted model of the `retry` machine for its model checks and walks: the input, how a
  * snapshot becomes a vertex, and the concrete ways an attempt ends.
  */
-import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
+import { vi } from 'vitest';
+import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
+import { retryMachine } from '../../src/machines/retry/retry.machine.js';
 import type {
   RetryContext,
   RetryInput,
   RetryOutput,
+  RunAttempt,
 } from '../../src/machines/retry/retry.types.js';
 import {
   ConnectionNetworkError,
@@ -16,6 +19,7 @@ import {
 } from '../../src/wire/index.js';
 import type { ModelOptions } from './model-graph.js';
 import { describeOutcome } from './model-outcome.js';
+import type { WalkHarness } from './model-walk.js';
 
 /** The modelled operation's deadline over every attempt. */
 export const RETRY_BUDGET_MS = 10_000;
@@ -104,3 +108,41 @@ export const retryModelOptions: ModelOptions = {
       event !== ATTEMPT_ENDINGS.refused
     ),
 };
+
+/**
+ * The retry machine (or a defective copy) whose attempts are deferred, and the signal each attempt
+ * was given.
+ */
+export function retryWalkHarness(
+  definition: AnyStateMachine = retryMachine,
+): WalkHarness & { readonly signals: AbortSignal[] } {
+  let settle: { resolve(value: unknown): void; reject(error: unknown): void } | undefined;
+  const signals: AbortSignal[] = [];
+  const runAttempt: RunAttempt = (signal) => {
+    signals.push(signal);
+    return new Promise((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+  };
+  const end = async ({ event }: { event: AnyEventObject }) => {
+    // The attempt starts one microtask after its state is entered.
+    await vi.advanceTimersByTimeAsync(0);
+    if (settle === undefined) throw new Error('no attempt is running');
+    if (event.type === 'ATTEMPT_SUCCEEDED') settle.resolve((event as { value?: unknown }).value);
+    else settle.reject((event as { error?: unknown }).error);
+    await vi.advanceTimersByTimeAsync(0);
+  };
+  return {
+    signals,
+    machine: definition,
+    options: {
+      ...retryModelOptions,
+      input: { ...retryModelInput, runAttempt },
+      beforePath: () => {
+        settle = undefined;
+        vi.setSystemTime(0);
+      },
+      executors: { ATTEMPT_SUCCEEDED: end, ATTEMPT_FAILED: end },
+    },
+  };
+}

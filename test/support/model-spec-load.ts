@@ -3,21 +3,26 @@
  * snapshot becomes a vertex, the concrete outcomes of the `fetchSpec` actor, and for each of them
  * the wire answer that makes the real actor report it.
  */
-import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
+import { vi } from 'vitest';
+import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
+import { makeSpecLoadActors } from '../../src/machines/spec-load/spec-load.actors.js';
+import { specLoadMachine } from '../../src/machines/spec-load/spec-load.machine.js';
 import type {
   SpecExchange,
   SpecLoadInput,
   SpecLoadOutput,
 } from '../../src/machines/spec-load/spec-load.types.js';
 import {
+  ConnectionNetworkError,
   ConnectionResponseTooLargeError,
   ConnectionUrlError,
   createHostFence,
   operationScope,
 } from '../../src/wire/index.js';
-import { answer, type WireAnswer } from './fake-wire.js';
+import { answer, type DeferredSend, deferredSend, type WireAnswer } from './fake-wire.js';
 import type { ModelOptions } from './model-graph.js';
 import { describeOutcome } from './model-outcome.js';
+import type { WalkHarness } from './model-walk.js';
 
 /** The modelled document URL; the fence is its host only. */
 export const SPEC_URL = 'http://127.0.0.1:7100/openapi.json';
@@ -74,12 +79,19 @@ export const SPEC_ANSWERS: readonly {
 
 const scope = operationScope('model', 'openapi/spec');
 
+/** A fault of the socket no code of ours names: the wire types it (`other`), its cause kept. */
+const HANG_UP = new Error('socket hang up');
+
 /** Each failure of the actor, and how the wire causes it (`reject`: the send itself fails). */
 export const SPEC_FAILURES: readonly {
   readonly error: Error;
-  readonly wire: WireAnswer | 'reject';
+  /** The answer, or what the send rejects with (a raw network fault the wire types). */
+  readonly wire: WireAnswer | { readonly reject: unknown };
 }[] = [
-  { error: new Error('socket hang up'), wire: 'reject' },
+  {
+    error: new ConnectionNetworkError({ ...scope, failure: 'other', cause: HANG_UP }),
+    wire: { reject: HANG_UP },
+  },
   {
     error: new ConnectionUrlError({
       ...scope,
@@ -124,5 +136,32 @@ export function specWireFor(event: AnyEventObject): WireAnswer | { readonly reje
   const { message } = event.error as Error;
   const found = SPEC_FAILURES.find(({ error }) => error.message === message);
   if (found === undefined) throw new Error(`no wire failure for ${message}`);
-  return found.wire === 'reject' ? { reject: found.error } : found.wire;
+  return found.wire;
+}
+
+/** The specLoad machine (or a defective copy) on a deferred wire, and the wire it records on. */
+export function specLoadWalkHarness(
+  definition: AnyStateMachine = specLoadMachine,
+): WalkHarness & { readonly wire: DeferredSend } {
+  const wire = deferredSend();
+  const settle = ({ event }: { event: AnyEventObject }) => {
+    const outcome = specWireFor(event);
+    if ('reject' in outcome) wire.fail(outcome.reject);
+    else wire.answer(outcome);
+  };
+  return {
+    wire,
+    machine: definition.provide({ actors: makeSpecLoadActors({ send: wire.send }) } as never),
+    options: {
+      ...specLoadModelOptions,
+      beforePath: () => {
+        wire.reset();
+        vi.setSystemTime(0);
+      },
+      executors: {
+        'xstate.done.actor.fetchSpec': settle,
+        'xstate.error.actor.fetchSpec': settle,
+      },
+    },
+  };
 }

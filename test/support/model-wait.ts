@@ -1,7 +1,11 @@
 /** The abstracted model of the `wait` machine used by its model checks and walks. */
-import type { AnyMachineSnapshot } from 'xstate';
+import { vi } from 'vitest';
+import type { AnyMachineSnapshot, AnyStateMachine } from 'xstate';
+import { makeWaitActors } from '../../src/machines/wait/wait.actors.js';
+import { waitMachine } from '../../src/machines/wait/wait.machine.js';
 import type { WaitContext, WaitPollOutput } from '../../src/machines/wait/wait.types.js';
 import type { ModelOptions } from './model-graph.js';
+import type { WalkHarness } from './model-walk.js';
 
 /** The overall deadline of the modelled wait. */
 export const TIMEOUT_MS = 600_000;
@@ -29,6 +33,7 @@ export function serializeWaitState(snapshot: AnyMachineSnapshot): string {
   });
 }
 
+/** Model options shared by the checks and the walk. */
 export const waitModelOptions: ModelOptions = {
   input,
   serializeState: serializeWaitState,
@@ -44,3 +49,41 @@ export const waitModelOptions: ModelOptions = {
     CANCEL: [{ type: 'CANCEL', reason: 'walk cancelled' }],
   },
 };
+
+/**
+ * The wait machine (or a defective copy) with a deferred `poll`, and the executors that settle
+ * it: a case's `finishedAt` says how late in the wait its poll returns.
+ */
+export function waitWalkHarness(definition: AnyStateMachine = waitMachine): WalkHarness {
+  let settle: { resolve(value: unknown): void; reject(error: unknown): void } | undefined;
+  return {
+    machine: definition.provide({
+      actors: makeWaitActors({
+        poll: () =>
+          new Promise((resolve, reject) => {
+            settle = { resolve, reject };
+          }),
+        isDone: (snapshot) => (snapshot as { status: string }).status === 'ready',
+      }),
+    } as never),
+    options: {
+      ...waitModelOptions,
+      beforePath: () => {
+        settle = undefined;
+        vi.setSystemTime(0);
+      },
+      executors: {
+        'xstate.done.actor.poll': async ({ event }) => {
+          const output = (event as unknown as { output: WaitPollOutput }).output;
+          if (output.finishedAt > Date.now()) {
+            await vi.advanceTimersByTimeAsync(output.finishedAt - Date.now());
+          }
+          settle?.resolve(output.snapshot);
+        },
+        'xstate.error.actor.poll': ({ event }) => {
+          settle?.reject((event as unknown as { error: unknown }).error);
+        },
+      },
+    },
+  };
+}

@@ -8,10 +8,22 @@
  * `xstate.` are sent as they are; `xstate.after.*` advances fake time by the delay resolved on the
  * actor's current snapshot (first to one millisecond before it, checking nothing moved). Invoke
  * results have no default: the caller supplies how its deferreds settle.
+ *
+ * The report carries the edge set the real actor walked (`test/support/model-edges.ts`): each
+ * line written from the actor's own snapshots before and after the step, so an edge the model
+ * predicts but the actor does not take shows as it was taken; and the definition's transitions
+ * the actor took (reported by XState's inspector), so one no walk takes shows up too.
  */
 
 import { vi } from 'vitest';
-import { type Actor, type AnyEventObject, type AnyStateMachine, createActor } from 'xstate';
+import {
+  type Actor,
+  type AnyEventObject,
+  type AnyStateMachine,
+  createActor,
+  type InspectionEvent,
+} from 'xstate';
+import { edgeLine, takenTransitionName } from './model-edges.js';
 import {
   activeNodes,
   buildModelGraph,
@@ -42,6 +54,14 @@ export interface ModelWalkOptions extends ModelOptions {
   readonly beforePath?: () => void;
 }
 
+/** A machine ready to be walked (its actors deferred) and the options of its walk. */
+export interface WalkHarness {
+  /** The definition with the harness's deferred actors provided. */
+  readonly machine: AnyStateMachine;
+  /** The model's options and the executors that settle the deferreds. */
+  readonly options: ModelWalkOptions;
+}
+
 /** The outcome of a walk. */
 export interface ModelWalkReport {
   /** Distinct model edges the real actor took as predicted. */
@@ -52,6 +72,10 @@ export interface ModelWalkReport {
   readonly paths: number;
   /** Mismatches, missing executors, actor errors, and timers left after a final state. */
   readonly failures: readonly string[];
+  /** The edge set the real actor walked: sorted, distinct lines (see `model-edges.ts`). */
+  readonly edges: readonly string[];
+  /** The definition's transitions the real actor took, by table name, sorted. */
+  readonly taken: readonly string[];
 }
 
 function delayMs(actor: Actor<AnyStateMachine>, eventType: string): number {
@@ -127,6 +151,8 @@ export async function walkEveryEdge(
   const routes = shortestRoutes(graph.initial, graph.edges);
   const key = (edge: ModelEdge) => `${edge.source} ${edge.eventKey}`;
   const walked = new Set<string>();
+  const lines = new Set<string>();
+  const taken = new Set<string>();
   const failures: string[] = [];
   let paths = 0;
   for (const target of graph.edges) {
@@ -139,7 +165,16 @@ export async function walkEveryEdge(
     paths += 1;
     options.beforePath?.();
     const errors: unknown[] = [];
-    const actor = createActor(machine, { input: options.input });
+    const inspect = (inspection: InspectionEvent) => {
+      // The initial microsteps are reported while the actor is constructed: known by its logic.
+      if (
+        inspection.type !== '@xstate.microstep' ||
+        (inspection.actorRef as { logic?: unknown }).logic !== machine
+      )
+        return;
+      for (const transition of inspection._transitions) taken.add(takenTransitionName(transition));
+    };
+    const actor = createActor(machine, { input: options.input, inspect });
     actor.subscribe({ error: (error) => errors.push(error) });
     actor.start();
     await settle();
@@ -150,10 +185,21 @@ export async function walkEveryEdge(
       for (const edge of [...route, target]) {
         const execute = executorFor(options, serialize, edge.event.type);
         if (execute === undefined) throw new Error(`no executor for ${edge.event.type}`);
+        const source = actor.getSnapshot();
+        const sourceKey = serializeState(source);
         await execute({ actor, event: edge.event, edge });
         await settle();
         if (errors.length > 0) throw new Error(`actor error: ${String(errors[0])}`);
         const reached = serialize(actor);
+        lines.add(
+          edgeLine(machine, {
+            sourceKey,
+            source,
+            event: edge.event,
+            targetKey: reached,
+            target: actor.getSnapshot(),
+          }),
+        );
         if (reached !== edge.target) {
           throw new Error(`${describeEdge(edge)}: the actor reached ${reached}`);
         }
@@ -169,5 +215,12 @@ export async function walkEveryEdge(
       vi.clearAllTimers();
     }
   }
-  return { walked: walked.size, total: graph.edges.length, paths, failures };
+  return {
+    walked: walked.size,
+    total: graph.edges.length,
+    paths,
+    failures,
+    edges: [...lines].sort(),
+    taken: [...taken].sort(),
+  };
 }

@@ -1,16 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AnyEventObject } from 'xstate';
-import { makeOpenApiCallActors } from '../../../src/machines/open-api-call/open-api-call.actors.js';
 import { openApiCallMachine } from '../../../src/machines/open-api-call/open-api-call.machine.js';
-import { deferredSend } from '../../support/fake-wire.js';
 import { checkModel, modelCheckProblems } from '../../support/model-check.js';
+import { expectPinnedEdges, expectPinnedNeverWalked } from '../../support/model-edge-file.js';
 import { buildModelGraph } from '../../support/model-graph.js';
 import {
   CALL_URL,
-  callWireFor,
   MODEL_TOKEN,
   openApiCallModelOptions,
-  providerFor,
+  openApiCallWalkHarness,
 } from '../../support/model-open-api-call.js';
 import { walkEveryEdge } from '../../support/model-walk.js';
 
@@ -43,52 +40,17 @@ describe('openApiCall machine model', () => {
     expect(withoutOutcome.map((edge) => edge.event.type)).toEqual([]);
   });
 
-  it('drives the real actor along every edge of the model', async () => {
-    const wire = deferredSend();
-    const principals: unknown[] = [];
-    let provider: { resolve(value: unknown): void; reject(error: unknown): void } | undefined;
-    const machine = openApiCallMachine.provide({
-      actors: makeOpenApiCallActors({
-        resolveToken: (principal) => {
-          principals.push(principal);
-          return new Promise<string | undefined>((resolve, reject) => {
-            provider = { resolve: resolve as (value: unknown) => void, reject };
-          });
-        },
-        send: wire.send,
-      }),
-    });
-    const resolveToken = ({ event }: { event: AnyEventObject }) => {
-      const outcome = providerFor(event);
-      if (provider === undefined) throw new Error('the token provider was not called');
-      if ('reject' in outcome) provider.reject(outcome.reject);
-      else provider.resolve(outcome.resolve);
-    };
-    const answer = ({ event }: { event: AnyEventObject }) => {
-      const outcome = callWireFor(event);
-      if ('reject' in outcome) wire.fail(outcome.reject);
-      else wire.answer(outcome);
-    };
-    const report = await walkEveryEdge(machine, {
-      ...openApiCallModelOptions,
-      beforePath: () => {
-        provider = undefined;
-        wire.reset();
-        vi.setSystemTime(0);
-      },
-      executors: {
-        'xstate.done.actor.resolveCredentials': resolveToken,
-        'xstate.error.actor.resolveCredentials': resolveToken,
-        'xstate.done.actor.sendRequest': answer,
-        'xstate.error.actor.sendRequest': answer,
-      },
-    });
+  it('drives the real actor along every edge of the model, taking the pinned edge set', async () => {
+    const { machine, options, wire, principals } = openApiCallWalkHarness();
+    const report = await walkEveryEdge(machine, options);
     console.info(
       `openApiCall: walked ${report.walked}/${report.total} edges in ${report.paths} paths`,
     );
     expect(report.failures).toEqual([]);
     expect(report.walked).toBe(report.total);
     expect(report.total).toBe(30);
+    expectPinnedEdges('open-api-call', 'openApiCall', report.edges);
+    expectPinnedNeverWalked('open-api-call', openApiCallMachine, report.taken);
     // No edge is first taken on the way to another, so every edge is its own path; each path
     // asked the provider once, for the run's principal.
     expect(report.paths).toBe(30);

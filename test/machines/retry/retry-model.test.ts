@@ -1,11 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AnyEventObject } from 'xstate';
 import { retryMachine } from '../../../src/machines/retry/retry.machine.js';
-import type { RunAttempt } from '../../../src/machines/retry/retry.types.js';
 import { ConnectionTimeoutError } from '../../../src/wire/index.js';
 import { checkModel, modelCheckProblems } from '../../support/model-check.js';
+import { expectPinnedEdges, expectPinnedNeverWalked } from '../../support/model-edge-file.js';
 import { buildModelGraph } from '../../support/model-graph.js';
-import { RETRY_BUDGET_MS, retryModelInput, retryModelOptions } from '../../support/model-retry.js';
+import { RETRY_BUDGET_MS, retryModelOptions, retryWalkHarness } from '../../support/model-retry.js';
 import { walkEveryEdge } from '../../support/model-walk.js';
 
 describe('retry machine model', () => {
@@ -47,37 +46,15 @@ describe('retry machine model', () => {
     ]);
   });
 
-  it('drives the real actor along every edge of the model', async () => {
-    let settle: { resolve(value: unknown): void; reject(error: unknown): void } | undefined;
-    const signals: AbortSignal[] = [];
-    const runAttempt: RunAttempt = (signal) => {
-      signals.push(signal);
-      return new Promise((resolve, reject) => {
-        settle = { resolve, reject };
-      });
-    };
-    const end = async ({ event }: { event: AnyEventObject }) => {
-      // The attempt starts one microtask after its state is entered.
-      await vi.advanceTimersByTimeAsync(0);
-      if (settle === undefined) throw new Error('no attempt is running');
-      if (event.type === 'ATTEMPT_SUCCEEDED')
-        settle.resolve((event as unknown as { value: unknown }).value);
-      else settle.reject((event as unknown as { error: unknown }).error);
-      await vi.advanceTimersByTimeAsync(0);
-    };
-    const report = await walkEveryEdge(retryMachine, {
-      ...retryModelOptions,
-      input: { ...retryModelInput, runAttempt },
-      beforePath: () => {
-        settle = undefined;
-        vi.setSystemTime(0);
-      },
-      executors: { ATTEMPT_SUCCEEDED: end, ATTEMPT_FAILED: end },
-    });
+  it('drives the real actor along every edge of the model, taking the pinned edge set', async () => {
+    const { machine, options, signals } = retryWalkHarness();
+    const report = await walkEveryEdge(machine, options);
     console.info(`retry: walked ${report.walked}/${report.total} edges in ${report.paths} paths`);
     expect(report.failures).toEqual([]);
     expect(report.walked).toBe(report.total);
     expect(report.total).toBe(32);
+    expectPinnedEdges('retry', 'retry', report.edges);
+    expectPinnedNeverWalked('retry', retryMachine, report.taken);
     // Only an attempt told to stop saw its signal aborted, and with the outcome's exact reason
     // (the caller's, or the operation's timeout), or one still running when the walk stopped the
     // actor at the end of its path (the path into the second attempt).

@@ -1,9 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeSpecLoadActors } from '../../../src/machines/spec-load/spec-load.actors.js';
 import { specLoadMachine } from '../../../src/machines/spec-load/spec-load.machine.js';
-import { deferredSend } from '../../support/fake-wire.js';
 import { checkModel, modelCheckProblems } from '../../support/model-check.js';
-import { SPEC_URL, specLoadModelOptions, specWireFor } from '../../support/model-spec-load.js';
+import { expectPinnedEdges, expectPinnedNeverWalked } from '../../support/model-edge-file.js';
+import {
+  SPEC_URL,
+  specLoadModelOptions,
+  specLoadWalkHarness,
+} from '../../support/model-spec-load.js';
 import { walkEveryEdge } from '../../support/model-walk.js';
 
 describe('specLoad machine model', () => {
@@ -22,31 +25,17 @@ describe('specLoad machine model', () => {
     expect({ states: report.states, edges: report.edges }).toEqual({ states: 11, edges: 10 });
   });
 
-  it('drives the real actor along every edge of the model', async () => {
-    const wire = deferredSend();
-    const machine = specLoadMachine.provide({ actors: makeSpecLoadActors({ send: wire.send }) });
-    const settle = ({ event }: { event: Parameters<typeof specWireFor>[0] }) => {
-      const outcome = specWireFor(event);
-      if ('reject' in outcome) wire.fail(outcome.reject);
-      else wire.answer(outcome);
-    };
-    const report = await walkEveryEdge(machine, {
-      ...specLoadModelOptions,
-      beforePath: () => {
-        wire.reset();
-        vi.setSystemTime(0);
-      },
-      executors: {
-        'xstate.done.actor.fetchSpec': settle,
-        'xstate.error.actor.fetchSpec': settle,
-      },
-    });
+  it('drives the real actor along every edge of the model, taking the pinned edge set', async () => {
+    const { machine, options, wire } = specLoadWalkHarness();
+    const report = await walkEveryEdge(machine, options);
     console.info(
       `specLoad: walked ${report.walked}/${report.total} edges in ${report.paths} paths`,
     );
     expect(report.failures).toEqual([]);
     expect(report.walked).toBe(report.total);
     expect(report.total).toBe(10);
+    expectPinnedEdges('spec-load', 'specLoad', report.edges);
+    expectPinnedNeverWalked('spec-load', specLoadMachine, report.taken);
     // Every edge leaves `fetching`, so each is its own path and each path sent one GET: to the
     // document URL, asking for JSON, with no credential of any kind.
     expect(report.paths).toBe(10);

@@ -1,0 +1,99 @@
+/**
+ * The models of `mcpOperation` by name, and the harness that walks one on the real actor: every
+ * I/O actor deferred until the walk settles it with the model's case, and the stream actors
+ * silent (the walk sends their events itself).
+ */
+import { vi } from 'vitest';
+import { type AnyEventObject, type AnyStateMachine, fromCallback, fromPromise } from 'xstate';
+import { mcpOperationMachine } from '../../src/machines/mcp-operation/mcp-operation.machine.js';
+import type { ModelOptions } from './model-graph.js';
+import {
+  mcpEraModelOptions,
+  mcpListModelOptions,
+  mcpModelOptions,
+  mcpModernDeferringModelOptions,
+  mcpModernListModelOptions,
+  mcpModernModelOptions,
+  mcpRelayModelOptions,
+  mcpSseModelOptions,
+  mcpStreamableOnlyModelOptions,
+  mcpTokenlessModelOptions,
+  mcpVerdictModelOptions,
+} from './model-mcp-operation.js';
+import type { WalkExecutor, WalkHarness } from './model-walk.js';
+
+/** Every model of `mcpOperation`, named as its section of `mcp-operation.edges.txt`. */
+export const MCP_MODELS: readonly { readonly name: string; readonly options: ModelOptions }[] = [
+  { name: 'tools/call', options: mcpModelOptions },
+  { name: 'tools/call, no token provider', options: mcpTokenlessModelOptions },
+  { name: 'tools/list', options: mcpListModelOptions },
+  { name: 'tools/call, transport sse', options: mcpSseModelOptions },
+  { name: 'tools/call, transport streamable-http', options: mcpStreamableOnlyModelOptions },
+  {
+    name: 'tools/call relaying to a caller that can sample, transport streamable-http',
+    options: mcpRelayModelOptions,
+  },
+  { name: 'tools/call, protocol 2026-07-28', options: mcpModernModelOptions },
+  {
+    name: 'tools/call, protocol 2026-07-28, a caller that answers by a retry',
+    options: mcpModernDeferringModelOptions,
+  },
+  { name: 'tools/list, protocol 2026-07-28', options: mcpModernListModelOptions },
+  { name: 'tools/call, auto (the modern POST first)', options: mcpEraModelOptions },
+  {
+    name: 'tools/call, a 2025 verdict that may be contradicted once',
+    options: mcpVerdictModelOptions,
+  },
+];
+
+/** `mcpOperation` (or a defective copy) ready to walk the model `options`. */
+export function mcpWalkHarness(
+  options: ModelOptions,
+  definition: AnyStateMachine = mcpOperationMachine,
+): WalkHarness {
+  const pending = new Map<
+    string,
+    { resolve(value: unknown): void; reject(error: unknown): void }
+  >();
+  const deferred = fromPromise<unknown, unknown>(
+    ({ self }) =>
+      new Promise((resolve, reject) => {
+        pending.set(self.id, { resolve, reject });
+      }),
+  );
+  const settle =
+    (kind: 'done' | 'error'): WalkExecutor =>
+    ({ event }: { event: AnyEventObject }) => {
+      const id = event.type.replace(`xstate.${kind}.actor.`, '');
+      const entry = pending.get(id);
+      if (entry === undefined) throw new Error(`no pending actor ${id}`);
+      if (kind === 'done') entry.resolve((event as { output?: unknown }).output);
+      else entry.reject((event as { error?: unknown }).error);
+    };
+  const executors: Record<string, WalkExecutor> = {};
+  for (const type of Object.keys(options.eventCases ?? {})) {
+    if (type.startsWith('xstate.done.actor.')) executors[type] = settle('done');
+    if (type.startsWith('xstate.error.actor.')) executors[type] = settle('error');
+  }
+  return {
+    machine: definition.provide({
+      actors: {
+        resolveCredentials: deferred,
+        exchange: deferred,
+        answerInputRequests: deferred,
+        deleteSession: deferred,
+        // Stream events are sent to the machine by the walk itself.
+        legacyStream: fromCallback(() => () => {}),
+        callerStream: fromCallback(() => () => {}),
+      },
+    } as never),
+    options: {
+      ...options,
+      beforePath: () => {
+        pending.clear();
+        vi.setSystemTime(0);
+      },
+      executors,
+    },
+  };
+}
