@@ -1,0 +1,171 @@
+/**
+ * A closed world of errors on Streamable HTTP (decision 0035): every error class undici exports,
+ * `HPE_*` parser errors, a plain `Error`, a `TypeError` and a string, planted into each exchange
+ * of a real 2025-11-25 handshake and of a 2026-07-28 request against a server on 127.0.0.1,
+ * before the answer's head and in its body, at mount and at a call. Each row must end in the
+ * typed failure the contract names, with the operation and phase that broke and the planted
+ * error as its cause; the best-effort `notifications/initialized` moves on unless its answer was
+ * too large.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  type AnyRuntimeToolDefinition,
+  runTool,
+  toolCauseFromResult,
+} from '../../src/binding/index.js';
+import { mountConnections } from '../../src/connections/index.js';
+import { mcpHandler } from '../fixtures/fault-mcp.js';
+import type { FaultServer } from '../fixtures/fault-types.js';
+import { connect, useFaultServers } from '../support/fault-suite.js';
+import {
+  type DispatchedRequest,
+  describeFailure,
+  expectedCode,
+  expectedFailure,
+  type FaultInjector,
+  type FaultStage,
+  faultInjector,
+  isSizeFault,
+  plantedErrors,
+} from '../support/wire-faults.js';
+
+const servers = useFaultServers();
+const PLANTED = plantedErrors();
+
+type Era = '2025-11-25' | '2026-07-28';
+
+function connectionFor(server: FaultServer, injector: FaultInjector, era: Era) {
+  return connect(server, {
+    dispatcher: injector.dispatcher,
+    transport: { url: server.url, protocolVersion: era },
+  });
+}
+
+const isRpc = (method: string) => (request: DispatchedRequest) => request.rpcMethod === method;
+
+/** Runs `attempt` once per planted error, armed into `target`; each row says how it ended. */
+async function rows(
+  injector: FaultInjector,
+  target: string,
+  stage: FaultStage,
+  attempt: (planted: unknown) => Promise<string>,
+): Promise<Record<string, string>> {
+  const table: Record<string, string> = {};
+  for (const { label, make } of PLANTED) {
+    const error = make();
+    injector.arm({ target: isRpc(target), stage, error });
+    const outcome = await attempt(error);
+    table[label] = injector.planted() ? outcome : `NOT PLANTED ${outcome}`;
+    injector.disarm();
+  }
+  return table;
+}
+
+/** Every row as `expected(label)`. */
+function expectedRows(expected: (label: string) => string): Record<string, string> {
+  return Object.fromEntries(PLANTED.map(({ label }) => [label, expected(label)]));
+}
+
+/** How a mount ends: `mounted`, or its typed failure with the planted error's place in it. */
+async function mountOutcome(
+  server: FaultServer,
+  injector: FaultInjector,
+  era: Era,
+  planted: unknown,
+): Promise<string> {
+  try {
+    await mountConnections([connectionFor(server, injector, era)]);
+    return 'mounted';
+  } catch (error) {
+    return describeFailure(error, planted);
+  }
+}
+
+/** How a call ends: `ok`, or its projected code and typed cause. */
+async function callOutcome(tool: AnyRuntimeToolDefinition, planted: unknown): Promise<string> {
+  const result = await runTool(tool, { message: 'hi' }, { source: 'agent' });
+  if (result.ok) return 'ok';
+  return `${result.code} ${describeFailure(toolCauseFromResult(result), planted)}`;
+}
+
+/** The mount's rows for an error planted in `target`, on a fresh server. */
+async function mountTable(era: Era, target: string, stage: FaultStage) {
+  const server = await servers.start(mcpHandler({}, { modern: era === '2026-07-28' }));
+  const injector = faultInjector();
+  try {
+    return await rows(injector, target, stage, (planted) =>
+      mountOutcome(server, injector, era, planted),
+    );
+  } finally {
+    await injector.close();
+  }
+}
+
+/** A call's rows for an error planted in `target`, on a tool mounted without a fault. */
+async function callTable(era: Era, target: string, stage: FaultStage) {
+  const server = await servers.start(mcpHandler({}, { modern: era === '2026-07-28' }));
+  const injector = faultInjector();
+  try {
+    const [tool] = await mountConnections([connectionFor(server, injector, era)]);
+    return await rows(injector, target, stage, (planted) =>
+      callOutcome(tool as AnyRuntimeToolDefinition, planted),
+    );
+  } finally {
+    await injector.close();
+  }
+}
+
+const STAGES: readonly FaultStage[] = ['head', 'body'];
+
+describe.each(STAGES)('Streamable HTTP 2025-11-25, an error planted in the %s', (stage) => {
+  it.each(['initialize', 'tools/list'])('fails the mount typed at %s', async (operation) => {
+    expect(await mountTable('2025-11-25', operation, stage)).toEqual(
+      expectedRows((label) => expectedFailure(label, operation, 'discovery')),
+    );
+  });
+
+  it('moves on past notifications/initialized at mount, unless its answer was too large', async () => {
+    expect(await mountTable('2025-11-25', 'notifications/initialized', stage)).toEqual(
+      expectedRows((label) =>
+        isSizeFault(label)
+          ? expectedFailure(label, 'notifications/initialized', 'discovery')
+          : 'mounted',
+      ),
+    );
+  });
+
+  it.each([
+    ['initialize', 'discovery'],
+    ['tools/call', 'call'],
+  ] as const)('fails the call typed at %s', async (operation, phase) => {
+    expect(await callTable('2025-11-25', operation, stage)).toEqual(
+      expectedRows((label) => `${expectedCode(label)} ${expectedFailure(label, operation, phase)}`),
+    );
+  });
+
+  it('moves on past notifications/initialized at a call, unless its answer was too large', async () => {
+    expect(await callTable('2025-11-25', 'notifications/initialized', stage)).toEqual(
+      expectedRows((label) =>
+        isSizeFault(label)
+          ? `${expectedCode(label)} ${expectedFailure(label, 'notifications/initialized', 'discovery')}`
+          : 'ok',
+      ),
+    );
+  });
+});
+
+describe.each(STAGES)('MCP 2026-07-28, an error planted in the %s', (stage) => {
+  it('fails the mount typed at its tools/list request', async () => {
+    expect(await mountTable('2026-07-28', 'tools/list', stage)).toEqual(
+      expectedRows((label) => expectedFailure(label, 'tools/list', 'discovery')),
+    );
+  });
+
+  it('fails the call typed at its tools/call request', async () => {
+    expect(await callTable('2026-07-28', 'tools/call', stage)).toEqual(
+      expectedRows(
+        (label) => `${expectedCode(label)} ${expectedFailure(label, 'tools/call', 'call')}`,
+      ),
+    );
+  });
+});
