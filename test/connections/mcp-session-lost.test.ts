@@ -1,0 +1,170 @@
+/**
+ * A session the server lost is re-opened once (issue 43; MCP 2025-11-25, transports: a 404 to a
+ * request carrying `Mcp-Session-Id` means the client MUST start a new session with a fresh
+ * `initialize`): against a real stateful SDK v1 server that loses its sessions between our
+ * `initialize` and our `tools/list` or `tools/call`, as a restart would. The new session is a
+ * fresh handshake without a session id, the request is sent again in it, and the tool runs once;
+ * a server that loses the new session too ends typed, `ConnectionRequestError` 404.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runTool, toolCauseFromResult } from '../../src/binding/index.js';
+import {
+  ConnectionRequestError,
+  defineMcpClientConnection,
+  mountConnections,
+} from '../../src/connections/index.js';
+import { type SessionPeer, startSessionPeer } from '../fixtures/mcp-session-peer.js';
+import { rejectionOf } from '../support/fault-suite.js';
+import {
+  activeResourceCounts,
+  expectNoLeakedResources,
+  trackUnhandledRejections,
+} from '../support/leaks.js';
+
+const unhandled = trackUnhandledRejections();
+let baseline: ReturnType<typeof activeResourceCounts>;
+beforeAll(() => {
+  baseline = activeResourceCounts();
+});
+afterAll(async () => {
+  await expectNoLeakedResources(baseline);
+  expect(unhandled).toEqual([]);
+});
+
+let peer: SessionPeer | undefined;
+afterEach(async () => {
+  await peer?.close();
+  peer = undefined;
+});
+
+async function startPeer(): Promise<SessionPeer> {
+  peer = await startSessionPeer();
+  return peer;
+}
+
+const connection = (url: string) =>
+  defineMcpClientConnection({ name: 'sessions', transport: { url } });
+
+/** The peer's log from the first `initialize` on, as `[method, JSON-RPC methods, session, status]`. */
+function handshakeOn(server: SessionPeer): (string | number | undefined)[][] {
+  const first = server.log.findIndex((request) => request.rpcMethods.includes('initialize'));
+  return server.log
+    .slice(first)
+    .map((request) => [
+      request.method,
+      request.rpcMethods.join(','),
+      request.session,
+      request.status,
+    ]);
+}
+
+describe('a server that loses the session between initialize and tools/list', () => {
+  it('is given a new session and the listing, and the mount succeeds', async () => {
+    const server = await startPeer();
+    server.loseSessionsAfterInitialized(1);
+    const tools = await mountConnections([connection(server.url)]);
+    expect(tools.map((tool) => tool.name)).toEqual(['steps']);
+    expect(handshakeOn(server)).toEqual([
+      ['POST', 'initialize', '-', 200],
+      ['POST', 'notifications/initialized', 's1', 202],
+      ['POST', 'tools/list', 's1', 404],
+      // A fresh initialize: no session id (`-`), as the transport requires.
+      ['POST', 'initialize', '-', 200],
+      ['POST', 'notifications/initialized', 's2', 202],
+      ['POST', 'tools/list', 's2', 200],
+      ['DELETE', '', 's2', 200],
+    ]);
+  });
+
+  it('ends in ConnectionRequestError 404 when the new session is lost too, after one re-open', async () => {
+    const server = await startPeer();
+    server.loseSessionsAfterInitialized(Number.POSITIVE_INFINITY);
+    const error = await rejectionOf(mountConnections([connection(server.url)]));
+    expect(error).toBeInstanceOf(ConnectionRequestError);
+    expect(error).toMatchObject({ status: 404, operation: 'tools/list', phase: 'discovery' });
+    expect(handshakeOn(server).map(([method, rpc, , status]) => [method, rpc, status])).toEqual([
+      ['POST', 'initialize', 200],
+      ['POST', 'notifications/initialized', 202],
+      ['POST', 'tools/list', 404],
+      ['POST', 'initialize', 200],
+      ['POST', 'notifications/initialized', 202],
+      ['POST', 'tools/list', 404],
+      // Teardown ends the session it holds, best effort; the server no longer knows it either.
+      ['DELETE', '', 404],
+    ]);
+  });
+});
+
+describe('a server that loses the session between initialize and tools/call', () => {
+  it('is given a new session and the call, which the tool runs once', async () => {
+    const server = await startPeer();
+    const [steps] = await mountConnections([connection(server.url)]);
+    if (steps === undefined) throw new Error('steps was not mounted');
+    server.resetLog();
+    server.loseSessionsAfterInitialized(1);
+    const result = await runTool(steps, { count: 2 }, { source: 'agent' });
+    expect(result).toEqual({ ok: true, data: { content: [{ type: 'text', text: '2 steps' }] } });
+    expect(server.toolRuns).toBe(1);
+    expect(handshakeOn(server)).toEqual([
+      ['POST', 'initialize', '-', 200],
+      ['POST', 'notifications/initialized', 's2', 202],
+      ['POST', 'tools/call', 's2', 404],
+      ['POST', 'initialize', '-', 200],
+      ['POST', 'notifications/initialized', 's3', 202],
+      ['POST', 'tools/call', 's3', 200],
+      ['DELETE', '', 's3', 200],
+    ]);
+  });
+
+  it('re-opens the progress stream in the new session, and relays the progress sent there', async () => {
+    const server = await startPeer();
+    const [steps] = await mountConnections([connection(server.url)]);
+    if (steps === undefined) throw new Error('steps was not mounted');
+    server.resetLog();
+    server.loseSessionsAfterInitialized(1);
+    const reports: number[] = [];
+    const result = await runTool(
+      steps,
+      { count: 2 },
+      {
+        source: 'agent',
+        reportProgress: (progress) => {
+          reports.push(progress);
+          server.acknowledgeProgress();
+        },
+      },
+    );
+    expect(result).toMatchObject({ ok: true });
+    expect(reports).toEqual([1, 2]);
+    expect(server.toolRuns).toBe(1);
+    expect(handshakeOn(server)).toEqual([
+      ['POST', 'initialize', '-', 200],
+      ['POST', 'notifications/initialized', 's2', 202],
+      // The lost session's stream is refused as its request is.
+      ['GET', '', 's2', 404],
+      ['POST', 'tools/call', 's2', 404],
+      ['POST', 'initialize', '-', 200],
+      ['POST', 'notifications/initialized', 's3', 202],
+      ['GET', '', 's3', 200],
+      ['POST', 'tools/call', 's3', 200],
+      ['DELETE', '', 's3', 200],
+    ]);
+  });
+
+  it('ends in CONNECTION_REQUEST_FAILED (ConnectionRequestError 404) when the new session is lost too; the tool never runs', async () => {
+    const server = await startPeer();
+    const [steps] = await mountConnections([connection(server.url)]);
+    if (steps === undefined) throw new Error('steps was not mounted');
+    server.resetLog();
+    server.loseSessionsAfterInitialized(Number.POSITIVE_INFINITY);
+    const result = await runTool(steps, { count: 2 }, { source: 'agent' });
+    expect(result).toMatchObject({ ok: false, code: 'CONNECTION_REQUEST_FAILED' });
+    const cause = toolCauseFromResult(result);
+    expect(cause).toBeInstanceOf(ConnectionRequestError);
+    expect(cause).toMatchObject({ status: 404, operation: 'tools/call', phase: 'call' });
+    expect(server.toolRuns).toBe(0);
+    expect(
+      handshakeOn(server).filter(([, rpc]) => rpc === 'initialize' || rpc === 'tools/call'),
+    ).toHaveLength(4);
+  });
+});
