@@ -1,0 +1,184 @@
+/**
+ * Turns Stryker's JSON report into the generated parts of `docs/mutation.md`: one row per folder
+ * (score, killed, survived, timeout, no coverage, ...) and the list of mutants that lived in
+ * `src/machines`. Each part sits between `<!-- mutation:<name>:start -->` and
+ * `<!-- mutation:<name>:end -->`; the prose around them is written by hand and kept.
+ *
+ *   npx tsx scripts/mutation-report.ts                          the "after" table and survivors
+ *   npx tsx scripts/mutation-report.ts --section before --report <json>   the "before" table
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+/** A mutant's verdict, as the mutation-testing-report-schema spells it. */
+export type MutantStatus =
+  | 'Killed'
+  | 'Survived'
+  | 'NoCoverage'
+  | 'Timeout'
+  | 'CompileError'
+  | 'RuntimeError'
+  | 'Ignored'
+  | 'Pending';
+
+/** The part of a mutant the report uses. */
+export interface ReportedMutant {
+  readonly mutatorName: string;
+  readonly replacement?: string;
+  readonly status: MutantStatus;
+  readonly location: {
+    readonly start: { readonly line: number; readonly column: number };
+    readonly end: { readonly line: number; readonly column: number };
+  };
+}
+
+/** The part of Stryker's JSON report (schema 1 and 2) the report uses. */
+export interface StrykerJsonReport {
+  readonly files: Readonly<
+    Record<string, { readonly source: string; readonly mutants: readonly ReportedMutant[] }>
+  >;
+}
+
+/** Counts of one folder; `score` is (killed + timeout) / (killed + timeout + survived + no coverage). */
+export interface FolderScore {
+  readonly folder: string;
+  readonly killed: number;
+  readonly survived: number;
+  readonly timeout: number;
+  readonly noCoverage: number;
+  readonly ignored: number;
+  readonly errors: number;
+  readonly score: number;
+}
+
+/** The folders mutated, in the order of the table. */
+export const MUTATED_FOLDERS = ['src/machines', 'src/wire', 'src/openapi'] as const;
+
+function folderOf(file: string): string {
+  const normalised = file.replaceAll('\\', '/');
+  return MUTATED_FOLDERS.find((folder) => normalised.includes(`${folder}/`)) ?? 'other';
+}
+
+/** Pure: the per-folder counts of a report (folders without a mutant are left out). */
+export function folderScores(report: StrykerJsonReport): FolderScore[] {
+  const byFolder = new Map<string, MutantStatus[]>();
+  for (const [file, { mutants }] of Object.entries(report.files)) {
+    const statuses = byFolder.get(folderOf(file)) ?? [];
+    statuses.push(...mutants.map((mutant) => mutant.status));
+    byFolder.set(folderOf(file), statuses);
+  }
+  return [...MUTATED_FOLDERS, 'other'].flatMap((folder) => {
+    const statuses = byFolder.get(folder);
+    if (statuses === undefined) return [];
+    const count = (...wanted: MutantStatus[]): number =>
+      statuses.filter((status) => wanted.includes(status)).length;
+    const killed = count('Killed');
+    const timeout = count('Timeout');
+    const survived = count('Survived');
+    const noCoverage = count('NoCoverage');
+    const valid = killed + timeout + survived + noCoverage;
+    return [
+      {
+        folder,
+        killed,
+        survived,
+        timeout,
+        noCoverage,
+        ignored: count('Ignored'),
+        errors: count('CompileError', 'RuntimeError'),
+        score: valid === 0 ? 0 : (killed + timeout) / valid,
+      },
+    ];
+  });
+}
+
+/** Pure: the folder table in Markdown. */
+export function scoreTable(scores: readonly FolderScore[]): string {
+  const rows = scores.map(
+    (row) =>
+      `| ${row.folder} | ${(row.score * 100).toFixed(1)} % | ${row.killed} | ${row.survived} | ` +
+      `${row.timeout} | ${row.noCoverage} | ${row.ignored} | ${row.errors} |`,
+  );
+  return [
+    '| folder | score | killed | survived | timeout | no coverage | ignored (static) | compile errors |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows,
+  ].join('\n');
+}
+
+function originalText(source: string, mutant: ReportedMutant): string {
+  const lines = source.split('\n');
+  const { start, end } = mutant.location;
+  const text =
+    start.line === end.line
+      ? (lines[start.line - 1] ?? '').slice(start.column - 1, end.column - 1)
+      : `${(lines[start.line - 1] ?? '').slice(start.column - 1)} …`;
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function shorten(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim().replaceAll('|', '\\|').replaceAll('`', "'");
+  return flat.length > 60 ? `${flat.slice(0, 57)}...` : flat;
+}
+
+/** Pure: one row per mutant of `src/machines` that lived (survived or had no test reach it). */
+export function survivorTable(report: StrykerJsonReport): string {
+  const rows = Object.entries(report.files)
+    .filter(([file]) => folderOf(file) === 'src/machines')
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([file, { source, mutants }]) =>
+      mutants
+        .filter((mutant) => mutant.status === 'Survived' || mutant.status === 'NoCoverage')
+        .sort((a, b) => a.location.start.line - b.location.start.line)
+        .map(
+          (mutant) =>
+            `| ${file.replace(/^.*src\/machines\//, '')}:${mutant.location.start.line} | ` +
+            `${mutant.mutatorName} | \`${shorten(originalText(source, mutant))}\` | ` +
+            `\`${shorten(mutant.replacement ?? '')}\` | ${mutant.status} |`,
+        ),
+    );
+  if (rows.length === 0) return 'None.';
+  return [
+    '| where | mutator | original | replacement | status |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
+}
+
+/** Pure: `document` with the text between the markers of `section` replaced by `body`. */
+export function replaceSection(document: string, section: string, body: string): string {
+  const start = `<!-- mutation:${section}:start -->`;
+  const end = `<!-- mutation:${section}:end -->`;
+  const from = document.indexOf(start);
+  const to = document.indexOf(end);
+  if (from === -1 || to < from) {
+    throw new Error(`docs/mutation.md has no ${start} ... ${end} pair`);
+  }
+  return `${document.slice(0, from + start.length)}\n${body}\n${document.slice(to)}`;
+}
+
+function main(): void {
+  const { values } = parseArgs({
+    options: {
+      report: { type: 'string', default: 'reports/mutation/mutation.json' },
+      section: { type: 'string', default: 'after' },
+      doc: {
+        type: 'string',
+        default: fileURLToPath(new URL('../docs/mutation.md', import.meta.url)),
+      },
+    },
+  });
+  const report = JSON.parse(readFileSync(values.report, 'utf8')) as StrykerJsonReport;
+  let document = readFileSync(values.doc, 'utf8');
+  document = replaceSection(document, values.section, scoreTable(folderScores(report)));
+  if (values.section === 'after') {
+    document = replaceSection(document, 'survivors', survivorTable(report));
+  }
+  writeFileSync(values.doc, document);
+  for (const row of folderScores(report)) {
+    console.log(`${row.folder}: ${(row.score * 100).toFixed(1)} %`);
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) main();
