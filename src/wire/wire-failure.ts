@@ -71,6 +71,18 @@ export function wireFaultOf(error: unknown): WireFault {
   return { kind: 'network', failure: 'other' };
 }
 
+/**
+ * The errors this seam typed, so a stream's failure can be told again in another scope; weak, so
+ * it holds nothing past the error's own life.
+ */
+const TYPED_HERE = new WeakSet<object>();
+
+/** `typed`, remembered as the seam's own typing of `cause`. */
+function typedHere<T extends object>(typed: T): T {
+  TYPED_HERE.add(typed);
+  return typed;
+}
+
 /** One of the package's own errors, already typed (a byte ceiling, a refusal, a protocol error). */
 function isOurs(error: unknown): boolean {
   return BrandedError.isInstance(error);
@@ -92,35 +104,34 @@ export function wireFailure(
   const fault = wireFaultOf(error);
   switch (fault.kind) {
     case 'too-large':
-      return new ConnectionResponseTooLargeError({
-        ...scope,
-        maxBytes: MAX_HEADER_BYTES,
-        cause: error,
-      });
+      return typedHere(
+        new ConnectionResponseTooLargeError({ ...scope, maxBytes: MAX_HEADER_BYTES, cause: error }),
+      );
     case 'http':
-      return new ConnectionProtocolError({
-        ...scope,
-        violation: `sent an answer that broke HTTP/1.1 (${fault.fault})${duringOperation(scope.operation)}`,
-        cause: error,
-      });
+      return typedHere(
+        new ConnectionProtocolError({
+          ...scope,
+          violation: `sent an answer that broke HTTP/1.1 (${fault.fault})${duringOperation(scope.operation)}`,
+          cause: error,
+        }),
+      );
     case 'network':
-      return new ConnectionNetworkError({ ...scope, failure: fault.failure, cause: error });
+      return typedHere(
+        new ConnectionNetworkError({ ...scope, failure: fault.failure, cause: error }),
+      );
   }
 }
 
 /**
  * A failure of a long-lived stream (the legacy HTTP+SSE GET), told in the scope of the operation
- * it broke: a network or HTTP-level fault the seam typed in the stream's opening scope is typed
- * again in `scope`; every other error (a frame past its ceiling, a refused endpoint) keeps the
- * scope it was raised in, and a foreign error is typed in `scope`.
+ * it broke: what this seam typed in the stream's opening scope is typed again in `scope`; every
+ * other error of ours (a frame past its ceiling, a refused endpoint, a message that was not JSON)
+ * keeps the scope it was raised in, and a foreign error is typed in `scope`.
  */
 export function streamFailureIn(error: unknown, scope: ConnectionErrorScope): unknown {
-  const seamMade =
-    (ConnectionNetworkError.isInstance(error) ||
-      (ConnectionProtocolError.isInstance(error) && error.rpcCode === undefined)) &&
-    error.cause !== undefined &&
-    !isOurs(error.cause);
-  if (seamMade) return wireFailure(error.cause, scope);
+  if (typeof error === 'object' && error !== null && TYPED_HERE.has(error)) {
+    return wireFailure((error as Error).cause, scope);
+  }
   return wireFailure(error, scope);
 }
 

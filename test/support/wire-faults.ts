@@ -7,6 +7,11 @@
  * handler the planted error instead of the answer's head (`head`) or in place of its body (`body`).
  */
 import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
+import {
+  type AnyRuntimeToolDefinition,
+  runTool,
+  toolCauseFromResult,
+} from '../../src/binding/index.js';
 import { ConnectionNetworkError, ConnectionOperationError } from '../../src/connections/index.js';
 
 /** Where the planted error replaces the answer: before its head, or in its body. */
@@ -324,4 +329,53 @@ export function expectedCode(label: string): string {
 /** What `error` ends in when planted into a best-effort step (only a size failure ends it). */
 export function isSizeFault(label: string): boolean {
   return EXPECTED_FAULTS[label]?.kind === 'too-large';
+}
+
+/** Every error {@link plantedErrors} plants, made once per process. */
+export const PLANTED: readonly PlantedError[] = plantedErrors();
+
+/**
+ * Runs `attempt` once per planted error, armed as `planOf` says; each row is how the attempt
+ * ended, marked `NOT PLANTED` when the fault never reached the client (a row that cannot fail).
+ */
+export async function faultRows(
+  injector: FaultInjector,
+  planOf: (error: unknown) => FaultPlan,
+  attempt: (planted: unknown) => Promise<string>,
+): Promise<Record<string, string>> {
+  const table: Record<string, string> = {};
+  for (const { label, make } of PLANTED) {
+    const error = make();
+    injector.arm(planOf(error));
+    const outcome = await attempt(error);
+    table[label] = injector.planted() ? outcome : `NOT PLANTED ${outcome}`;
+    injector.disarm();
+  }
+  return table;
+}
+
+/** Every row as `expected(label)`. */
+export function expectedRows(expected: (label: string) => string): Record<string, string> {
+  return Object.fromEntries(PLANTED.map(({ label }) => [label, expected(label)]));
+}
+
+/** How a mount ends: `mounted`, or its typed failure with the planted error's place in it. */
+export async function mountOutcome(mounting: Promise<unknown>, planted: unknown): Promise<string> {
+  try {
+    await mounting;
+    return 'mounted';
+  } catch (error) {
+    return describeFailure(error, planted);
+  }
+}
+
+/** How a call ends: `ok`, or its projected code and typed cause. */
+export async function callOutcome(
+  tool: AnyRuntimeToolDefinition,
+  args: Record<string, unknown>,
+  planted: unknown,
+): Promise<string> {
+  const result = await runTool(tool, args, { source: 'agent' });
+  if (result.ok) return 'ok';
+  return `${result.code} ${describeFailure(toolCauseFromResult(result), planted)}`;
 }

@@ -8,29 +8,26 @@
  * too large.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  type AnyRuntimeToolDefinition,
-  runTool,
-  toolCauseFromResult,
-} from '../../src/binding/index.js';
+import type { AnyRuntimeToolDefinition } from '../../src/binding/index.js';
 import { mountConnections } from '../../src/connections/index.js';
 import { mcpHandler } from '../fixtures/fault-mcp.js';
 import type { FaultServer } from '../fixtures/fault-types.js';
 import { connect, useFaultServers } from '../support/fault-suite.js';
 import {
+  callOutcome,
   type DispatchedRequest,
-  describeFailure,
   expectedCode,
   expectedFailure,
+  expectedRows,
   type FaultInjector,
   type FaultStage,
   faultInjector,
+  faultRows,
   isSizeFault,
-  plantedErrors,
+  mountOutcome,
 } from '../support/wire-faults.js';
 
 const servers = useFaultServers();
-const PLANTED = plantedErrors();
 
 type Era = '2025-11-25' | '2026-07-28';
 
@@ -43,58 +40,15 @@ function connectionFor(server: FaultServer, injector: FaultInjector, era: Era) {
 
 const isRpc = (method: string) => (request: DispatchedRequest) => request.rpcMethod === method;
 
-/** Runs `attempt` once per planted error, armed into `target`; each row says how it ended. */
-async function rows(
-  injector: FaultInjector,
-  target: string,
-  stage: FaultStage,
-  attempt: (planted: unknown) => Promise<string>,
-): Promise<Record<string, string>> {
-  const table: Record<string, string> = {};
-  for (const { label, make } of PLANTED) {
-    const error = make();
-    injector.arm({ target: isRpc(target), stage, error });
-    const outcome = await attempt(error);
-    table[label] = injector.planted() ? outcome : `NOT PLANTED ${outcome}`;
-    injector.disarm();
-  }
-  return table;
-}
-
-/** Every row as `expected(label)`. */
-function expectedRows(expected: (label: string) => string): Record<string, string> {
-  return Object.fromEntries(PLANTED.map(({ label }) => [label, expected(label)]));
-}
-
-/** How a mount ends: `mounted`, or its typed failure with the planted error's place in it. */
-async function mountOutcome(
-  server: FaultServer,
-  injector: FaultInjector,
-  era: Era,
-  planted: unknown,
-): Promise<string> {
-  try {
-    await mountConnections([connectionFor(server, injector, era)]);
-    return 'mounted';
-  } catch (error) {
-    return describeFailure(error, planted);
-  }
-}
-
-/** How a call ends: `ok`, or its projected code and typed cause. */
-async function callOutcome(tool: AnyRuntimeToolDefinition, planted: unknown): Promise<string> {
-  const result = await runTool(tool, { message: 'hi' }, { source: 'agent' });
-  if (result.ok) return 'ok';
-  return `${result.code} ${describeFailure(toolCauseFromResult(result), planted)}`;
-}
-
 /** The mount's rows for an error planted in `target`, on a fresh server. */
 async function mountTable(era: Era, target: string, stage: FaultStage) {
   const server = await servers.start(mcpHandler({}, { modern: era === '2026-07-28' }));
   const injector = faultInjector();
   try {
-    return await rows(injector, target, stage, (planted) =>
-      mountOutcome(server, injector, era, planted),
+    return await faultRows(
+      injector,
+      (error) => ({ target: isRpc(target), stage, error }),
+      (planted) => mountOutcome(mountConnections([connectionFor(server, injector, era)]), planted),
     );
   } finally {
     await injector.close();
@@ -107,8 +61,10 @@ async function callTable(era: Era, target: string, stage: FaultStage) {
   const injector = faultInjector();
   try {
     const [tool] = await mountConnections([connectionFor(server, injector, era)]);
-    return await rows(injector, target, stage, (planted) =>
-      callOutcome(tool as AnyRuntimeToolDefinition, planted),
+    return await faultRows(
+      injector,
+      (error) => ({ target: isRpc(target), stage, error }),
+      (planted) => callOutcome(tool as AnyRuntimeToolDefinition, { message: 'hi' }, planted),
     );
   } finally {
     await injector.close();
