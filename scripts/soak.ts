@@ -1,16 +1,27 @@
 /**
- * `npm run soak [-- --calls N --concurrency C]`: many calls at once against servers that fail in
- * every way the test fault server can (hangs, 401, 403, 5xx, oversized answers, malformed JSON,
- * streams that end early, sockets cut mid-answer), with one call in ten cancelled by its caller,
- * over Streamable HTTP, legacy HTTP+SSE (the MCP SDK's own SSE server) and OpenAPI.
+ * `npm run soak [-- --calls N --concurrency C]`: many calls at once, each row of a table of
+ * (wire, fault) in turn, over MCP 2025-11-25 and 2026-07-28 Streamable HTTP, legacy HTTP+SSE (a
+ * session server of our own that plays the faults, and the MCP SDK's own SSE server with its
+ * tools' faults) and OpenAPI: hangs, 401, 403, 5xx, oversized answers, malformed JSON, streams
+ * that end early, sockets cut mid-answer or reset after a legacy POST; one call in ten is cancelled
+ * by its caller.
  *
- * Prints the tally by wire and outcome, the worst overshoot past a call's deadline (or past its
+ * Every call is judged against its row's expected outcomes (a cancelled one may also end
+ * `CANCELLED`, with the caller's exact reason) and the one definition of a typed outcome, and a
+ * success only by its row's own check of the data. Prints the table (wire x fault x outcome), the
+ * successes against their floor, the worst overshoot past a call's deadline (or past its
  * cancellation), the heap before and after a full GC, and the handles left once the servers are
- * closed. Exits 1 on an untyped outcome, a hang, a handle left, heap growth over 10 MB or an
- * overshoot over 250 ms. Not a timed test: CI runs it with a small count.
+ * closed. Exits 1 on a deviating row, a row never run, too few successes, a hang, a handle left,
+ * heap growth over 10 MB or an overshoot over 250 ms. Not a timed test: CI runs it with a small
+ * count.
  */
-import { parseArgs } from 'node:util';
-import { type AnyRuntimeToolDefinition, runTool } from '../src/binding/index.js';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
+import {
+  type AnyRuntimeToolDefinition,
+  CANCELLED_CODE,
+  runTool,
+  type ToolResult,
+} from '../src/binding/index.js';
 import {
   defineMcpClientConnection,
   defineOpenApiConnection,
@@ -21,10 +32,16 @@ import {
   type FaultReply,
   mcpHandler,
   reply,
+  type SeenRequest,
   startFaultServer,
 } from '../test/fixtures/fault-server.js';
 import { startMcpPeers } from '../test/fixtures/mcp-peers.js';
-import { isTypedResult } from '../test/support/typed-outcome.js';
+import {
+  LEGACY_FAULTS,
+  type LegacyFault,
+  startLegacySessionServer,
+} from '../test/support/legacy-session-server.js';
+import { untypedOutcome } from '../test/support/typed-outcome.js';
 
 const { values } = parseArgs({
   options: {
@@ -34,11 +51,24 @@ const { values } = parseArgs({
 });
 const CALLS = Number(values.calls);
 const CONCURRENCY = Number(values.concurrency);
-/** Each phase's deadline; a call may take both (handshake, then the request). */
-const DEADLINE_MS = 400;
+/**
+ * Each phase's deadline; a call may take both (handshake, then the request). Generous, so a call
+ * that gets its answer never times out on a loaded machine; the rows that hang run on connections
+ * with the short one, so the run stays quick.
+ */
+const DEADLINE_MS = 5_000;
+const SHORT_DEADLINE_MS = 400;
 const MAX_BYTES = 8_192;
 const MAX_OVERSHOOT_MS = 250;
 const MAX_HEAP_GROWTH_BYTES = 10 * 1024 * 1024;
+/**
+ * The least share of calls that succeed: 5 of the 42 rows expect a success (one call in ten is
+ * cancelled, some before their answer), so about 11 % do.
+ */
+const SUCCESS_FLOOR = 0.08;
+
+/** The whole body of the `early-end` fault: an SSE comment, then the end of the stream. */
+const EARLY_END_TEXT = ': a comment, then the stream ends\n\n';
 
 /** Deterministic randomness (mulberry32), so a run can be repeated. */
 function random(seed: number): () => number {
@@ -88,7 +118,7 @@ function faultReply(fault: Fault, okBody: string, contentType = 'application/jso
     case 'malformed':
       return reply.raw(200, { 'content-type': 'application/json' }, ['{"jsonrpc":"2.0","id":']);
     case 'early-end':
-      return reply.sse([': a comment, then the stream ends\n\n']);
+      return reply.sse([EARLY_END_TEXT]);
     case 'cut':
       return reply.raw(
         200,
@@ -102,6 +132,73 @@ function faultReply(fault: Fault, okBody: string, contentType = 'application/jso
 }
 
 const faultOf = (text: unknown): Fault => (FAULTS.includes(text as Fault) ? (text as Fault) : 'ok');
+
+/** One row of the expected-outcome table: a wire, a fault, the call that plays it, its oracle. */
+interface Row {
+  readonly wire: string;
+  readonly fault: string;
+  readonly tool: AnyRuntimeToolDefinition;
+  readonly input: Record<string, unknown>;
+  /** The outcomes this row may end in (a cancelled call may also end `CANCELLED`). */
+  readonly expected: readonly string[];
+  /** The row's own verdict on a success's data. */
+  readonly success: (data: unknown) => boolean;
+  /** The row never gets an answer: it runs under the short deadline. */
+  readonly hangs?: boolean;
+}
+
+/** The outcome of a call as the table reads it: `ok`, the code, and a network failure's kind. */
+function outcomeLabel(result: ToolResult): string {
+  if (result.ok) return 'ok';
+  const failure = (result.details as { failure?: unknown } | undefined)?.failure;
+  return result.code === 'CONNECTION_NETWORK_ERROR' && typeof failure === 'string'
+    ? `${result.code} ${failure}`
+    : result.code;
+}
+
+const never = () => false;
+/** A success whose MCP content is exactly the echo of `message`. */
+const echoOf = (message: string) => (data: unknown) =>
+  isDeepStrictEqual((data as { content?: unknown } | null)?.content, [
+    { type: 'text', text: `Echo: ${message}` },
+  ]);
+
+/** What each transport fault ends in, on an MCP Streamable HTTP `tools/call` or an OpenAPI call. */
+const HTTP_FAULT_OUTCOMES: Readonly<Record<Fault, readonly string[]>> = {
+  ok: ['ok'],
+  hang: ['CONNECTION_TIMEOUT'],
+  '401': ['UNAUTHORIZED'],
+  '403': ['FORBIDDEN'],
+  '500': ['CONNECTION_REQUEST_FAILED'],
+  '503': ['CONNECTION_REQUEST_FAILED'],
+  oversized: ['CONNECTION_RESPONSE_TOO_LARGE'],
+  malformed: ['CONNECTION_PROTOCOL_ERROR'],
+  'early-end': ['CONNECTION_PROTOCOL_ERROR'],
+  // The answer promised 400 bytes and the socket closed after 10: the connection closed.
+  cut: ['CONNECTION_NETWORK_ERROR closed', 'CONNECTION_NETWORK_ERROR reset'],
+};
+
+/**
+ * An OpenAPI call reads any media type as the tool's data: the stream that ends early is, for it,
+ * a complete text answer.
+ */
+const OPENAPI_FAULT_OUTCOMES: Readonly<Record<Fault, readonly string[]>> = {
+  ...HTTP_FAULT_OUTCOMES,
+  'early-end': ['ok'],
+};
+
+/** What each fault of the legacy session server ends in. */
+const LEGACY_FAULT_OUTCOMES: Readonly<Record<LegacyFault, readonly string[]>> = {
+  ok: ['ok'],
+  hang: ['CONNECTION_TIMEOUT'],
+  'reset-after-post': ['CONNECTION_NETWORK_ERROR reset', 'CONNECTION_NETWORK_ERROR closed'],
+  // The stream ended cleanly before the response: a stream that ended without a response.
+  'early-end': ['CONNECTION_PROTOCOL_ERROR'],
+  malformed: ['CONNECTION_PROTOCOL_ERROR'],
+  oversized: ['CONNECTION_RESPONSE_TOO_LARGE'],
+  '401': ['UNAUTHORIZED'],
+  '500': ['CONNECTION_REQUEST_FAILED'],
+};
 
 function handles(): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -119,88 +216,185 @@ function gc(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
+/** The MCP answer of a fault server to a 2025 or a 2026 request (a 2026 result says it is complete). */
+function mcpAnswer(request: SeenRequest): string {
+  const answer = answerRpc(request);
+  const modern = request.headers['mcp-protocol-version'] === '2026-07-28';
+  return JSON.stringify(
+    modern && answer?.result !== undefined
+      ? { ...answer, result: { ...(answer.result as object), resultType: 'complete' } }
+      : answer,
+  );
+}
+
 async function main(): Promise<void> {
   if ((globalThis as { gc?: unknown }).gc === undefined) {
     throw new Error('run with node --expose-gc (npm run soak does)');
   }
   const handlesBefore = handles();
   const streamable = await startFaultServer(
-    mcpHandler({
-      'tools/call': (request) => {
-        const fault = faultOf((request.rpc?.params?.arguments as { message?: unknown })?.message);
-        return faultReply(fault, JSON.stringify(answerRpc(request)));
+    mcpHandler(
+      {
+        'tools/call': (request) => {
+          const fault = faultOf((request.rpc?.params?.arguments as { message?: unknown })?.message);
+          return faultReply(fault, mcpAnswer(request));
+        },
       },
-    }),
+      { modern: true },
+    ),
   );
   const openapi = await startFaultServer((request) =>
     faultReply(faultOf(new URLSearchParams(request.search).get('fault')), '{"pets":[]}'),
   );
   const peers = await startMcpPeers();
-  const limits = { timeoutMs: DEADLINE_MS, maxResponseBytes: MAX_BYTES };
-  const tools = await mountConnections([
-    defineMcpClientConnection({
-      name: 'streamable',
-      transport: { url: streamable.url, type: 'streamable-http', protocolVersion: '2025-11-25' },
-      ...limits,
-    }),
-    defineMcpClientConnection({
-      name: 'legacy',
-      transport: { url: peers.url('/legacy-only'), type: 'sse' },
-      tools: { prefix: 'legacy' },
-      ...limits,
-    }),
-    defineOpenApiConnection({
-      name: 'pets',
-      spec: {
-        openapi: '3.0.3',
-        info: { title: 'pets', version: '1' },
-        servers: [{ url: openapi.origin }],
-        paths: {
-          '/pets': {
-            get: {
-              operationId: 'listPets',
-              parameters: [{ name: 'fault', in: 'query', schema: { type: 'string' } }],
-              responses: { 200: { description: 'ok' } },
+  const legacy = await startLegacySessionServer(MAX_BYTES * 2);
+  /** Every wire twice: with the generous deadline, and with the short one its hang rows run under. */
+  const connections = (suffix: string, timeoutMs: number) => {
+    const limits = { timeoutMs, maxResponseBytes: MAX_BYTES };
+    return [
+      defineMcpClientConnection({
+        name: `w2025${suffix}`,
+        transport: { url: streamable.url, type: 'streamable-http', protocolVersion: '2025-11-25' },
+        tools: { prefix: `w2025${suffix}` },
+        ...limits,
+      }),
+      defineMcpClientConnection({
+        name: `w2026${suffix}`,
+        transport: { url: streamable.url, type: 'streamable-http', protocolVersion: '2026-07-28' },
+        tools: { prefix: `w2026${suffix}` },
+        ...limits,
+      }),
+      defineMcpClientConnection({
+        name: `legacy${suffix}`,
+        transport: { url: legacy.url, type: 'sse' },
+        tools: { prefix: `legacy${suffix}` },
+        ...limits,
+      }),
+      defineMcpClientConnection({
+        name: `sdk${suffix}`,
+        transport: { url: peers.url('/legacy-only'), type: 'sse' },
+        tools: { prefix: `sdk${suffix}` },
+        ...limits,
+      }),
+      defineOpenApiConnection({
+        name: `pets${suffix}`,
+        spec: {
+          openapi: '3.0.3',
+          info: { title: 'pets', version: '1' },
+          servers: [{ url: openapi.origin }],
+          paths: {
+            '/pets': {
+              get: {
+                operationId: 'listPets',
+                parameters: [{ name: 'fault', in: 'query', schema: { type: 'string' } }],
+                responses: { 200: { description: 'ok' } },
+              },
             },
           },
         },
-      },
-      ...limits,
-    }),
-  ]);
-  const byName = (name: string) =>
-    tools.find((tool) => tool.name === name) as AnyRuntimeToolDefinition;
-  /** Legacy faults are the SDK server's own: a slow tool past the deadline, a failing one, an oversized one. */
-  const legacyCalls: readonly [string, Record<string, unknown>][] = [
-    ['legacy__echo', { message: 'hi' }],
-    ['legacy__slow', { ms: DEADLINE_MS * 3 }],
-    ['legacy__fail', {}],
-    ['legacy__big', { bytes: MAX_BYTES * 2 }],
-  ];
-  const wires = ['streamable', 'legacy', 'openapi'] as const;
-  const plan = (index: number) => {
-    const wire = wires[index % 3] as (typeof wires)[number];
-    const fault = FAULTS[Math.floor(index / 3) % FAULTS.length] as Fault;
-    if (wire === 'streamable')
-      return { wire, label: fault, tool: byName('echo'), input: { message: fault } };
-    if (wire === 'openapi')
-      return { wire, label: fault, tool: byName('pets__listPets'), input: { fault } };
-    const [name, input] = legacyCalls[Math.floor(index / 3) % legacyCalls.length] as [
-      string,
-      Record<string, unknown>,
+        ...limits,
+      }),
     ];
-    return { wire, label: name.replace('legacy__', ''), tool: byName(name), input };
   };
+  const tools = await mountConnections([
+    ...connections('', DEADLINE_MS),
+    ...connections('_short', SHORT_DEADLINE_MS),
+  ]);
+  /** The tool `name` of a wire's connection: the short-deadline one for a row that hangs. */
+  const toolOf = (prefix: string, name: string, hangs = false) =>
+    tools.find(
+      (tool) => tool.name === `${prefix}${hangs ? '_short' : ''}__${name}`,
+    ) as AnyRuntimeToolDefinition;
+  const rows: Row[] = [
+    ...FAULTS.flatMap((fault) => [
+      {
+        wire: '2025',
+        fault,
+        tool: toolOf('w2025', 'echo', fault === 'hang'),
+        hangs: fault === 'hang',
+        input: { message: fault },
+        expected: HTTP_FAULT_OUTCOMES[fault],
+        success: fault === 'ok' ? echoOf(fault) : never,
+      },
+      {
+        wire: '2026',
+        fault,
+        tool: toolOf('w2026', 'echo', fault === 'hang'),
+        hangs: fault === 'hang',
+        input: { message: fault },
+        expected: HTTP_FAULT_OUTCOMES[fault],
+        success: fault === 'ok' ? echoOf(fault) : never,
+      },
+      {
+        wire: 'openapi',
+        fault,
+        tool: toolOf('pets', 'listPets', fault === 'hang'),
+        hangs: fault === 'hang',
+        input: { fault },
+        expected: OPENAPI_FAULT_OUTCOMES[fault],
+        success: (data: unknown) =>
+          fault === 'ok'
+            ? isDeepStrictEqual(data, { pets: [] })
+            : fault === 'early-end' && data === EARLY_END_TEXT,
+      },
+    ]),
+    ...LEGACY_FAULTS.map((fault) => ({
+      wire: 'legacy',
+      fault,
+      tool: toolOf('legacy', 'echo', fault === 'hang'),
+      hangs: fault === 'hang',
+      input: { message: fault },
+      expected: LEGACY_FAULT_OUTCOMES[fault],
+      success: fault === 'ok' ? echoOf(fault) : never,
+    })),
+    // The MCP SDK's own legacy SSE server: its tools' own faults.
+    {
+      wire: 'legacy-sdk',
+      fault: 'ok',
+      tool: toolOf('sdk', 'echo'),
+      input: { message: 'hi' },
+      expected: ['ok'],
+      success: echoOf('hi'),
+    },
+    {
+      wire: 'legacy-sdk',
+      fault: 'slow',
+      tool: toolOf('sdk', 'slow', true),
+      hangs: true,
+      input: { ms: SHORT_DEADLINE_MS * 3 },
+      expected: ['CONNECTION_TIMEOUT'],
+      success: never,
+    },
+    {
+      wire: 'legacy-sdk',
+      fault: 'tool-error',
+      tool: toolOf('sdk', 'fail'),
+      input: {},
+      // The upstream's own structured refusal, relayed with its code.
+      expected: ['ITEM_NOT_FOUND'],
+      success: never,
+    },
+    {
+      wire: 'legacy-sdk',
+      fault: 'oversized',
+      tool: toolOf('sdk', 'big'),
+      input: { bytes: MAX_BYTES * 2 },
+      expected: ['CONNECTION_RESPONSE_TOO_LARGE'],
+      success: never,
+    },
+  ];
 
   const chance = random(20_261_203);
   const tally = new Map<string, number>();
-  const untyped: string[] = [];
+  const deviations = new Map<string, number>();
+  let successes = 0;
   let hangs = 0;
   let worstOvershoot = 0;
   let worstLabel = '';
   const run = async (index: number): Promise<void> => {
-    const { wire, label, tool, input } = plan(index);
-    const cancelAfter = chance() < 0.1 ? Math.floor(chance() * DEADLINE_MS) : undefined;
+    const row = rows[index % rows.length] as Row;
+    const deadline = row.hangs ? SHORT_DEADLINE_MS : DEADLINE_MS;
+    const cancelAfter = chance() < 0.1 ? Math.floor(chance() * SHORT_DEADLINE_MS) : undefined;
     const controller = new AbortController();
     const reason = new Error(`soak cancellation ${index}`);
     const timer =
@@ -210,10 +404,10 @@ async function main(): Promise<void> {
     const started = performance.now();
     let watchdog: NodeJS.Timeout | undefined;
     const hung = new Promise<'hung'>((resolve) => {
-      watchdog = setTimeout(() => resolve('hung'), DEADLINE_MS * 2 + 5_000);
+      watchdog = setTimeout(() => resolve('hung'), deadline * 2 + 5_000);
     });
     const outcome = await Promise.race([
-      runTool(tool, input, { source: 'agent', signal: controller.signal }),
+      runTool(row.tool, row.input, { source: 'agent', signal: controller.signal }),
       hung,
     ]);
     clearTimeout(watchdog);
@@ -223,23 +417,37 @@ async function main(): Promise<void> {
       return;
     }
     const elapsed = performance.now() - started;
+    const cancelled = cancelAfter !== undefined && controller.signal.aborted;
     // A call may take its handshake window and its request window; a cancelled one, until its abort.
-    const bound =
-      cancelAfter !== undefined && controller.signal.aborted ? cancelAfter : DEADLINE_MS * 2;
+    const bound = cancelled ? cancelAfter : deadline * 2;
     const overshoot = Math.max(0, elapsed - bound);
     if (overshoot > worstOvershoot) {
       worstOvershoot = overshoot;
-      worstLabel = `${wire} ${label}${controller.signal.aborted ? ' (cancelled)' : ''}`;
+      worstLabel = `${row.wire} ${row.fault}${cancelled ? ' (cancelled)' : ''}`;
     }
-    const key = `${wire.padEnd(10)} ${label.padEnd(10)} ${outcome.ok ? 'ok' : outcome.code}`;
+    const label = outcomeLabel(outcome);
+    const key = `${row.wire}\t${row.fault}\t${label}`;
     tally.set(key, (tally.get(key) ?? 0) + 1);
-    if (!isTypedResult(outcome, reason))
-      untyped.push(`${key}: ${JSON.stringify(outcome).slice(0, 160)}`);
+    if (outcome.ok) successes += 1;
+    const untyped = untypedOutcome(outcome, {
+      success: row.success,
+      ...(cancelled ? { cancelReason: reason } : {}),
+    });
+    // A cancelled call ends CANCELLED, or as its row does when its answer came first.
+    const expected = row.expected.includes(label) || (cancelled && label === CANCELLED_CODE);
+    if (untyped !== undefined || !expected) {
+      const where = (outcome as { details?: { operation?: unknown } }).details?.operation;
+      const what = untyped ?? `${label}${where === undefined ? '' : ` during ${String(where)}`}`;
+      const key = `${row.wire} ${row.fault}: ${what}, expected ${row.expected.join(' or ')}`;
+      deviations.set(key, (deviations.get(key) ?? 0) + 1);
+    }
   };
 
   // Warm up, then measure the heap from a collected baseline.
-  for (let index = 0; index < 30; index++) await run(index);
+  for (let index = 0; index < rows.length; index++) await run(index);
   tally.clear();
+  deviations.clear();
+  successes = 0;
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
   const started = performance.now();
@@ -252,7 +460,7 @@ async function main(): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   // The servers' own state (the SDK's sessions, the fault servers' logs) is not the client's:
   // the heap is read once they are closed, after the sockets settle.
-  await Promise.all([streamable.close(), openapi.close(), peers.close()]);
+  await Promise.all([streamable.close(), openapi.close(), peers.close(), legacy.close()]);
   // The fixtures log every request they saw; that log is theirs, not the client's.
   for (const server of [streamable, openapi]) (server.requests as unknown[]).length = 0;
   peers.resetLog();
@@ -262,19 +470,26 @@ async function main(): Promise<void> {
   const left = handlesLeft(handlesBefore, handles());
 
   console.log(`soak: ${CALLS} calls at concurrency ${CONCURRENCY} in ${seconds.toFixed(1)} s`);
-  console.log('wire       fault      outcome                              calls');
-  for (const [key, count] of [...tally].sort(([a], [b]) => a.localeCompare(b))) {
-    console.log(`${key.padEnd(54)} ${String(count).padStart(5)}`);
-  }
+  printTable(rows, tally);
   const growth = heapAfter - heapBefore;
-  console.log(`untyped outcomes: ${untyped.length}; hangs: ${hangs}`);
+  const floor = Math.floor(CALLS * SUCCESS_FLOOR);
+  console.log(
+    `successes: ${successes} (floor ${floor}); deviations: ${[...deviations.values()].reduce((sum, count) => sum + count, 0)}; hangs: ${hangs}`,
+  );
   console.log(`worst overshoot: ${worstOvershoot.toFixed(0)} ms (${worstLabel || 'none'})`);
   console.log(
     `heap after GC: ${(heapBefore / 1e6).toFixed(2)} MB before, ${(heapAfter / 1e6).toFixed(2)} MB after (${(growth / 1e6).toFixed(2)} MB)`,
   );
   console.log(`handles left: ${left.length === 0 ? 'none' : left.join(', ')}`);
+  const unreached = rows.filter(
+    (row) => ![...tally.keys()].some((key) => key.startsWith(`${row.wire}\t${row.fault}\t`)),
+  );
   const failures = [
-    ...untyped.slice(0, 10),
+    ...[...deviations].map(([what, count]) => `${count} x ${what}`),
+    ...(unreached.length > 0
+      ? [`rows never run: ${unreached.map((row) => `${row.wire} ${row.fault}`)}`]
+      : []),
+    ...(successes < floor ? [`${successes} successes, under the floor of ${floor}`] : []),
     ...(hangs > 0 ? [`${hangs} calls hung`] : []),
     ...(worstOvershoot > MAX_OVERSHOOT_MS ? [`overshoot ${worstOvershoot.toFixed(0)} ms`] : []),
     ...(growth > MAX_HEAP_GROWTH_BYTES ? [`heap grew ${(growth / 1e6).toFixed(2)} MB`] : []),
@@ -283,6 +498,28 @@ async function main(): Promise<void> {
   if (failures.length > 0) {
     console.error(`soak FAILED:\n${failures.join('\n')}`);
     process.exitCode = 1;
+  }
+}
+
+/** The table: one line per (wire, fault, outcome), the row's expected outcomes, and a mark on a deviation. */
+function printTable(rows: readonly Row[], tally: ReadonlyMap<string, number>): void {
+  console.log(
+    `${'wire'.padEnd(11)}${'fault'.padEnd(17)}${'outcome'.padEnd(36)}${'calls'.padStart(6)}  expected`,
+  );
+  for (const row of rows.toSorted((a, b) =>
+    `${a.wire} ${a.fault}`.localeCompare(`${b.wire} ${b.fault}`),
+  )) {
+    const prefix = `${row.wire}\t${row.fault}\t`;
+    const outcomes = [...tally]
+      .filter(([key]) => key.startsWith(prefix))
+      .sort(([a], [b]) => a.localeCompare(b));
+    for (const [key, count] of outcomes) {
+      const label = key.slice(prefix.length);
+      const mark = row.expected.includes(label) || label === CANCELLED_CODE ? '' : '  <- DEVIATES';
+      console.log(
+        `${row.wire.padEnd(11)}${row.fault.padEnd(17)}${label.padEnd(36)}${String(count).padStart(6)}  ${row.expected.join(' | ')}${mark}`,
+      );
+    }
   }
 }
 

@@ -2,7 +2,8 @@
  * The one definition of a typed outcome, for the fuzzers and the soak. A failure is typed when
  * its code is one the library produces ({@link LIBRARY_CODES}, read from `src/`) and its cause is
  * one of the package's own errors, or a schema library's validation error behind the library's
- * own input refusal (`VALIDATION_ERROR` with a zod cause). A `CANCELLED` failure is typed only
+ * own input refusal (`VALIDATION_ERROR` with a zod cause); an upstream MCP tool's own refusal
+ * keeps its own code. A `CANCELLED` failure is typed only
  * with the caller's exact reason as its cause. A success is never accepted unseen: the caller's
  * own oracle judges its data.
  */
@@ -10,6 +11,7 @@ import { z } from 'zod';
 import { BrandedError } from '../../src/binding/branded-error.js';
 import {
   CANCELLED_CODE,
+  MCP_ERROR_PRESENTATION,
   type runTool,
   type ToolResult,
   toolCauseFromResult,
@@ -39,6 +41,17 @@ export function isSchemaRefusal(error: unknown): boolean {
   return error instanceof z.core.$ZodError;
 }
 
+/**
+ * `error` relays an upstream MCP tool's own `isError` answer (its code is the upstream's, as the
+ * guide says): an error of ours that presents the upstream's result.
+ */
+export function isUpstreamRefusal(error: unknown): boolean {
+  return (
+    isOurError(error) &&
+    typeof (error as Partial<Record<symbol, unknown>>)[MCP_ERROR_PRESENTATION] === 'function'
+  );
+}
+
 /** A short description of any thrown value: its name, its code when it has one, its message. */
 export function describeCause(cause: unknown): string {
   if (!(cause instanceof Error)) return `a non-error ${typeof cause}: ${String(cause)}`;
@@ -57,8 +70,10 @@ export function untypedOutcome(result: ToolResult, oracle: OutcomeOracle): strin
       ? undefined
       : `a success its oracle does not expect: ${JSON.stringify(result.data)?.slice(0, 120)}`;
   }
-  if (!LIBRARY_CODES.has(result.code)) return `code ${result.code} is not one of the library's`;
   const cause = toolCauseFromResult(result);
+  if (!LIBRARY_CODES.has(result.code) && !isUpstreamRefusal(cause)) {
+    return `code ${result.code} is not one of the library's`;
+  }
   if (result.code === CANCELLED_CODE) {
     return 'cancelReason' in oracle && cause === oracle.cancelReason
       ? undefined
