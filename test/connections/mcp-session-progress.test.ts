@@ -3,7 +3,8 @@
  * (issue 43): a 2025 call that asked for progress in a stateful session holds that stream for its
  * length and relays only the reports that carry its token. A server that refuses the stream
  * (405), a stateless server and a call nobody listens to change nothing; the stream is closed with
- * the call on every outcome, and its failure never fails the call. Against an SDK v1 server whose
+ * the call on every outcome, and its failure never fails the call (its bytes count toward the
+ * call's ceiling, as on every stream of the call). Against an SDK v1 server whose
  * tool sends its progress without a related request, and the fault server for a stream that
  * hangs, is not SSE or is cut.
  */
@@ -216,6 +217,16 @@ describe('a session stream held only for progress that fails', () => {
     expect(elapsedMs).toBeLessThan(5_000);
     // The hung GET is abandoned with the call.
     await expect.poll(() => server.closedRequests()).toBe(1);
+  });
+
+  it('floods: its bytes count toward the call as on any stream of it, which ends in the size error, the stream closed', async () => {
+    const flood = `: ${'x'.repeat(64 * 1024)}\n\n`;
+    const { result, server } = await callEcho(reply.sse([flood], { keepOpen: true }), {
+      call: { maxResponseBytes: 4 * 1024 },
+      discovery: { maxResponseBytes: 16 * 1024 },
+    });
+    expect(result).toMatchObject({ ok: false, code: 'CONNECTION_RESPONSE_TOO_LARGE' });
+    await expect.poll(() => server.openStreams()).toBe(0);
   });
 
   it.each([
