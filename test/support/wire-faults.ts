@@ -6,7 +6,7 @@
  * connection's own dispatcher. The server answers for real; the interceptor hands the client's
  * handler the planted error instead of the answer's head (`head`) or in place of its body (`body`).
  */
-import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
+import { Agent, DecoratorHandler, type Dispatcher, errors as undiciErrors } from 'undici';
 import {
   type AnyRuntimeToolDefinition,
   runTool,
@@ -238,6 +238,11 @@ export interface FaultInjector {
   readonly seen: string[];
   /** Closes the agent under it. */
   close(): Promise<void>;
+  /**
+   * Plants into requests on every undici `Agent` too, not only on {@link FaultInjector.dispatcher};
+   * returns the function that stops it.
+   */
+  throughEveryAgent(): () => void;
 }
 
 /** A real keep-alive agent with the fault interceptor composed onto it. */
@@ -248,28 +253,50 @@ export function faultInjector(): FaultInjector {
   let taken = false;
   let triggered = false;
   let done = false;
-  const dispatcher = agent.compose((dispatch) => (options, handler) => {
-    const request = requestOf(options);
-    seen.push([request.method, request.path, request.rpcMethod].filter(Boolean).join(' '));
-    const current = plan;
-    if (current !== undefined && taken && current.after?.(request) === true) triggered = true;
-    if (current === undefined || taken || !current.target(request)) {
-      return dispatch(options, handler);
-    }
-    taken = true;
-    const faulting = new FaultingHandler(
-      handler,
-      current.error,
-      current.stage,
-      () => current.after === undefined || triggered,
-      () => {
-        done = true;
-      },
-    );
-    return dispatch(options, faulting);
-  });
+  type Dispatch = (
+    options: Dispatcher.DispatchOptions,
+    handler: Dispatcher.DispatchHandler,
+  ) => boolean;
+  const intercept =
+    (dispatch: Dispatch): Dispatch =>
+    (options, handler) => {
+      const request = requestOf(options);
+      seen.push([request.method, request.path, request.rpcMethod].filter(Boolean).join(' '));
+      const current = plan;
+      if (current !== undefined && taken && current.after?.(request) === true) triggered = true;
+      if (current === undefined || taken || !current.target(request)) {
+        return dispatch(options, handler);
+      }
+      taken = true;
+      const faulting = new FaultingHandler(
+        // A handler of undici's older callback style (as `request` dispatches it) in the newer one.
+        new DecoratorHandler(handler),
+        current.error,
+        current.stage,
+        () => current.after === undefined || triggered,
+        () => {
+          done = true;
+        },
+      );
+      return dispatch(options, faulting);
+    };
+  const dispatcher = agent.compose(intercept);
   return {
     dispatcher,
+    throughEveryAgent() {
+      // The download makes its own agent per download (pinned to the address it checked), so its
+      // requests are reached on the class; restored by the returned function.
+      const prototype = Agent.prototype as unknown as { dispatch: Dispatch };
+      const own = Object.hasOwn(prototype, 'dispatch');
+      const original = prototype.dispatch;
+      prototype.dispatch = function (this: Agent, options, handler) {
+        return intercept((o, h) => original.call(this, o, h))(options, handler);
+      };
+      return () => {
+        if (own) prototype.dispatch = original;
+        else delete (prototype as { dispatch?: Dispatch }).dispatch;
+      };
+    },
     arm(next) {
       plan = next;
       taken = false;
