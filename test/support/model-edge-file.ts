@@ -92,6 +92,20 @@ export function edgeDriftMessage(
 }
 
 /**
+ * The drift message when `lines` differ from the pinned section (or it is missing), else
+ * `undefined`. Never writes.
+ */
+export function edgeSectionDrift(
+  machineName: string,
+  heading: string,
+  lines: readonly string[],
+): string | undefined {
+  const pinned = readEdgeSections(machineName).get(heading);
+  if (pinned !== undefined && pinned.join('\n') === lines.join('\n')) return undefined;
+  return edgeDriftMessage(machineName, heading, pinned, lines);
+}
+
+/**
  * Compares a section with the lines a walk produced, or writes it when `npm run edges` runs.
  * Returns the drift message, or `undefined` when they agree (or the section was written).
  */
@@ -100,15 +114,11 @@ export function syncEdgeSection(
   heading: string,
   lines: readonly string[],
 ): string | undefined {
+  if (process.env[WRITE_EDGES_ENV] !== '1') return edgeSectionDrift(machineName, heading, lines);
   const sections = readEdgeSections(machineName);
-  if (process.env[WRITE_EDGES_ENV] === '1') {
-    sections.set(heading, [...lines]);
-    writeFileSync(edgeFilePath(machineName), render(machineName, sections));
-    return undefined;
-  }
-  const pinned = sections.get(heading);
-  if (pinned !== undefined && pinned.join('\n') === lines.join('\n')) return undefined;
-  return edgeDriftMessage(machineName, heading, pinned, lines);
+  sections.set(heading, [...lines]);
+  writeFileSync(edgeFilePath(machineName), render(machineName, sections));
+  return undefined;
 }
 
 /** Fails the test with the drift message when a model's walked edges differ from its section. */

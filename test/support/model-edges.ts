@@ -8,7 +8,8 @@
  *   run decided it); a final vertex is its state alone, its facts being the outcome. A target
  *   that is the source vertex again reads `(self)`.
  * - `event` reads as in the transition tables (`done(poll)`, `error(poll)`, `after POLL_DEADLINE`,
- *   `CANCEL`), then what the model's case carries as compact JSON (an error as `Name: message`).
+ *   `CANCEL`), then what the model's case carries as compact JSON (an error as `Name: message`),
+ *   then `[guard]`: the guard of the row that decided it, when that row has one.
  * - `outcome` is what the target holds: `none` while nothing is decided; `ok` (with the output's
  *   true flags, `ok timedOut`); `cancelled` for the caller's reason; else the error's `code`, or
  *   its class name when it has none.
@@ -141,12 +142,29 @@ export interface WalkedStep {
   readonly target: AnyMachineSnapshot;
 }
 
+/**
+ * The guards of the rows that decide `event` in `snapshot` (the first row of each active region
+ * whose guard passes): which branch of the chart an edge takes, where its target alone may not
+ * tell (a deadline extended or not, the same outcome by another rule).
+ */
+export function decidingGuards(
+  machine: AnyStateMachine,
+  snapshot: AnyMachineSnapshot,
+  event: AnyEventObject,
+): string[] {
+  const rows = machine.getTransitionData(snapshot as never, event as never);
+  const names = rows.map((row) => guardName(row)).filter((name) => name !== undefined);
+  return [...new Set(names)] as string[];
+}
+
 /** One line of the edge set. */
 export function edgeLine(machine: AnyStateMachine, step: WalkedStep): string {
   const source = vertexLabel(step.sourceKey, step.source);
   const target =
     step.targetKey === step.sourceKey ? SELF : vertexLabel(step.targetKey, step.target);
-  return `${source} --${eventLabel(machine, step.event)}--> ${target} [${outcomeClass(step.target)}]`;
+  const guards = decidingGuards(machine, step.source, step.event);
+  const decided = guards.length === 0 ? '' : ` [${guards.join(',')}]`;
+  return `${source} --${eventLabel(machine, step.event)}${decided}--> ${target} [${outcomeClass(step.target)}]`;
 }
 
 /** The node's name in a transition table: its dotted path, or `(root)`. */

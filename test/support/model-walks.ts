@@ -1,0 +1,57 @@
+/**
+ * Every machine of the catalogue with its models, each model with the harness that walks it on
+ * the real actor: what the edge-set checks and their seeded defects iterate over.
+ */
+import type { AnyStateMachine } from 'xstate';
+import { MACHINE_CATALOGUE } from '../../src/machines/catalogue.js';
+import { downloadModelOptions, downloadWalkHarness } from './model-download.js';
+import type { ModelOptions } from './model-graph.js';
+import { MCP_MODELS, mcpWalkHarness } from './model-mcp-walk.js';
+import { openApiCallModelOptions, openApiCallWalkHarness } from './model-open-api-call.js';
+import { retryModelOptions, retryWalkHarness } from './model-retry.js';
+import { specLoadModelOptions, specLoadWalkHarness } from './model-spec-load.js';
+import { waitModelOptions, waitWalkHarness } from './model-wait.js';
+import type { WalkHarness } from './model-walk.js';
+
+/** One model of a machine: its section name, its options, and its walk on a given definition. */
+export interface WalkedModel {
+  readonly name: string;
+  readonly options: ModelOptions;
+  readonly harness: (definition: AnyStateMachine) => WalkHarness;
+}
+
+/** A catalogued machine and its models. */
+export interface MachineModels {
+  /** The catalogue name (`mcp-operation`), which names the edge file. */
+  readonly name: string;
+  readonly machine: AnyStateMachine;
+  readonly models: readonly WalkedModel[];
+}
+
+const single = (
+  name: string,
+  options: ModelOptions,
+  harness: (definition: AnyStateMachine) => WalkHarness,
+): readonly WalkedModel[] => [{ name, options, harness }];
+
+const MODELS_BY_MACHINE: Readonly<Record<string, readonly WalkedModel[]>> = {
+  'mcp-operation': MCP_MODELS.map(({ name, options }) => ({
+    name,
+    options,
+    harness: (definition: AnyStateMachine) => mcpWalkHarness(options, definition),
+  })),
+  'spec-load': single('specLoad', specLoadModelOptions, specLoadWalkHarness),
+  'open-api-call': single('openApiCall', openApiCallModelOptions, openApiCallWalkHarness),
+  retry: single('retry', retryModelOptions, retryWalkHarness),
+  wait: single('wait', waitModelOptions, waitWalkHarness),
+  download: single('download', downloadModelOptions, downloadWalkHarness),
+};
+
+/** Every catalogued machine with its models, in catalogue order. */
+export const MACHINE_MODELS: readonly MachineModels[] = MACHINE_CATALOGUE.map(
+  ({ name, machine }) => {
+    const models = MODELS_BY_MACHINE[name];
+    if (models === undefined) throw new Error(`machine ${name} has no model: add it here`);
+    return { name, machine, models };
+  },
+);
