@@ -24,11 +24,30 @@ const ARGUMENTS: Readonly<Record<string, Record<string, unknown>>> = {
   add_numbers: { a: 2, b: 3 },
 };
 
-/** A caller that accepts every elicitation, answers sampling with a fixed text, and has no roots. */
+/**
+ * What a user who accepts a form unchanged sends back: the form's defaults (MCP elicitation,
+ * SEP-1034: a client shows each field pre-filled with its `default`). The library relays the
+ * server's question and the caller's answer as written; filling a form is the caller's part.
+ */
+function acceptedDefaults(params: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const schema = params.requestedSchema as { properties?: Record<string, { default?: unknown }> };
+  return Object.fromEntries(
+    Object.entries(schema?.properties ?? {}).flatMap(([name, field]) =>
+      field.default === undefined ? [] : [[name, field.default]],
+    ),
+  );
+}
+
+/**
+ * A caller that accepts every elicitation as its form's defaults, answers sampling with a fixed
+ * text, and has no roots.
+ */
 const CALLER: ToolCallerHandler = {
   capabilities: { elicitation: {}, sampling: {}, roots: {} },
-  request: async ({ method }) => {
-    if (method === 'elicitation/create') return { result: { action: 'accept', content: {} } };
+  request: async ({ method, params }) => {
+    if (method === 'elicitation/create') {
+      return { result: { action: 'accept', content: acceptedDefaults(params) } };
+    }
     if (method === 'sampling/createMessage') {
       return {
         result: { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'conformance' },

@@ -16,6 +16,7 @@ import {
   inputRequired,
   McpServer,
   ResourceTemplate,
+  type ServerNotifier,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { serveWebHandler } from '../test/fixtures/http-helpers.js';
@@ -305,11 +306,30 @@ function registerInputTools(server: McpServer, codec: Codec): void {
 }
 
 /**
- * The server scenario's diagnostics (`server-stateless`): a tool that logs (sent only to a request
- * that asks for a level) and one that asks for input on its stream (as `input_required`), and a
- * prompt and resources, so every cacheable list and a non-tool `input_required` exist.
+ * The server scenario's diagnostics (`server-stateless`): the hooks that announce a tool and a
+ * prompt list change, a tool that logs (sent only to a request that asks for a level) and one that
+ * asks for input on its stream (as `input_required`), and a prompt and resources, so every
+ * cacheable list and a non-tool `input_required` exist.
  */
-function registerDiagnostics(server: McpServer): void {
+function registerDiagnostics(server: McpServer, notify: () => ServerNotifier): void {
+  // The scenario's hooks for a list change: each tells the open `subscriptions/listen` streams
+  // that the tool (or prompt) list changed, as a server whose list changed would.
+  server.registerTool(
+    'test_trigger_tool_change',
+    { description: 'Announces a tool list change', inputSchema: NO_ARGS },
+    async () => {
+      notify().toolsChanged();
+      return text('Tool list changed');
+    },
+  );
+  server.registerTool(
+    'test_trigger_prompt_change',
+    { description: 'Announces a prompt list change', inputSchema: NO_ARGS },
+    async () => {
+      notify().promptsChanged();
+      return text('Prompt list changed');
+    },
+  );
   server.registerTool(
     'test_logging_tool',
     { description: 'Logs a line', inputSchema: NO_ARGS },
@@ -383,7 +403,7 @@ export async function startServer2026(port = 0): Promise<Server2026> {
     );
     registerContentTools(server);
     registerInputTools(server, codec);
-    registerDiagnostics(server);
+    registerDiagnostics(server, () => handler.notify);
     return server;
   });
   const served = await serveWebHandler(handler, { port });

@@ -1,10 +1,12 @@
 /**
  * Runs the conformance suite's tools scenarios (server mode, 0.1.13) against the test server
  * directly and through a gateway in front of it, and prints one table. Both run in this process;
- * each scenario is its own `conformance server` run. Exits 1 when any scenario fails on either.
+ * each scenario is its own `conformance server` run, judged check by check (`conformance/
+ * checks.ts`): every check passes on both, and the gateway reports every check the server does.
+ * Exits 1 otherwise, naming each check.
  * Run it: `node --import tsx conformance/server-scenarios.ts`.
  */
-import { execFile } from 'node:child_process';
+import { runScenario, type ScenarioRun, scoreCell, unexpectedChecks } from './checks.js';
 import { startGateway } from './gateway.js';
 import { startConformanceServer } from './server.js';
 
@@ -26,27 +28,16 @@ const SCENARIOS = [
   'json-schema-2020-12',
 ] as const;
 
-/**
- * `passed/total` checks of one scenario run, from the suite's summary line. Asynchronous: the
- * servers under test answer from this process's event loop.
- */
-function runScenario(url: string, scenario: string): Promise<{ passed: number; total: number }> {
-  return new Promise((resolve) => {
-    execFile(
-      'npx',
-      ['--no-install', 'conformance', 'server', '--url', url, '--scenario', scenario],
-      { encoding: 'utf8', timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const summary = /Passed: (\d+)\/(\d+)/.exec(`${stdout}${stderr}`);
-        if (error !== null || summary === null) process.stderr.write(`${stdout}${stderr}`);
-        resolve(
-          summary === null
-            ? { passed: 0, total: 1 }
-            : { passed: Number(summary[1]), total: Number(summary[2]) },
-        );
-      },
-    );
-  });
+function runOn(url: string, scenario: string): Promise<ScenarioRun> {
+  return runScenario('npx', [
+    '--no-install',
+    'conformance',
+    'server',
+    '--url',
+    url,
+    '--scenario',
+    scenario,
+  ]);
 }
 
 const server = await startConformanceServer();
@@ -56,16 +47,25 @@ console.log('| scenario | direct | through the gateway |');
 console.log('| --- | --- | --- |');
 try {
   for (const scenario of SCENARIOS) {
-    const direct = await runScenario(server.url, scenario);
-    const relayed = await runScenario(gateway.url, scenario);
-    for (const run of [direct, relayed]) if (run.passed !== run.total) failed += 1;
-    const cell = (run: { passed: number; total: number }) =>
-      `${run.passed === run.total ? 'pass' : 'FAIL'} ${run.passed}/${run.total}`;
-    console.log(`| ${scenario} | ${cell(direct)} | ${cell(relayed)} |`);
+    const direct = await runOn(server.url, scenario);
+    const relayed = await runOn(gateway.url, scenario);
+    const differences = [
+      ...unexpectedChecks(direct).map((line) => `direct: ${line}`),
+      ...unexpectedChecks(relayed, {}, direct).map((line) => `gateway: ${line}`),
+    ];
+    if (differences.length > 0) {
+      failed += 1;
+      process.stderr.write(`${scenario} is not as expected:\n  ${differences.join('\n  ')}\n`);
+    }
+    console.log(`| ${scenario} | ${scoreCell(direct)} | ${scoreCell(relayed)} |`);
   }
 } finally {
   await gateway.close();
   await server.close();
 }
-console.log(failed === 0 ? 'all scenarios pass on both' : `${failed} scenario run(s) failed`);
+console.log(
+  failed === 0
+    ? 'all scenarios pass on both, check by check'
+    : `${failed} scenario(s) not as expected`,
+);
 process.exitCode = failed === 0 ? 0 : 1;
