@@ -28,6 +28,7 @@ const PROTOCOL = ['CONNECTION_PROTOCOL_ERROR'];
 const CUT = ['CONNECTION_NETWORK_ERROR', 'CONNECTION_PROTOCOL_ERROR'];
 
 const NEWLINE = fc.constantFrom('\n', '\r\n', '\r');
+const NEWLINE_NAME: Readonly<Record<string, string>> = { '\n': 'LF', '\r\n': 'CRLF', '\r': 'CR' };
 const JSON_TYPE = fc.constantFrom(
   'application/json',
   'application/json; charset=utf-8',
@@ -114,7 +115,7 @@ const SUCCESS_SSE = fc
     open: fc.boolean(),
   })
   .map(({ type, pad, chunks, nl, prelude, open }) => ({
-    kind: 'complete SSE',
+    kind: `complete SSE (${NEWLINE_NAME[nl]}${open ? ', kept open' : ''})`,
     expected: ['ok'],
     reply: (_request: SeenRequest, correct: RpcResponse) =>
       reply.raw(
