@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineRuntimeTool, runTool, type ToolResult } from '../../src/binding/index.js';
+import { upstreamToolError } from '../../src/connections/mcp-result.js';
 import { ConnectionTimeoutError } from '../../src/wire/index.js';
 import { LIBRARY_CODES, untypedOutcome } from '../support/typed-outcome.js';
 
@@ -81,6 +82,16 @@ describe('a typed outcome', () => {
     expect(untypedOutcome(result, { success: () => true })).toBe(
       'INTERNAL_SERVER_ERROR with a cause that is not ours: Error (UND_ERR_SOCKET): other side closed',
     );
+  });
+
+  it("is an upstream MCP tool's own refusal, relayed with its own code", async () => {
+    const refusal = upstreamToolError('probe', {
+      isError: true,
+      content: [{ type: 'text', text: '{"error":"ITEM_NOT_FOUND","message":"no such item"}' }],
+    });
+    const result = await runTool(toolThrowing(refusal), { text: 'hi' }, { source: 'agent' });
+    expect(result).toMatchObject({ ok: false, code: 'ITEM_NOT_FOUND' });
+    expect(untypedOutcome(result, { success: () => false })).toBeUndefined();
   });
 
   it('is not a code the library never produces', () => {
