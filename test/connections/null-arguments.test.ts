@@ -8,7 +8,7 @@
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AnyRuntimeToolDefinition, runTool } from '../../src/binding/index.js';
+import { type AnyRuntimeToolDefinition, mountAgent, runTool } from '../../src/binding/index.js';
 import {
   defineMcpClientConnection,
   defineOpenApiConnection,
@@ -16,6 +16,7 @@ import {
 } from '../../src/connections/index.js';
 import { type FaultServer, reply, startFaultServer } from '../fixtures/fault-server.js';
 import { flattenHeaders, parseJson, serveWebHandler } from '../fixtures/http-helpers.js';
+import { modelCalling, run, toolMessageOf } from '../support/agent-model.js';
 import {
   activeResourceCounts,
   expectNoLeakedResources,
@@ -141,6 +142,30 @@ describe.each([
       details: { issues: [{ path: ['region'], code: 'invalid_type' }] },
     });
     expect(calls).toEqual([]);
+  });
+});
+
+describe('an agent whose model sends null for the fields it leaves out', () => {
+  it('gets the tool result, and the server no property and no header for them', async () => {
+    const tools = mountAgent({
+      runtimeTools: await mountConnections([mcpConnection('2026-07-28')]),
+    });
+    const model = modelCalling('report', { region: 'eu', verbose: null, note: null });
+    await run(model, tools);
+    expect(toolMessageOf(model)?.content).toEqual([
+      expect.objectContaining({
+        type: 'tool-result',
+        toolName: 'report',
+        output: expect.objectContaining({ type: 'json' }),
+      }),
+    ]);
+    expect(calls).toEqual([
+      {
+        version: '2026-07-28',
+        paramHeaders: { 'mcp-param-region': 'eu' },
+        arguments: { region: 'eu', note: null },
+      },
+    ]);
   });
 });
 
