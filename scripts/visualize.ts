@@ -5,7 +5,8 @@
  * transition), `<name>.stately.js` (Stately-importable source); and `README.md`, the index.
  *
  *   npx tsx scripts/visualize.ts           write the files
- *   npx tsx scripts/visualize.ts --check   exit 1, naming stale, missing and extra files
+ *   npx tsx scripts/visualize.ts --check   exit 1, naming stale, missing and extra files, with the
+ *                                          diff of each stale transition table to review first
  */
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { toOverviewMermaid } from '../src/diagrams/overview-mermaid.js';
 import { toStatelySource } from '../src/diagrams/stately.js';
 import { countTransitions, toTransitionTable } from '../src/diagrams/table.js';
 import { MACHINE_CATALOGUE, type MachineCatalogueEntry } from '../src/machines/catalogue.js';
+import { lineDiff } from './line-diff.js';
 
 /** The committed output directory. */
 export const VISUALIZATIONS_DIR = fileURLToPath(new URL('../visualizations/', import.meta.url));
@@ -166,19 +168,57 @@ export async function writeVisualizations(dir: string = VISUALIZATIONS_DIR): Pro
   return [...files.keys()];
 }
 
+/**
+ * What a reader is told when `visualizations/` is stale: each stale, missing and extra file; the
+ * diff of each stale transition table (committed to generated: the transitions a machine lost,
+ * gained or changed); and to review that diff before regenerating. Empty when nothing drifted.
+ */
+export async function freshnessMessage(
+  drift: VisualizationDrift,
+  dir: string = VISUALIZATIONS_DIR,
+  generated?: Map<string, string>,
+): Promise<string> {
+  const problems = [
+    ...drift.stale.map((name) => `stale: visualizations/${name}`),
+    ...drift.missing.map((name) => `missing: visualizations/${name}`),
+    ...drift.extra.map((name) => `extra: visualizations/${name}`),
+  ];
+  if (problems.length === 0) return '';
+  const tables = drift.stale.filter((name) => name.endsWith('.transitions.md'));
+  const files = tables.length === 0 ? undefined : (generated ?? (await renderVisualizations()));
+  const diffs: string[] = [];
+  for (const name of tables) {
+    const committed = await readFile(join(dir, name), 'utf8');
+    diffs.push(
+      '',
+      `The transition diff of visualizations/${name} (committed -, generated +):`,
+      ...lineDiff(committed, files?.get(name) ?? ''),
+    );
+  }
+  const review =
+    tables.length === 0
+      ? 'No transition table changed: only the drawings did.'
+      : 'Review the transition diff above first: each - row is a transition as committed, each + row one the chart has now.';
+  return [
+    ...problems,
+    ...diffs,
+    '',
+    review,
+    'Only if every change is intended, run `npm run visualize` (and `npm run edges` for a machine',
+    'whose transitions changed: its model walks pin their edges) and commit the result with the change.',
+  ].join('\n');
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   if (argv.includes('--check')) {
-    const drift = await checkVisualizations();
-    const problems = [
-      ...drift.stale.map((name) => `stale: visualizations/${name}`),
-      ...drift.missing.map((name) => `missing: visualizations/${name}`),
-      ...drift.extra.map((name) => `extra: visualizations/${name}`),
-    ];
-    if (problems.length === 0) {
+    const generated = await renderVisualizations();
+    const drift = await checkVisualizations(VISUALIZATIONS_DIR, generated);
+    const message = await freshnessMessage(drift, VISUALIZATIONS_DIR, generated);
+    if (message === '') {
       console.log('visualizations/ is up to date');
       return 0;
     }
-    console.error(`${problems.join('\n')}\nRun \`npm run visualize\` and commit the result.`);
+    console.error(message);
     return 1;
   }
   const written = await writeVisualizations();
