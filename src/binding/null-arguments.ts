@@ -104,7 +104,7 @@ export function withoutNullArguments(args: unknown, plan: NullArgumentPlan | und
   if (plan === undefined || !isRecord(args)) return args;
   let copy: Record<string, unknown> | undefined;
   for (const name of plan.absent) {
-    if (args[name] !== null || !Object.hasOwn(args, name)) continue;
+    if (args[name] !== null) continue;
     copy ??= { ...args };
     delete copy[name];
   }
