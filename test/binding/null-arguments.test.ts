@@ -118,6 +118,20 @@ describe('nullArgumentPlan', () => {
     expect(described(nullArgumentPlan(schema))).toEqual({ absent: ['q'], nested: {} });
   });
 
+  it('follows a local $ref at the root and at a nested object argument', () => {
+    const schema = {
+      $ref: '#/$defs/input',
+      $defs: {
+        input: { type: 'object', properties: { body: { $ref: '#/$defs/body' } } },
+        body: { type: 'object', properties: { tag: { type: 'string' } } },
+      },
+    };
+    expect(described(nullArgumentPlan(schema, ['body']))).toEqual({
+      absent: ['body'],
+      nested: { body: { absent: ['tag'], nested: {} } },
+    });
+  });
+
   it.each([
     ['an absent schema', undefined],
     ['a schema without properties', { type: 'object' }],
