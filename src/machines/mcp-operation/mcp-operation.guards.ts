@@ -117,8 +117,9 @@ export const mcpOperationGuards = {
 
   /**
    * The caller declared something it can answer (sampling, elicitation, roots): the call holds the
-   * session's standalone GET stream, where servers send requests not tied to ours. Only then, so
-   * a call that cannot relay stays at its three requests.
+   * session's standalone GET stream, where servers send requests not tied to ours, and a stream
+   * that does not open by the handshake deadline fails the call. Only then (or for progress, see
+   * `listensForSessionProgress`), so a call that cannot relay stays at its three requests.
    */
   relaysToCaller: (
     _: unknown,
