@@ -2,9 +2,10 @@
  * A session the server lost is re-opened once (issue 43; MCP 2025-11-25, transports: a 404 to a
  * request carrying `Mcp-Session-Id` means the client MUST start a new session with a fresh
  * `initialize`): against a real stateful SDK v1 server that loses its sessions between our
- * `initialize` and our `tools/list` or `tools/call`, as a restart would. The new session is a
- * fresh handshake without a session id, the request is sent again in it, and the tool runs once;
- * a server that loses the new session too ends typed, `ConnectionRequestError` 404.
+ * `initialize` and our `tools/list` or `tools/call`, as a restart would, and the fault server for
+ * a session lost in the middle of a paged listing. The new session is a fresh handshake without a
+ * session id, the request is sent again in it (a listing from its first page), and the tool runs
+ * once; a server that loses the new session too ends typed, `ConnectionRequestError` 404.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runTool, toolCauseFromResult } from '../../src/binding/index.js';
@@ -13,6 +14,13 @@ import {
   defineMcpClientConnection,
   mountConnections,
 } from '../../src/connections/index.js';
+import {
+  type FaultServer,
+  mcpHandler,
+  reply,
+  type SeenRequest,
+  startFaultServer,
+} from '../fixtures/fault-server.js';
 import { type SessionPeer, startSessionPeer } from '../fixtures/mcp-session-peer.js';
 import { rejectionOf } from '../support/fault-suite.js';
 import {
@@ -32,9 +40,12 @@ afterAll(async () => {
 });
 
 let peer: SessionPeer | undefined;
+let faulty: FaultServer | undefined;
 afterEach(async () => {
   await peer?.close();
+  await faulty?.close();
   peer = undefined;
+  faulty = undefined;
 });
 
 async function startPeer(): Promise<SessionPeer> {
@@ -91,6 +102,53 @@ describe('a server that loses the session between initialize and tools/list', ()
       ['POST', 'tools/list', 404],
       // Teardown ends the session it holds, best effort; the server no longer knows it either.
       ['DELETE', '', 404],
+    ]);
+  });
+});
+
+describe('a server that loses the session in the middle of a paged listing', () => {
+  it('starts the listing over in the new session: each tool once, the first page asked again', async () => {
+    let lost = false;
+    const pages = (request: SeenRequest) => {
+      const cursor = (request.rpc?.params as { cursor?: string } | undefined)?.cursor;
+      if (cursor === 'page-2' && !lost) {
+        lost = true;
+        return reply.json(404, {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32001, message: 'Session not found' },
+        });
+      }
+      const page = cursor === undefined ? 1 : 2;
+      const tools = [{ name: `t${page}`, inputSchema: { type: 'object', properties: {} } }];
+      const result = page === 1 ? { tools, nextCursor: 'page-2' } : { tools };
+      return reply.json(200, { jsonrpc: '2.0', id: request.rpc?.id, result });
+    };
+    faulty = await startFaultServer(mcpHandler({ 'tools/list': pages }, { sessionId: 's-1' }));
+    const tools = await mountConnections([
+      defineMcpClientConnection({
+        name: 'paged',
+        transport: { url: faulty.url, protocolVersion: '2025-11-25' },
+      }),
+    ]);
+    expect(tools.map((tool) => tool.name)).toEqual(['t1', 't2']);
+    expect(
+      faulty.requests.map((request) => [
+        request.method,
+        request.rpc?.method,
+        (request.rpc?.params as { cursor?: string } | undefined)?.cursor,
+        request.headers['mcp-session-id'],
+      ]),
+    ).toEqual([
+      ['POST', 'initialize', undefined, undefined],
+      ['POST', 'notifications/initialized', undefined, 's-1'],
+      ['POST', 'tools/list', undefined, 's-1'],
+      ['POST', 'tools/list', 'page-2', 's-1'],
+      ['POST', 'initialize', undefined, undefined],
+      ['POST', 'notifications/initialized', undefined, 's-1'],
+      ['POST', 'tools/list', undefined, 's-1'],
+      ['POST', 'tools/list', 'page-2', 's-1'],
+      ['DELETE', undefined, undefined, 's-1'],
     ]);
   });
 });
