@@ -21,6 +21,17 @@ export interface ReadBudget extends OperationScope {
   onBytes?: (totalBytes: number) => void;
 }
 
+/** The scope of a read that failed after `observedReadBytes` raw bytes, for its typed error. */
+export function scopeOfRead(budget: OperationScope, observedReadBytes: number): OperationScope {
+  return {
+    connectionName: budget.connectionName,
+    operation: budget.operation,
+    phase: budget.phase,
+    observedReadBytes,
+    ...(budget.fallbackStatus === undefined ? {} : { fallbackStatus: budget.fallbackStatus }),
+  };
+}
+
 /**
  * Streams the body through `onChunk`, counting raw bytes against the budget. Exactly `maxBytes`
  * passes; one more byte fails with {@link ConnectionResponseTooLargeError}.
@@ -46,14 +57,7 @@ async function consumeBounded(
   } catch (error) {
     // A body cut by a reset, a closed socket or a broken framing: typed at the wire's one seam,
     // with the bytes read by then (the caller's reason and our own ceiling as they are).
-    const scope = {
-      connectionName: budget.connectionName,
-      operation: budget.operation,
-      phase: budget.phase,
-      observedReadBytes: total,
-      ...(budget.fallbackStatus === undefined ? {} : { fallbackStatus: budget.fallbackStatus }),
-    };
-    throw wireFailure(error, scope, signal);
+    throw wireFailure(error, scopeOfRead(budget, total), signal);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { openChunks, readChunk, throwIfAborted, type WireResponse } from './abortable-read.js';
-import type { ReadBudget } from './bounded-body.js';
+import { type ReadBudget, scopeOfRead } from './bounded-body.js';
 import { ConnectionResponseTooLargeError } from './errors.js';
 import { createSseFrameMeter } from './sse-frame-meter.js';
 import { wireFailure } from './wire-failure.js';
@@ -112,7 +112,7 @@ export async function* readSseBatches(
   } catch (error) {
     // A stream cut by a reset, a closed socket or a broken framing: typed at the wire's one seam,
     // with the bytes read by then (the caller's reason and our own ceilings as they are).
-    throw wireFailure(error, { ...budget, observedReadBytes: total }, signal);
+    throw wireFailure(error, scopeOfRead(budget, total), signal);
   } finally {
     chunks.release();
   }
