@@ -1,17 +1,11 @@
 /**
  * Model checks of `mcpOperation` (docs/architecture.md, "Invariants"): invariants 1–5 over the
- * explored model, every final state carrying an outcome, and the real actor walked along every edge
- * with deferred actor results and fake timers. Model sizes are pinned, so a model that silently
- * shrank (or a chart that grew) fails here first.
+ * explored model and every final state carrying an outcome. Model sizes are pinned, so a model
+ * that silently shrank (or a chart that grew) fails here first. The real actor is walked along
+ * every edge of each model in `mcp-operation-edges-model.test.ts`, against the pinned edge set.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  type AnyEventObject,
-  type AnyStateMachine,
-  fromCallback,
-  fromPromise,
-  transition,
-} from 'xstate';
+import { describe, expect, it } from 'vitest';
+import { type AnyEventObject, type AnyStateMachine, transition } from 'xstate';
 import { mcpOperationGuards } from '../../../src/machines/mcp-operation/mcp-operation.guards.js';
 import {
   mcpOperationMachine,
@@ -35,7 +29,6 @@ import {
   mcpTokenlessModelOptions,
   mcpVerdictModelOptions,
 } from '../../support/model-mcp-operation.js';
-import { walkEveryEdge } from '../../support/model-walk.js';
 
 const ONLY_FIRST_INITIALIZE_ON_400_404_405 = [400, 404, 405].map((status) => ({
   from: { streamable: 'initializing' },
@@ -271,66 +264,6 @@ describe.each(MODELS)('mcpOperation model of $name', ({ options, size, intoLegac
     );
     expect(posting).toHaveLength(size.legacyPostEdges);
     expect(postsOutsideFence(mcpOperationMachine, options)).toEqual([]);
-  });
-});
-
-describe.each(MODELS)('mcpOperation ($name) walked on the real actor', ({ options, size }) => {
-  beforeEach(() => {
-    vi.useFakeTimers({ now: 0 });
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  it('takes every edge of the model as predicted', async () => {
-    const pending = new Map<
-      string,
-      { resolve(value: unknown): void; reject(error: unknown): void }
-    >();
-    const deferred = fromPromise<unknown, unknown>(
-      ({ self }) =>
-        new Promise((resolve, reject) => {
-          pending.set(self.id, { resolve, reject });
-        }),
-    );
-    const machine = mcpOperationMachine.provide({
-      actors: {
-        resolveCredentials: deferred as never,
-        exchange: deferred as never,
-        answerInputRequests: deferred as never,
-        deleteSession: deferred as never,
-        // Stream events are sent to the machine by the walk itself.
-        legacyStream: fromCallback(() => () => {}) as never,
-        callerStream: fromCallback(() => () => {}) as never,
-      },
-    });
-    const settle =
-      (kind: 'done' | 'error') =>
-      ({ event }: { event: AnyEventObject }) => {
-        const id = event.type.replace(`xstate.${kind}.actor.`, '');
-        const entry = pending.get(id);
-        if (entry === undefined) throw new Error(`no pending actor ${id}`);
-        if (kind === 'done') entry.resolve((event as { output?: unknown }).output);
-        else entry.reject((event as { error?: unknown }).error);
-      };
-    const executors: Record<string, (step: { event: AnyEventObject }) => void> = {};
-    for (const type of Object.keys(options.eventCases ?? {})) {
-      if (type.startsWith('xstate.done.actor.')) executors[type] = settle('done');
-      if (type.startsWith('xstate.error.actor.')) executors[type] = settle('error');
-    }
-    const report = await walkEveryEdge(machine, {
-      ...options,
-      beforePath: () => {
-        pending.clear();
-        vi.setSystemTime(0);
-      },
-      executors,
-    });
-    expect(report.failures).toEqual([]);
-    expect({ walked: report.walked, total: report.total }).toEqual({
-      walked: size.edges,
-      total: size.edges,
-    });
   });
 });
 
