@@ -12,36 +12,37 @@
  * successes against their floor, the worst overshoot past a call's deadline (or past its
  * cancellation), the heap before and after a full GC, and the handles left once the servers are
  * closed. Exits 1 on a deviating row, a row never run, too few successes, a hang, a handle left,
- * heap growth over 10 MB or an overshoot over 250 ms. Not a timed test: CI runs it with a small
+ * heap growth over 10 MB or an overshoot over 250 ms (plus the event loop's
+ * longest delay in the run, which no library can beat). Not a timed test: CI runs it with a small
  * count.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import {
-  type AnyRuntimeToolDefinition,
-  CANCELLED_CODE,
-  runTool,
-  type ToolResult,
-} from '../src/binding/index.js';
+import { type AnyRuntimeToolDefinition, CANCELLED_CODE, runTool } from '../src/binding/index.js';
 import {
   defineMcpClientConnection,
   defineOpenApiConnection,
   mountConnections,
 } from '../src/connections/index.js';
-import {
-  answerRpc,
-  type FaultReply,
-  mcpHandler,
-  reply,
-  type SeenRequest,
-  startFaultServer,
-} from '../test/fixtures/fault-server.js';
+import { mcpHandler, startFaultServer } from '../test/fixtures/fault-server.js';
 import { startMcpPeers } from '../test/fixtures/mcp-peers.js';
-import {
-  LEGACY_FAULTS,
-  type LegacyFault,
-  startLegacySessionServer,
-} from '../test/support/legacy-session-server.js';
+import { LEGACY_FAULTS, startLegacySessionServer } from '../test/support/legacy-session-server.js';
 import { untypedOutcome } from '../test/support/typed-outcome.js';
+import {
+  EARLY_END_TEXT,
+  echoOf,
+  FAULTS,
+  faultOf,
+  faultReply,
+  HTTP_FAULT_OUTCOMES,
+  LEGACY_FAULT_OUTCOMES,
+  mcpAnswer,
+  never,
+  OPENAPI_FAULT_OUTCOMES,
+  outcomeLabel,
+  printTable,
+  type Row,
+} from './soak-table.js';
 
 const { values } = parseArgs({
   options: {
@@ -59,6 +60,7 @@ const CONCURRENCY = Number(values.concurrency);
 const DEADLINE_MS = 5_000;
 const SHORT_DEADLINE_MS = 400;
 const MAX_BYTES = 8_192;
+/** The most a call may end past its deadline or its cancellation, beyond the event loop's own delay. */
 const MAX_OVERSHOOT_MS = 250;
 const MAX_HEAP_GROWTH_BYTES = 10 * 1024 * 1024;
 /**
@@ -66,9 +68,6 @@ const MAX_HEAP_GROWTH_BYTES = 10 * 1024 * 1024;
  * cancelled, some before their answer), so about 11 % do.
  */
 const SUCCESS_FLOOR = 0.08;
-
-/** The whole body of the `early-end` fault: an SSE comment, then the end of the stream. */
-const EARLY_END_TEXT = ': a comment, then the stream ends\n\n';
 
 /** Deterministic randomness (mulberry32), so a run can be repeated. */
 function random(seed: number): () => number {
@@ -81,124 +80,6 @@ function random(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
 }
-
-/** The transport faults, answered to Streamable HTTP `tools/call`s and OpenAPI calls. */
-const FAULTS = [
-  'ok',
-  'hang',
-  '401',
-  '403',
-  '500',
-  '503',
-  'oversized',
-  'malformed',
-  'early-end',
-  'cut',
-] as const;
-type Fault = (typeof FAULTS)[number];
-
-function faultReply(fault: Fault, okBody: string, contentType = 'application/json'): FaultReply {
-  switch (fault) {
-    case 'ok':
-      return reply.raw(200, { 'content-type': contentType }, [okBody]);
-    case 'hang':
-      return reply.hang();
-    case '401':
-      return reply.status(401, '', { 'www-authenticate': 'Bearer error="invalid_token"' });
-    case '403':
-      return reply.status(403, 'no');
-    case '500':
-      return reply.status(500, 'boom');
-    case '503':
-      return reply.status(503, 'busy', { 'retry-after': '1' });
-    case 'oversized':
-      return reply.raw(200, { 'content-type': 'application/json' }, [
-        '['.padEnd(MAX_BYTES * 2, ' '),
-      ]);
-    case 'malformed':
-      return reply.raw(200, { 'content-type': 'application/json' }, ['{"jsonrpc":"2.0","id":']);
-    case 'early-end':
-      return reply.sse([EARLY_END_TEXT]);
-    case 'cut':
-      return reply.raw(
-        200,
-        { 'content-type': 'application/json', 'content-length': '400' },
-        ['{"jsonrpc"'],
-        {
-          cut: true,
-        },
-      );
-  }
-}
-
-const faultOf = (text: unknown): Fault => (FAULTS.includes(text as Fault) ? (text as Fault) : 'ok');
-
-/** One row of the expected-outcome table: a wire, a fault, the call that plays it, its oracle. */
-interface Row {
-  readonly wire: string;
-  readonly fault: string;
-  readonly tool: AnyRuntimeToolDefinition;
-  readonly input: Record<string, unknown>;
-  /** The outcomes this row may end in (a cancelled call may also end `CANCELLED`). */
-  readonly expected: readonly string[];
-  /** The row's own verdict on a success's data. */
-  readonly success: (data: unknown) => boolean;
-  /** The row never gets an answer: it runs under the short deadline. */
-  readonly hangs?: boolean;
-}
-
-/** The outcome of a call as the table reads it: `ok`, the code, and a network failure's kind. */
-function outcomeLabel(result: ToolResult): string {
-  if (result.ok) return 'ok';
-  const failure = (result.details as { failure?: unknown } | undefined)?.failure;
-  return result.code === 'CONNECTION_NETWORK_ERROR' && typeof failure === 'string'
-    ? `${result.code} ${failure}`
-    : result.code;
-}
-
-const never = () => false;
-/** A success whose MCP content is exactly the echo of `message`. */
-const echoOf = (message: string) => (data: unknown) =>
-  isDeepStrictEqual((data as { content?: unknown } | null)?.content, [
-    { type: 'text', text: `Echo: ${message}` },
-  ]);
-
-/** What each transport fault ends in, on an MCP Streamable HTTP `tools/call` or an OpenAPI call. */
-const HTTP_FAULT_OUTCOMES: Readonly<Record<Fault, readonly string[]>> = {
-  ok: ['ok'],
-  hang: ['CONNECTION_TIMEOUT'],
-  '401': ['UNAUTHORIZED'],
-  '403': ['FORBIDDEN'],
-  '500': ['CONNECTION_REQUEST_FAILED'],
-  '503': ['CONNECTION_REQUEST_FAILED'],
-  oversized: ['CONNECTION_RESPONSE_TOO_LARGE'],
-  malformed: ['CONNECTION_PROTOCOL_ERROR'],
-  'early-end': ['CONNECTION_PROTOCOL_ERROR'],
-  // The answer promised 400 bytes and the socket closed after 10: the connection closed.
-  cut: ['CONNECTION_NETWORK_ERROR closed', 'CONNECTION_NETWORK_ERROR reset'],
-};
-
-/**
- * An OpenAPI call reads any media type as the tool's data: the stream that ends early is, for it,
- * a complete text answer.
- */
-const OPENAPI_FAULT_OUTCOMES: Readonly<Record<Fault, readonly string[]>> = {
-  ...HTTP_FAULT_OUTCOMES,
-  'early-end': ['ok'],
-};
-
-/** What each fault of the legacy session server ends in. */
-const LEGACY_FAULT_OUTCOMES: Readonly<Record<LegacyFault, readonly string[]>> = {
-  ok: ['ok'],
-  hang: ['CONNECTION_TIMEOUT'],
-  'reset-after-post': ['CONNECTION_NETWORK_ERROR reset', 'CONNECTION_NETWORK_ERROR closed'],
-  // The stream ended cleanly before the response: a stream that ended without a response.
-  'early-end': ['CONNECTION_PROTOCOL_ERROR'],
-  malformed: ['CONNECTION_PROTOCOL_ERROR'],
-  oversized: ['CONNECTION_RESPONSE_TOO_LARGE'],
-  '401': ['UNAUTHORIZED'],
-  '500': ['CONNECTION_REQUEST_FAILED'],
-};
 
 function handles(): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -216,17 +97,6 @@ function gc(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
-/** The MCP answer of a fault server to a 2025 or a 2026 request (a 2026 result says it is complete). */
-function mcpAnswer(request: SeenRequest): string {
-  const answer = answerRpc(request);
-  const modern = request.headers['mcp-protocol-version'] === '2026-07-28';
-  return JSON.stringify(
-    modern && answer?.result !== undefined
-      ? { ...answer, result: { ...(answer.result as object), resultType: 'complete' } }
-      : answer,
-  );
-}
-
 async function main(): Promise<void> {
   if ((globalThis as { gc?: unknown }).gc === undefined) {
     throw new Error('run with node --expose-gc (npm run soak does)');
@@ -237,14 +107,14 @@ async function main(): Promise<void> {
       {
         'tools/call': (request) => {
           const fault = faultOf((request.rpc?.params?.arguments as { message?: unknown })?.message);
-          return faultReply(fault, mcpAnswer(request));
+          return faultReply(fault, mcpAnswer(request), MAX_BYTES);
         },
       },
       { modern: true },
     ),
   );
   const openapi = await startFaultServer((request) =>
-    faultReply(faultOf(new URLSearchParams(request.search).get('fault')), '{"pets":[]}'),
+    faultReply(faultOf(new URLSearchParams(request.search).get('fault')), '{"pets":[]}', MAX_BYTES),
   );
   const peers = await startMcpPeers();
   const legacy = await startLegacySessionServer(MAX_BYTES * 2);
@@ -450,6 +320,9 @@ async function main(): Promise<void> {
   successes = 0;
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
+  // A loaded machine delays every timer and callback; what the library adds is the rest.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const started = performance.now();
   let next = 0;
   await Promise.all(
@@ -458,6 +331,9 @@ async function main(): Promise<void> {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  loopDelay.disable();
+  const loopDelayMaxMs = loopDelay.max / 1e6;
+  const allowedOvershootMs = MAX_OVERSHOOT_MS + loopDelayMaxMs;
   // The servers' own state (the SDK's sessions, the fault servers' logs) is not the client's:
   // the heap is read once they are closed, after the sockets settle.
   await Promise.all([streamable.close(), openapi.close(), peers.close(), legacy.close()]);
@@ -476,7 +352,9 @@ async function main(): Promise<void> {
   console.log(
     `successes: ${successes} (floor ${floor}); deviations: ${[...deviations.values()].reduce((sum, count) => sum + count, 0)}; hangs: ${hangs}`,
   );
-  console.log(`worst overshoot: ${worstOvershoot.toFixed(0)} ms (${worstLabel || 'none'})`);
+  console.log(
+    `worst overshoot: ${worstOvershoot.toFixed(0)} ms (${worstLabel || 'none'}); event-loop delay: max ${loopDelayMaxMs.toFixed(0)} ms, so at most ${allowedOvershootMs.toFixed(0)} ms allowed`,
+  );
   console.log(
     `heap after GC: ${(heapBefore / 1e6).toFixed(2)} MB before, ${(heapAfter / 1e6).toFixed(2)} MB after (${(growth / 1e6).toFixed(2)} MB)`,
   );
@@ -491,35 +369,13 @@ async function main(): Promise<void> {
       : []),
     ...(successes < floor ? [`${successes} successes, under the floor of ${floor}`] : []),
     ...(hangs > 0 ? [`${hangs} calls hung`] : []),
-    ...(worstOvershoot > MAX_OVERSHOOT_MS ? [`overshoot ${worstOvershoot.toFixed(0)} ms`] : []),
+    ...(worstOvershoot > allowedOvershootMs ? [`overshoot ${worstOvershoot.toFixed(0)} ms`] : []),
     ...(growth > MAX_HEAP_GROWTH_BYTES ? [`heap grew ${(growth / 1e6).toFixed(2)} MB`] : []),
     ...(left.length > 0 ? [`handles left: ${left.join(', ')}`] : []),
   ];
   if (failures.length > 0) {
     console.error(`soak FAILED:\n${failures.join('\n')}`);
     process.exitCode = 1;
-  }
-}
-
-/** The table: one line per (wire, fault, outcome), the row's expected outcomes, and a mark on a deviation. */
-function printTable(rows: readonly Row[], tally: ReadonlyMap<string, number>): void {
-  console.log(
-    `${'wire'.padEnd(11)}${'fault'.padEnd(17)}${'outcome'.padEnd(36)}${'calls'.padStart(6)}  expected`,
-  );
-  for (const row of rows.toSorted((a, b) =>
-    `${a.wire} ${a.fault}`.localeCompare(`${b.wire} ${b.fault}`),
-  )) {
-    const prefix = `${row.wire}\t${row.fault}\t`;
-    const outcomes = [...tally]
-      .filter(([key]) => key.startsWith(prefix))
-      .sort(([a], [b]) => a.localeCompare(b));
-    for (const [key, count] of outcomes) {
-      const label = key.slice(prefix.length);
-      const mark = row.expected.includes(label) || label === CANCELLED_CODE ? '' : '  <- DEVIATES';
-      console.log(
-        `${row.wire.padEnd(11)}${row.fault.padEnd(17)}${label.padEnd(36)}${String(count).padStart(6)}  ${row.expected.join(' | ')}${mark}`,
-      );
-    }
   }
 }
 
