@@ -290,6 +290,8 @@ export interface GeneratedServiceAnswer {
   readonly data?: unknown;
   /** The `retryable` flag a failure carries. */
   readonly retryable?: boolean;
+  /** The wait a 429 asks for (`Retry-After`), as the failure's details carry it. */
+  readonly retryAfterMs?: number;
   readonly reply: FaultReply;
 }
 
@@ -303,6 +305,7 @@ const STATUS_ANSWER = fc
       kind: `status ${status}`,
       expected: [code],
       retryable: [429, 502, 503].includes(status),
+      ...(status === 429 ? { retryAfterMs: 2_000 } : {}),
       reply: reply.status(status, 'refused', headers),
     };
   });

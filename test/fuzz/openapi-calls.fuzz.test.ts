@@ -208,7 +208,8 @@ describe('a tool of a generated OpenAPI document, called with arguments from its
 /**
  * The oracle of one call: invalid arguments end `VALIDATION_ERROR` and reach nobody; valid ones
  * reach the service once, exactly as the arguments say, and end as the answer's kind expects
- * (a success with exactly the answer's data, a failure with the answer's retryable flag).
+ * (a success with exactly the answer's data, a failure with the answer's retryable flag and a
+ * 429's `Retry-After` wait).
  */
 function callDeviation(
   generated: GeneratedArguments,
@@ -232,6 +233,10 @@ function callDeviation(
   if (!served.expected.includes(outcome)) return `ended ${outcome}, expected ${served.expected}`;
   if (!result.ok && served.retryable !== undefined && result.retryable !== served.retryable) {
     return `retryable ${result.retryable}, expected ${served.retryable}`;
+  }
+  const retryAfterMs = (result as { details?: { retryAfterMs?: unknown } }).details?.retryAfterMs;
+  if (!result.ok && retryAfterMs !== served.retryAfterMs) {
+    return `retryAfterMs ${String(retryAfterMs)}, expected ${served.retryAfterMs}`;
   }
   return undefined;
 }
