@@ -226,3 +226,36 @@ describe('a server that loses the session between initialize and tools/call', ()
     ).toHaveLength(4);
   });
 });
+
+describe('a session lost late in the call', () => {
+  it('is re-opened inside the call window: the run ends CONNECTION_TIMEOUT at the first deadline, not a fresh one', async () => {
+    let calls = 0;
+    const call = async (request: SeenRequest) => {
+      calls += 1;
+      if (calls > 1) return reply.hang();
+      // The 404 comes 2.5 s into a 3 s window: 0.5 s are left for the new session and the call.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      return reply.json(404, {
+        jsonrpc: '2.0',
+        id: request.rpc?.id ?? null,
+        error: { code: -32001, message: 'Session not found' },
+      });
+    };
+    faulty = await startFaultServer(mcpHandler({ 'tools/call': call }, { sessionId: 's-1' }));
+    const [tool] = await mountConnections([
+      defineMcpClientConnection({
+        name: 'late',
+        transport: { url: faulty.url, protocolVersion: '2025-11-25' },
+        limits: { call: { timeoutMs: 3_000 } },
+      }),
+    ]);
+    if (tool === undefined) throw new Error('no tool mounted');
+    const startedAt = performance.now();
+    const result = await runTool(tool, { message: 'x' }, { source: 'agent' });
+    const elapsedMs = performance.now() - startedAt;
+    expect(result.ok ? 'ok' : result.code).toBe('CONNECTION_TIMEOUT');
+    expect(calls).toBe(2);
+    // A fresh window would end at 2.5 s + 3 s; the call's own ends at 3 s.
+    expect(elapsedMs).toBeLessThan(4_500);
+  });
+});

@@ -172,12 +172,17 @@ export const mcpOperationSetup = setup({
       pendingId: INITIALIZE_ID,
       legacyAccepted: false,
     })),
+    // A request sent again in a re-opened session keeps its first attempt's window (decision 0037).
     beginRequest: assign(({ context }) => ({
       operation: context.request.method,
       readBytes: 0,
       maxBytes: context.limits.request.maxResponseBytes,
-      requestStartedAt: Date.now(),
-      requestDeadlineAt: requestWindowEnd(Date.now(), Date.now(), context.limits.request),
+      ...(context.sessionReopened
+        ? {}
+        : {
+            requestStartedAt: Date.now(),
+            requestDeadlineAt: requestWindowEnd(Date.now(), Date.now(), context.limits.request),
+          }),
       pendingId: REQUEST_ID,
       legacyAnswer: undefined,
       legacyAccepted: false,
@@ -208,13 +213,16 @@ export const mcpOperationSetup = setup({
       sessionId: params.sessionId,
     })),
     // The server lost the session: a new client's handshake, with no session id and no version
-    // header, under a handshake window of its own; a listing starts over, since its cursor
-    // belonged to the lost session (decision 0037). Never again in this run.
+    // header, inside the request's window (never past the run's deadlines); a listing starts
+    // over, since its cursor belonged to the lost session (decision 0037). Never again in a run.
     reopenSession: assign(({ context }) => ({
       sessionId: undefined,
       sessionReopened: true,
       protocolVersion: undefined,
-      handshakeDeadlineAt: Date.now() + context.limits.handshake.timeoutMs,
+      handshakeDeadlineAt: Math.min(
+        Date.now() + context.limits.handshake.timeoutMs,
+        context.requestDeadlineAt,
+      ),
       collected: undefined,
       cursor: undefined,
       page: 0,
