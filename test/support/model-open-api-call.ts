@@ -184,6 +184,12 @@ export const openApiCallModelOptions: ModelOptions = {
   eventCases,
 };
 
+/** The call of a connection without a token provider: no `credentials`, the request at once. */
+export const openApiCallTokenlessModelOptions: ModelOptions = {
+  ...openApiCallModelOptions,
+  input: { ...openApiCallModelInput, resolvesToken: false },
+};
+
 /** What the token provider does to make the real `resolveCredentials` take the model's `event`. */
 export function providerFor(
   event: AnyEventObject,
@@ -214,11 +220,12 @@ export function callWireFor(event: AnyEventObject): WireAnswer | { readonly reje
 }
 
 /**
- * The openApiCall machine (or a defective copy) with a deferred token provider and wire, the
- * wire it records on, and the principals the provider was asked for.
+ * The openApiCall machine (or a defective copy) with a deferred token provider and wire, ready to
+ * walk `modelOptions`; the wire it records on, and the principals the provider was asked for.
  */
 export function openApiCallWalkHarness(
   definition: AnyStateMachine = openApiCallMachine,
+  modelOptions: ModelOptions = openApiCallModelOptions,
 ): WalkHarness & { readonly wire: DeferredSend; readonly principals: unknown[] } {
   const wire = deferredSend();
   const principals: unknown[] = [];
@@ -249,7 +256,7 @@ export function openApiCallWalkHarness(
       }),
     } as never),
     options: {
-      ...openApiCallModelOptions,
+      ...modelOptions,
       beforePath: () => {
         provider = undefined;
         wire.reset();

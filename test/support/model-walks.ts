@@ -7,7 +7,11 @@ import { MACHINE_CATALOGUE } from '../../src/machines/catalogue.js';
 import { downloadModelOptions, downloadWalkHarness } from './model-download.js';
 import type { ModelOptions } from './model-graph.js';
 import { MCP_MODELS, mcpWalkHarness } from './model-mcp-walk.js';
-import { openApiCallModelOptions, openApiCallWalkHarness } from './model-open-api-call.js';
+import {
+  openApiCallModelOptions,
+  openApiCallTokenlessModelOptions,
+  openApiCallWalkHarness,
+} from './model-open-api-call.js';
 import { retryModelOptions, retryWalkHarness } from './model-retry.js';
 import { specLoadModelOptions, specLoadWalkHarness } from './model-spec-load.js';
 import { waitModelOptions, waitWalkHarness } from './model-wait.js';
@@ -41,7 +45,15 @@ const MODELS_BY_MACHINE: Readonly<Record<string, readonly WalkedModel[]>> = {
     harness: (definition: AnyStateMachine) => mcpWalkHarness(options, definition),
   })),
   'spec-load': single('specLoad', specLoadModelOptions, specLoadWalkHarness),
-  'open-api-call': single('openApiCall', openApiCallModelOptions, openApiCallWalkHarness),
+  'open-api-call': [
+    { name: 'openApiCall', options: openApiCallModelOptions, harness: openApiCallWalkHarness },
+    {
+      name: 'openApiCall, no token provider',
+      options: openApiCallTokenlessModelOptions,
+      harness: (definition: AnyStateMachine) =>
+        openApiCallWalkHarness(definition, openApiCallTokenlessModelOptions),
+    },
+  ],
   retry: single('retry', retryModelOptions, retryWalkHarness),
   wait: single('wait', waitModelOptions, waitWalkHarness),
   download: single('download', downloadModelOptions, downloadWalkHarness),

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { countTransitions } from '../../../src/diagrams/table.js';
 import { openApiCallMachine } from '../../../src/machines/open-api-call/open-api-call.machine.js';
 import { checkModel, modelCheckProblems } from '../../support/model-check.js';
 import { expectPinnedEdges, expectPinnedNeverWalked } from '../../support/model-edge-file.js';
@@ -7,9 +8,13 @@ import {
   CALL_URL,
   MODEL_TOKEN,
   openApiCallModelOptions,
+  openApiCallTokenlessModelOptions,
   openApiCallWalkHarness,
 } from '../../support/model-open-api-call.js';
 import { walkEveryEdge } from '../../support/model-walk.js';
+
+/** The rows of the definition the walks below took, over both models. */
+const taken = new Set<string>();
 
 describe('openApiCall machine model', () => {
   beforeEach(() => {
@@ -50,7 +55,7 @@ describe('openApiCall machine model', () => {
     expect(report.walked).toBe(report.total);
     expect(report.total).toBe(30);
     expectPinnedEdges('open-api-call', 'openApiCall', report.edges);
-    expectPinnedNeverWalked('open-api-call', openApiCallMachine, report.taken);
+    for (const row of report.taken) taken.add(row);
     // No edge is first taken on the way to another, so every edge is its own path; each path
     // asked the provider once, for the run's principal.
     expect(report.paths).toBe(30);
@@ -72,5 +77,38 @@ describe('openApiCall machine model', () => {
     expect(new Set(sent.map((request) => `${request.method} ${request.url}`))).toEqual(
       new Set([`GET ${CALL_URL}`]),
     );
+  });
+
+  it('walks the call of a connection without a token provider: no provider, no credential', async () => {
+    const { machine, options, wire, principals } = openApiCallWalkHarness(
+      openApiCallMachine,
+      openApiCallTokenlessModelOptions,
+    );
+    const report = await walkEveryEdge(machine, options);
+    expect(report.failures).toEqual([]);
+    // The two requesting vertices and their 12 edges each; no `credentials`.
+    expect({ walked: report.walked, total: report.total }).toEqual({ walked: 24, total: 24 });
+    expectPinnedEdges('open-api-call', 'openApiCall, no token provider', report.edges);
+    for (const row of report.taken) taken.add(row);
+    expect(principals).toEqual([]);
+    expect(
+      wire.requests.map(({ url, method, headers }) => ({
+        url: url.href,
+        method,
+        authorization: headers.authorization,
+      })),
+    ).toEqual(
+      Array.from({ length: report.paths }, () => ({
+        url: CALL_URL,
+        method: 'GET',
+        authorization: undefined,
+      })),
+    );
+  });
+
+  it('takes every row of the definition over both walks', () => {
+    // Every row of the table (the walks ran, and took them all).
+    expect(taken.size).toBe(countTransitions(openApiCallMachine));
+    expectPinnedNeverWalked('open-api-call', openApiCallMachine, taken);
   });
 });
