@@ -22,6 +22,62 @@ import {
 } from './model-mcp-operation.js';
 import type { WalkExecutor, WalkHarness } from './model-walk.js';
 
+const rpcResult = (id: number, result: unknown) => ({ jsonrpc: '2.0', id, result });
+const sseCases = mcpSseModelOptions.eventCases ?? {};
+
+/**
+ * Stream messages past the operation's byte ceiling that a legacy state's own rows would take if
+ * its budget row did not come first: the `initialize` answer, and a progress notice.
+ */
+const OVERSIZED_MESSAGES = [
+  {
+    type: 'SSE_MESSAGE',
+    bytes: 1_000_000,
+    message: rpcResult(1, {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      serverInfo: { name: 's', version: '1' },
+    }),
+  },
+  {
+    type: 'SSE_MESSAGE',
+    bytes: 1_000_000,
+    message: {
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 2, progress: 1, total: 2 },
+    },
+  },
+];
+
+/** The models below the shared ones: what no other model starts from or sends. */
+const EXTRA_MODELS: readonly { readonly name: string; readonly options: ModelOptions }[] = [
+  {
+    name: 'tools/call, protocol 2026-07-28, no token provider',
+    options: {
+      ...mcpModernModelOptions,
+      input: { ...(mcpModernModelOptions.input as object), resolvesToken: false },
+    },
+  },
+  {
+    name: 'tools/call, transport sse, no token provider',
+    options: {
+      ...mcpSseModelOptions,
+      input: { ...(mcpSseModelOptions.input as object), resolvesToken: false },
+    },
+  },
+  {
+    name: 'tools/call, transport sse, oversized stream messages',
+    options: {
+      ...mcpSseModelOptions,
+      eventCases: {
+        ...sseCases,
+        SSE_MESSAGE: [...(sseCases.SSE_MESSAGE ?? []), ...OVERSIZED_MESSAGES],
+      },
+    },
+  },
+];
+
 /** Every model of `mcpOperation`, named as its section of `mcp-operation.edges.txt`. */
 export const MCP_MODELS: readonly { readonly name: string; readonly options: ModelOptions }[] = [
   { name: 'tools/call', options: mcpModelOptions },
@@ -44,6 +100,7 @@ export const MCP_MODELS: readonly { readonly name: string; readonly options: Mod
     name: 'tools/call, a 2025 verdict that may be contradicted once',
     options: mcpVerdictModelOptions,
   },
+  ...EXTRA_MODELS,
 ];
 
 /** `mcpOperation` (or a defective copy) ready to walk the model `options`. */
