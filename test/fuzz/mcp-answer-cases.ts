@@ -201,7 +201,8 @@ const STATUS_EXPECTED: Readonly<Record<number, readonly string[]>> = {
 /** A status that is not a 200 with an answer, with a body and headers a server might send. */
 const STATUS = fc
   .record({
-    status: fc.constantFrom(...Object.keys(STATUS_EXPECTED).map(Number)),
+    // 401 and 403 twice: each has a floor of its own.
+    status: fc.constantFrom(...Object.keys(STATUS_EXPECTED).map(Number), 401, 403),
     body: fc.constantFrom(
       '',
       'no',
@@ -304,7 +305,7 @@ export const ANSWER: fc.Arbitrary<GeneratedAnswer> = fc.oneof(
   { weight: 2, arbitrary: NEAR_BOUND },
   { weight: 5, arbitrary: WRONG_MESSAGE },
   { weight: 4, arbitrary: BAD_BODY },
-  { weight: 6, arbitrary: STATUS },
+  { weight: 9, arbitrary: STATUS },
   { weight: 4, arbitrary: TOO_LARGE },
   { weight: 3, arbitrary: CUT_SOCKET },
   { weight: 1, arbitrary: UNFINISHED },

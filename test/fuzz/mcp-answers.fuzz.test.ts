@@ -29,9 +29,19 @@ import { ANSWER, type GeneratedAnswer, MAX_BYTES } from './mcp-answer-cases.js';
 
 const { start } = useFaultServers();
 
-const DEADLINE_MS = 600;
+/**
+ * The deadline of a call whose answer completes: generous, so a loaded machine never turns an
+ * expected outcome into a timeout. A call whose answer never completes runs on a second mount of
+ * the same server with the short one, so the suite stays quick.
+ */
+const DEADLINE_MS = 1_500;
+const SHORT_DEADLINE_MS = 600;
+
 /** Handshake window plus request window: the longest a call may take, before the 250 ms slack. */
-const CALL_BOUND_MS = 2 * DEADLINE_MS + 250;
+const boundOf = (generated: { readonly expected: readonly string[] }): number =>
+  2 * (expectsTimeout(generated) ? SHORT_DEADLINE_MS : DEADLINE_MS) + 250;
+const expectsTimeout = (generated: { readonly expected: readonly string[] }): boolean =>
+  generated.expected.includes('CONNECTION_TIMEOUT');
 
 /** A generated legacy outcome: the POST's status, the frames the stream then carries, the oracle. */
 interface LegacyAnswer {
@@ -91,7 +101,7 @@ const LEGACY_ANSWER: fc.Arbitrary<LegacyAnswer> = fc.oneof(
     })),
   },
   {
-    weight: 3,
+    weight: 4,
     arbitrary: fc.constantFrom(...Object.keys(LEGACY_STATUS).map(Number)).map((status) => ({
       kind: `POST answered ${status}`,
       expected: [LEGACY_STATUS[status] as string],
@@ -182,14 +192,14 @@ const STREAMABLE_FLOORS: Readonly<Record<string, number>> = {
 const STREAMABLE_RUNS = 240;
 /** Floors of each outcome class in {@link LEGACY_RUNS} legacy calls. */
 const LEGACY_FLOORS: Readonly<Record<string, number>> = {
-  ok: 12,
-  CONNECTION_PROTOCOL_ERROR: 5,
+  ok: 15,
+  CONNECTION_PROTOCOL_ERROR: 6,
   CONNECTION_REQUEST_FAILED: 5,
-  UNAUTHORIZED: 2,
+  UNAUTHORIZED: 1,
   FORBIDDEN: 1,
   CONNECTION_TIMEOUT: 2,
 };
-const LEGACY_RUNS = 60;
+const LEGACY_RUNS = 80;
 
 describe('a tools/call answered with generated answers', () => {
   it.each([
@@ -213,6 +223,9 @@ describe('a tools/call answered with generated answers', () => {
       const [tool] = await mountConnections([
         connect(server, { maxResponseBytes: MAX_BYTES, timeoutMs: DEADLINE_MS }),
       ]);
+      const [shortTool] = await mountConnections([
+        connect(server, { maxResponseBytes: MAX_BYTES, timeoutMs: SHORT_DEADLINE_MS }),
+      ]);
       const tally = createTally();
       // Every deviation is kept, so one run shows them all with the whole distribution.
       const deviations: string[] = [];
@@ -224,21 +237,22 @@ describe('a tools/call answered with generated answers', () => {
           index += 1;
           const message = `fuzz-${index}`;
           const started = performance.now();
-          const result = await runTool(tool as never, { message }, { source: 'agent' });
+          const target = expectsTimeout(generated) ? shortTool : tool;
+          const result = await runTool(target as never, { message }, { source: 'agent' });
           const elapsed = performance.now() - started;
           worst = Math.max(worst, elapsed);
           tally.add(generated.kind, outcomeOf(result));
           const deviation = deviationOf(generated, result, message);
           if (deviation !== undefined) deviations.push(deviation);
-          expect(elapsed).toBeLessThan(CALL_BOUND_MS);
+          if (elapsed > boundOf(generated)) {
+            deviations.push(`${generated.kind}: ended after ${elapsed.toFixed(0)} ms`);
+          }
         }),
         // The handshake's answers are another sequence than the call's (FUZZ_SEED replays both).
         { ...fuzzParameters(STREAMABLE_RUNS), seed: FUZZ_SEED + (method === 'initialize' ? 1 : 0) },
       );
       tally.print(method);
-      console.info(
-        `mcp answers fuzz (${method}): worst call ${worst.toFixed(0)} ms of ${CALL_BOUND_MS}`,
-      );
+      console.info(`mcp answers fuzz (${method}): worst call ${worst.toFixed(0)} ms`);
       expect(deviations).toEqual([]);
       expect(belowFloors(tally.outcomes(), STREAMABLE_FLOORS)).toEqual([]);
     },
@@ -257,13 +271,14 @@ describe('a tools/call answered with generated answers', () => {
         },
       }),
     );
-    const [tool] = await mountConnections([
+    const legacyConnection = (timeoutMs: number) =>
       connect(server, {
         maxResponseBytes: MAX_BYTES,
-        timeoutMs: DEADLINE_MS,
+        timeoutMs,
         transport: { url: server.url, type: 'sse' },
-      }),
-    ]);
+      });
+    const [tool] = await mountConnections([legacyConnection(DEADLINE_MS)]);
+    const [shortTool] = await mountConnections([legacyConnection(SHORT_DEADLINE_MS)]);
     const tally = createTally();
     const deviations: string[] = [];
     let worst = 0;
@@ -274,20 +289,21 @@ describe('a tools/call answered with generated answers', () => {
         index += 1;
         const message = `fuzz-${index}`;
         const started = performance.now();
-        const result = await runTool(tool as never, { message }, { source: 'agent' });
+        const target = expectsTimeout(generated) ? shortTool : tool;
+        const result = await runTool(target as never, { message }, { source: 'agent' });
         const elapsed = performance.now() - started;
         worst = Math.max(worst, elapsed);
         tally.add(generated.kind, outcomeOf(result));
         const deviation = deviationOf(generated, result, message);
         if (deviation !== undefined) deviations.push(deviation);
-        expect(elapsed).toBeLessThan(CALL_BOUND_MS);
+        if (elapsed > boundOf(generated)) {
+          deviations.push(`${generated.kind}: ended after ${elapsed.toFixed(0)} ms`);
+        }
       }),
       fuzzParameters(LEGACY_RUNS),
     );
     tally.print('legacy');
-    console.info(
-      `mcp answers fuzz (legacy): worst call ${worst.toFixed(0)} ms of ${CALL_BOUND_MS}`,
-    );
+    console.info(`mcp answers fuzz (legacy): worst call ${worst.toFixed(0)} ms`);
     expect(deviations).toEqual([]);
     expect(belowFloors(tally.outcomes(), LEGACY_FLOORS)).toEqual([]);
   }, 90_000);
