@@ -44,7 +44,7 @@ export function lineDiff(before: string, after: string): string[] {
   const out: string[] = [];
   ops.forEach((op, index) => {
     if (!shown.has(index)) return;
-    if (!shown.has(index - 1)) out.push(`@@ line ${op.at}`);
+    if (index === 0 || !shown.has(index - 1)) out.push(`@@ line ${op.at}`);
     out.push(`${op.mark} ${op.line}`);
   });
   return out;
