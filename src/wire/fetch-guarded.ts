@@ -70,7 +70,13 @@ export async function fetchWithoutRedirects(
   assertInsideFence(request.url, fence, scope);
   const { signal } = request;
   throwIfAborted(signal);
-  const pending = send(request);
+  let pending: Promise<WireResponse>;
+  try {
+    pending = send(request);
+  } catch (error) {
+    // A sender (a host's dispatcher) that throws before it returns a promise: typed all the same.
+    throw wireFailure(error, scope, signal);
+  }
   // A sender that ignores the signal may still answer after the abort: its body must not linger.
   pending.then(
     (late) => {

@@ -11,8 +11,10 @@ import {
   ConnectionResponseTooLargeError,
   ConnectionUrlError,
 } from '../../src/wire/errors.js';
+import { fetchWithoutRedirects, type WireSend } from '../../src/wire/fetch-guarded.js';
 import { ConnectionNetworkError } from '../../src/wire/network-error.js';
 import type { OperationScope } from '../../src/wire/operation.js';
+import { createHostFence } from '../../src/wire/url-fence.js';
 import {
   downloadFailure,
   streamFailureIn,
@@ -188,5 +190,25 @@ describe('downloadFailure', () => {
     const controller = new AbortController();
     controller.abort('gone');
     expect(downloadFailure(coded('ECONNRESET'), 'h', controller.signal)).toBe('gone');
+  });
+});
+
+describe('fetchWithoutRedirects, the request exit', () => {
+  const url = new URL('http://127.0.0.1:9/mcp');
+  const fence = createHostFence('c', url);
+  const request = { url, method: 'POST' as const, headers: {}, signal: live() };
+
+  it.each([
+    [
+      'throws before it returns a promise',
+      (() => {
+        throw new TypeError('planted');
+      }) as WireSend,
+    ],
+    ['rejects with a value that is not an Error', (() => Promise.reject('planted')) as WireSend],
+  ])('types what a sender that %s fails with', async (_, send) => {
+    const error = await fetchWithoutRedirects(request, CALL, fence, send).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionNetworkError);
+    expect(error).toMatchObject({ failure: 'other', operation: 'tools/call', phase: 'call' });
   });
 });
