@@ -122,11 +122,27 @@ describe('legacy HTTP+SSE at mount', () => {
 });
 
 describe('legacy HTTP+SSE at a call', () => {
-  it('fails at endpoint when the stream fails before its head', async () => {
-    expect(await callTable({ at: 'stream', stage: 'head' })).toEqual(
-      callFailsAt('endpoint', 'discovery'),
-    );
-  });
+  it.each(['head', 'body'] as const)(
+    'fails at endpoint when the stream fails in its %s',
+    async (stage) => {
+      expect(await callTable({ at: 'stream', stage })).toEqual(
+        callFailsAt('endpoint', 'discovery'),
+      );
+    },
+  );
+
+  it.each(['head', 'body'] as const)(
+    'moves on past a notifications/initialized POST failing in the %s, unless too large',
+    async (stage) => {
+      expect(await callTable({ at: 'post', method: 'notifications/initialized', stage })).toEqual(
+        expectedRows((label) =>
+          isSizeFault(label)
+            ? `${expectedCode(label)} ${expectedFailure(label, 'notifications/initialized', 'discovery')}`
+            : 'ok',
+        ),
+      );
+    },
+  );
 
   it('fails at tools/call when the stream fails after the tools/call POST was accepted', async () => {
     expect(await callTable({ at: 'stream', stage: 'body', after: 'tools/call' })).toEqual(
