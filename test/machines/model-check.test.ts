@@ -187,18 +187,16 @@ function modelsTaking(
     .map(({ model }) => model);
 }
 
-/** Whether the pinned edge set of `model` would fail for `defective` (or its model cannot be built). */
+/**
+ * Whether the pinned edge set of `model` would fail for `defective`. A copy whose model cannot
+ * be explored throws here, so a broken copy never counts as a defect noticed.
+ */
 function changesEdgeSet(
   pinned: ReadonlyMap<string, readonly string[]>,
   defective: AnyStateMachine,
   model: WalkedModel,
 ): boolean {
-  let lines: string[];
-  try {
-    lines = modelEdgeLines(defective, model.options);
-  } catch {
-    return true;
-  }
+  const lines = modelEdgeLines(defective, model.options);
   return lines.join('\n') !== (pinned.get(modelSection(model.name)) ?? []).join('\n');
 }
 
