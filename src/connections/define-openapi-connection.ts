@@ -19,6 +19,7 @@ import {
   ConnectionUrlError,
   createHostFence,
   type HostFence,
+  isInsideFence,
   normalizeAllowHosts,
   parseConnectionUrl,
 } from '../wire/index.js';
@@ -227,7 +228,7 @@ export function resolveServiceBase(
   }
   const fenceOrigin = connection.baseUrl ?? specUrl ?? baseUrl;
   const fence = createHostFence(name, fenceOrigin, connection.allowHosts);
-  if (!fence.hosts.has(baseUrl.host.toLowerCase())) {
+  if (!isInsideFence(baseUrl, fence)) {
     throw new ConnectionUrlError({
       connectionName: name,
       operation: 'openapi/spec',

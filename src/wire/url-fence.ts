@@ -8,11 +8,20 @@ import type { OperationScope } from './operation.js';
 
 /** The set of `host[:port]` values (lowercased) a connection may reach. */
 export interface HostFence {
-  /** Lowercased `URL.host` values; a default port is never written. */
+  /**
+   * Lowercased hosts: a bare host admits it on its scheme's default port (`https://h/`,
+   * `http://h/`); `host:port` admits it on that port, written or implied by the scheme.
+   */
   readonly hosts: ReadonlySet<string>;
 }
 
 const HTTP_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:']);
+
+/** The port a scheme implies when none is written. */
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
+
+/** An explicit port at the end of an `allowHosts` entry (after an IPv6 literal's bracket). */
+const WRITTEN_PORT = /[^:]:\d+$/;
 
 /**
  * Parses a connection URL. Refuses (with {@link ConnectionUrlError}) anything unparseable, any
@@ -69,7 +78,10 @@ function normalizeAllowedHost(entry: string, connectionName: string): string {
     return refuse();
   }
   if (parsed.pathname !== '/' || parsed.search !== '' || parsed.hash !== '') refuse();
-  return parsed.host.toLowerCase();
+  const hostname = parsed.hostname.toLowerCase();
+  // The parser drops a written `:80` (http's default); the entry still means that port only.
+  const port = parsed.port !== '' ? parsed.port : WRITTEN_PORT.test(trimmed) ? '80' : '';
+  return port === '' ? hostname : `${hostname}:${port}`;
 }
 
 /**
@@ -98,14 +110,15 @@ export function normalizeAllowHosts(
   return allowHosts.map((entry) => normalizeAllowedHost(entry, connectionName));
 }
 
-/** True for an http(s) URL without userinfo whose `host[:port]` is inside the fence. */
+/**
+ * True for an http(s) URL without userinfo whose host is inside the fence: a bare fence host on
+ * the URL's default port, or `host:port` with the URL's port, written or implied by its scheme.
+ */
 export function isInsideFence(url: URL, fence: HostFence): boolean {
-  return (
-    HTTP_PROTOCOLS.has(url.protocol) &&
-    url.username === '' &&
-    url.password === '' &&
-    fence.hosts.has(url.host.toLowerCase())
-  );
+  if (!HTTP_PROTOCOLS.has(url.protocol) || url.username !== '' || url.password !== '') return false;
+  const hostname = url.hostname.toLowerCase();
+  if (url.port === '' && fence.hosts.has(hostname)) return true;
+  return fence.hosts.has(`${hostname}:${url.port === '' ? DEFAULT_PORTS[url.protocol] : url.port}`);
 }
 
 /** Throws {@link ConnectionUrlError} for the operation in `scope` unless {@link isInsideFence}. */

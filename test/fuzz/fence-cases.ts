@@ -30,7 +30,10 @@ const IP_FORMS: Readonly<Record<string, readonly string[]>> = {
   '2001:db8::1': ['[2001:db8::1]', '[2001:DB8:0:0:0:0:0:1]', '[2001:0db8::0001]'],
 };
 
-/** A port as the oracle reads it: the scheme's default, or a number that is not it. */
+/**
+ * A fence entry's port as the oracle reads it: `default` (none written: the default port of the
+ * URL's scheme, whichever it is) or the one port written.
+ */
 export type PortKey = 'default' | number;
 
 /** One fence entry of the oracle: a host and a port. */
@@ -41,11 +44,26 @@ export interface FenceEntry {
 
 const DEFAULT_PORT: Readonly<Record<string, number>> = { http: 80, https: 443 };
 
-/** How a written port reads under `scheme`: omitted or empty, or the scheme's default, is default. */
+/**
+ * How a connection URL's written port reads under `scheme`: omitted or empty, or the scheme's
+ * default, is default (the URL names its host as a browser would).
+ */
 export function portKeyOf(scheme: string, written: string): PortKey {
   if (written === '' || written === ':') return 'default';
   const port = Number(written.slice(1));
   return port === DEFAULT_PORT[scheme.toLowerCase()] ? 'default' : port;
+}
+
+/** How an `allowHosts` entry's port reads: none written is default, else the port written. */
+function entryPortKeyOf(written: string): PortKey {
+  return written === '' || written === ':' ? 'default' : Number(written.slice(1));
+}
+
+/** The port a URL reaches: the one written, else its scheme's default. */
+function effectivePort(scheme: string, written: string): number {
+  return written === '' || written === ':'
+    ? (DEFAULT_PORT[scheme] ?? Number.NaN)
+    : Number(written.slice(1));
 }
 
 /** One way of writing `host`: mixed case and percent-encoded characters for a name. */
@@ -69,11 +87,8 @@ function hostSurface(host: HostId): fc.Arbitrary<string> {
 }
 
 const HOST = fc.constantFrom(...HOSTS);
-/**
- * Ports an entry may name. A default port written in an `allowHosts` entry is not generated: the
- * fence reads entries as http URLs, so `h:443` does not admit `https://h/` and `h:80` admits it.
- */
-const ENTRY_PORT = fc.constantFrom('', '', ':8443', ':3000', ':8080');
+/** Ports an entry may name: none, others, and each scheme's default written out. */
+const ENTRY_PORT = fc.constantFrom('', '', ':8443', ':3000', ':8080', ':80', ':443');
 
 /** A fence as configured (URL and allowHosts text) and as the oracle holds it. */
 export interface GeneratedFence {
@@ -93,7 +108,7 @@ const CONNECTION = fc
 const ALLOWED = fc.tuple(HOST, ENTRY_PORT).chain(([host, port]) =>
   hostSurface(host).map((surface) => ({
     text: `${surface}${port}`,
-    entry: { host, port: portKeyOf('http', port) },
+    entry: { host, port: entryPortKeyOf(port) },
   })),
 );
 
@@ -186,15 +201,18 @@ export type Verdict =
 
 /**
  * The oracle: http(s) only, no userinfo, and a fence entry with the same host (whatever its
- * surface form) and the same port (a port written as the scheme's default is the default).
+ * surface form) that admits the port the URL reaches: an entry without a port admits its
+ * scheme's default, an entry with a port admits that port whatever the scheme.
  */
 export function expectedAdmission(url: GeneratedUrl, entries: readonly FenceEntry[]): Verdict {
   if (DEFAULT_PORT[url.scheme] === undefined) return 'refused: scheme';
   if (url.userinfo) return 'refused: userinfo';
   const sameHost = entries.filter((entry) => entry.host === url.host);
   if (sameHost.length === 0) return 'refused: host';
-  const port = portKeyOf(url.scheme, url.port);
-  return sameHost.some((entry) => entry.port === port) ? 'admitted' : 'refused: port';
+  const port = effectivePort(url.scheme, url.port);
+  const admits = (entry: FenceEntry) =>
+    entry.port === 'default' ? port === DEFAULT_PORT[url.scheme] : entry.port === port;
+  return sameHost.some(admits) ? 'admitted' : 'refused: port';
 }
 
 /** How a URL was written, for the tally of admitted cases: which surface forms were exercised. */

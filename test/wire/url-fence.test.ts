@@ -56,7 +56,8 @@ describe('createHostFence', () => {
   it.each([
     ['Other.Example.test', 'other.example.test'],
     ['other.example.test:9000', 'other.example.test:9000'],
-    ['other.example.test:80', 'other.example.test'],
+    ['other.example.test:80', 'other.example.test:80'],
+    ['other.example.test:0443', 'other.example.test:443'],
     ['127.0.0.1:4000', '127.0.0.1:4000'],
     ['[::1]:4000', '[::1]:4000'],
     ['  spaced.example.test  ', 'spaced.example.test'],
@@ -85,7 +86,12 @@ describe('createHostFence', () => {
 });
 
 describe('isInsideFence', () => {
-  const fence = createHostFence('c', base, ['Other.example.test', 'ported.example.test:9443']);
+  const fence = createHostFence('c', base, [
+    'Other.example.test',
+    'ported.example.test:9443',
+    'tls.example.test:443',
+    'plain.example.test:80',
+  ]);
 
   it.each([
     ['the connection URL', 'http://api.example.test:8080/mcp', true],
@@ -98,6 +104,12 @@ describe('isInsideFence', () => {
     ['an allowed host on another port', 'https://other.example.test:444/x', false],
     ['an allowed host with its port', 'https://ported.example.test:9443/x', true],
     ['an allowed host without its port', 'https://ported.example.test/x', false],
+    ['an allowed host written with 443, over https', 'https://tls.example.test/x', true],
+    ['an allowed host written with 443, over http on 443', 'http://tls.example.test:443/x', true],
+    ['an allowed host written with 443, over http', 'http://tls.example.test/x', false],
+    ['an allowed host written with 80, over http', 'http://plain.example.test/x', true],
+    ['an allowed host written with 80, over https', 'https://plain.example.test/x', false],
+    ['an allowed host written with 80, over https on 80', 'https://plain.example.test:80/x', true],
     ['a foreign host', 'http://evil.example.test:8080/mcp', false],
     ['a suffix of an allowed host', 'https://xother.example.test/x', false],
     ['userinfo on the connection host', 'http://u:p@api.example.test:8080/mcp', false],
