@@ -34,8 +34,6 @@ export interface SseBudget extends ReadBudget {
   onEventBytes?: (totalBytes: number) => void;
 }
 
-const CR = 0x0d;
-
 /**
  * The parser's own event object, its `event` defaulted to `message` in place: eventsource-parser
  * builds a fresh object per event and keeps no reference to it, so no copy is made per event.
@@ -70,13 +68,21 @@ export async function* readSseBatches(
   const meter = createSseFrameMeter(budget.maxFrameBytes);
   const chunks = openChunks(body);
   let total = budget.alreadyRead ?? 0;
-  let endsWithCR = false;
+  // A CR alone ends a line (WHATWG SSE), but the parser holds a CR that ends a chunk until it
+  // sees whether an LF follows, so an event on a stream kept open would wait for the next chunk.
+  // A chunk's final CR is fed as CRLF at once, and an LF opening the next chunk is dropped.
+  let lineEndedByCR = false;
+  const lineEndsNow = (text: string): string => {
+    if (text === '') return text;
+    const rest = lineEndedByCR && text.startsWith('\n') ? text.slice(1) : text;
+    lineEndedByCR = rest.endsWith('\r');
+    return lineEndedByCR ? `${rest}\n` : rest;
+  };
   try {
     for (;;) {
       const { done, value } = await readChunk(chunks, signal);
       if (done) {
-        // The parser holds a final CR in case an LF follows; at the end of the stream none will.
-        parser.feed(decoder.decode() + (endsWithCR ? '\n' : ''));
+        parser.feed(decoder.decode());
         if (pending.length > 0) yield pending.splice(0);
         return;
       }
@@ -99,8 +105,7 @@ export async function* readSseBatches(
         failure = new ConnectionResponseTooLargeError({ ...budget, observedReadBytes: total });
       }
       const bytes = usable === value.byteLength ? value : value.subarray(0, usable);
-      if (bytes.byteLength > 0) endsWithCR = bytes[bytes.byteLength - 1] === CR;
-      parser.feed(decoder.decode(bytes, { stream: true }));
+      parser.feed(lineEndsNow(decoder.decode(bytes, { stream: true })));
       if (pending.length > 0 && budget.onEventBytes !== undefined) budget.onEventBytes(total);
       else budget.onBytes?.(total);
       if (pending.length > 0) {

@@ -92,6 +92,29 @@ describe.each([
   });
 });
 
+describe('readSseMessages on a stream kept open', () => {
+  it.each([
+    ['CR', 'data: one\r\r'],
+    ['CRLF', 'data: one\r\n\r\n'],
+    ['LF', 'data: one\n\n'],
+  ])('hands out an event whose %s blank line ends the bytes sent so far', async (_label, text) => {
+    const { response } = await openStream(openEnded(text));
+    const reading = readSseMessages(response, budget())[Symbol.asyncIterator]();
+    expect(await reading.next()).toEqual({ done: false, value: { event: 'message', data: 'one' } });
+    await reading.return?.(undefined);
+  });
+
+  it('reads an LF after a chunk that ended in CR as the end of that CR line, not a blank line', async () => {
+    const { response } = await openStream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // `data: a` CRLF, split between its CR and its LF, then more data of the same event.
+      res.write('data: a\r');
+      setTimeout(() => res.end('\ndata: b\r\n\r\n'), 50);
+    });
+    expect(await collect(response, budget())).toEqual([{ event: 'message', data: 'a\nb' }]);
+  });
+});
+
 describe('readSseMessages budget', () => {
   it('charges comments and ignored frames to the total ceiling', async () => {
     const noise = ': keep-alive\n\nevent: other\ndata: {"id":99}\n\n'.repeat(10);
