@@ -29,7 +29,7 @@ const MESSAGES: Readonly<Record<GatewayStateProblem, string>> = {
     'never minted would reach its tools. Create the server with the gateway codec and hand ' +
     `the same codec to mountMcp: ${WIRING}`,
   'foreign-verifier':
-    "mountMcp: this McpServer's requestState.verify is not a codec from " +
+    "mountMcp: this McpServer's requestState.verify is not a codec made by " +
     'createGatewayRequestState, so it would refuse the states this gateway mints or let ' +
     `through states it never minted. Create the server with the gateway codec: ${WIRING}`,
   'two-codecs':
