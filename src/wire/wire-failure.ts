@@ -2,9 +2,9 @@
  * The one seam where an error leaves the wire layer (decision 0035). Whatever undici, Node's
  * sockets and TLS, a body or stream reader, or a timer throws, what reaches the machines is one of
  * our typed errors: the caller's cancellation (`signal.reason`) as it is, our own errors as they
- * are, a head past its bound as too large, a known network code with its specific `failure`, and
- * anything else by what it is: an HTTP-level fault (a parser error, a body longer or shorter than
- * its `content-length`) as a protocol failure, every other fault as a network failure. The raw
+ * are, a head past its bound as too large, an HTTP-level fault (a parser error, a body longer or
+ * shorter than its `content-length`, an unsolicited `100` or `101`) as a protocol failure, a
+ * known network code with its specific `failure`, every other fault as a network failure. The raw
  * error is always kept as `cause`. The rule is a closed world, not a list of known holes: a class
  * or code nobody listed still ends typed. Pure: no I/O.
  */
@@ -40,6 +40,14 @@ const HTTP_FAULT_CODES: ReadonlySet<string> = new Set([
 /** undici's class names of an HTTP-level fault, for one that carries no code. */
 const HTTP_FAULT_NAMES: ReadonlySet<string> = new Set(['HTTPParserError', 'ResponseError']);
 
+/**
+ * undici's `SocketError` messages for an answer that broke HTTP/1.1, not the connection: bytes
+ * with no request in flight or an unsolicited `100 Continue` (`bad response`), a `101` to a
+ * request that asked for no upgrade (`bad upgrade`). undici destroys the socket itself, so the
+ * code alone (`UND_ERR_SOCKET`) would read as a connection closed early, and retryable.
+ */
+const HTTP_FAULT_SOCKET_MESSAGES: ReadonlySet<string> = new Set(['bad response', 'bad upgrade']);
+
 /** How deep a `cause` chain is followed. */
 const MAX_CAUSES = 4;
 
@@ -51,6 +59,9 @@ function httpFaultOf(error: unknown): string | undefined {
     if (typeof code === 'string' && (code.startsWith('HPE_') || HTTP_FAULT_CODES.has(code))) {
       return code;
     }
+    if (code === 'UND_ERR_SOCKET' && HTTP_FAULT_SOCKET_MESSAGES.has(current.message)) {
+      return `${code}: ${current.message}`;
+    }
     if (HTTP_FAULT_NAMES.has(current.name)) return current.name;
     current = current.cause;
   }
@@ -59,15 +70,16 @@ function httpFaultOf(error: unknown): string | undefined {
 
 /**
  * What `error` is, whatever its class, code or type (a value that is not an `Error` too): a head
- * past {@link MAX_HEADER_BYTES}, a known network failure, an HTTP-level fault, else a network
+ * past {@link MAX_HEADER_BYTES}, an HTTP-level fault (read before the network codes, since undici
+ * reports a broken answer as a socket error too), a known network failure, else a network
  * failure the client does not recognise (`other`). Total: never throws, never `undefined`.
  */
 export function wireFaultOf(error: unknown): WireFault {
   if (isHeadersOverflow(error)) return { kind: 'too-large' };
-  const failure = networkFailureOf(error);
-  if (failure !== undefined) return { kind: 'network', failure };
   const fault = httpFaultOf(error);
   if (fault !== undefined) return { kind: 'http', fault };
+  const failure = networkFailureOf(error);
+  if (failure !== undefined) return { kind: 'network', failure };
   return { kind: 'network', failure: 'other' };
 }
 

@@ -69,6 +69,16 @@ describe('wireFaultOf', () => {
       wrapped(coded('HPE_INVALID_EOF_STATE')),
       { kind: 'http', fault: 'HPE_INVALID_EOF_STATE' },
     ],
+    [
+      "undici's socket error for an unsolicited 101",
+      Object.assign(new Error('bad upgrade'), { code: 'UND_ERR_SOCKET' }),
+      { kind: 'http', fault: 'UND_ERR_SOCKET: bad upgrade' },
+    ],
+    [
+      "undici's socket error for an unsolicited 100, in a cause",
+      wrapped(Object.assign(new Error('bad response'), { code: 'UND_ERR_SOCKET' })),
+      { kind: 'http', fault: 'UND_ERR_SOCKET: bad response' },
+    ],
     ['an unknown code', coded('UND_ERR_SOMETHING_NEW'), { kind: 'network', failure: 'other' }],
     ['a TypeError', new TypeError('x'), { kind: 'network', failure: 'other' }],
     ['a string', 'planted', { kind: 'network', failure: 'other' }],
