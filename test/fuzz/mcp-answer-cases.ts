@@ -308,5 +308,5 @@ export const ANSWER: fc.Arbitrary<GeneratedAnswer> = fc.oneof(
   { weight: 9, arbitrary: STATUS },
   { weight: 4, arbitrary: TOO_LARGE },
   { weight: 3, arbitrary: CUT_SOCKET },
-  { weight: 1, arbitrary: UNFINISHED },
+  { weight: 2, arbitrary: UNFINISHED },
 );

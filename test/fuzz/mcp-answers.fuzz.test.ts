@@ -34,7 +34,7 @@ const { start } = useFaultServers();
  * expected outcome into a timeout. A call whose answer never completes runs on a second mount of
  * the same server with the short one, so the suite stays quick.
  */
-const DEADLINE_MS = 1_500;
+const DEADLINE_MS = 5_000;
 const SHORT_DEADLINE_MS = 600;
 
 /** Handshake window plus request window: the longest a call may take, before the 250 ms slack. */
@@ -177,17 +177,21 @@ function deviationOf(
 /** The outcome's class: `ok`, or the failure code. */
 const outcomeOf = (result: CallResult): string => (result.ok ? 'ok' : result.code);
 
-/** Floors of each outcome class in {@link STREAMABLE_RUNS} answers (exact counts are printed). */
+/**
+ * Floors of each outcome class in {@link STREAMABLE_RUNS} answers (exact counts are printed):
+ * about half of what the fixed seed reaches, so another `FUZZ_SEED` meets them too (seeds 1,
+ * 424242, 987654321 and 31337 were tried), and a class the client never reaches fails.
+ */
 const STREAMABLE_FLOORS: Readonly<Record<string, number>> = {
-  ok: 60,
-  CONNECTION_PROTOCOL_ERROR: 45,
-  CONNECTION_REQUEST_FAILED: 12,
+  ok: 50,
+  CONNECTION_PROTOCOL_ERROR: 35,
+  CONNECTION_REQUEST_FAILED: 8,
   UNAUTHORIZED: 2,
   FORBIDDEN: 2,
   BAD_REQUEST: 2,
   CONNECTION_RESPONSE_TOO_LARGE: 5,
-  CONNECTION_NETWORK_ERROR: 10,
-  CONNECTION_TIMEOUT: 5,
+  CONNECTION_NETWORK_ERROR: 4,
+  CONNECTION_TIMEOUT: 4,
 };
 const STREAMABLE_RUNS = 240;
 /** Floors of each outcome class in {@link LEGACY_RUNS} legacy calls. */

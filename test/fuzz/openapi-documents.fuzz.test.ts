@@ -221,7 +221,7 @@ describe('a generated OpenAPI document', () => {
     // The generator reaches every path: mounts that fail, refusals, and calls.
     expect(tally.mountFailures).toBeGreaterThanOrEqual(80);
     expect(tally.refused).toBeGreaterThanOrEqual(400);
-    expect(tally.calls).toBeGreaterThanOrEqual(40);
+    expect(tally.calls).toBeGreaterThanOrEqual(25);
     expect(tally.successes).toBeGreaterThanOrEqual(20);
   }, 60_000);
 });
