@@ -187,6 +187,21 @@ describe('withoutNullArguments', () => {
     expect(withoutNullArguments(untouched, nested)).toBe(untouched);
   });
 
+  it('never changes the caller arguments in place when only a nested argument drops a null', () => {
+    const nested = nullArgumentPlan(
+      {
+        type: 'object',
+        properties: { body: { type: 'object', properties: { tag: { type: 'string' } } } },
+      },
+      ['body'],
+    );
+    const body = { tag: null, name: 'a' };
+    const args = { id: 7, body };
+    expect(withoutNullArguments(args, nested)).toEqual({ id: 7, body: { name: 'a' } });
+    expect(args).toEqual({ id: 7, body: { tag: null, name: 'a' } });
+    expect(args.body).toBe(body);
+  });
+
   it.each([
     ['no plan', { verbose: null }, undefined],
     ['a value that is not an object', 'text', plan],
