@@ -6,6 +6,8 @@
  * with `-32602` before the tool runs. A server created without the codec, or with another
  * verifier, is refused at mount with a message saying what to pass, so its gateway answers no
  * result at all; and a server whose seam the mount cannot see mints no state and accepts none.
+ * A state past its lifetime is refused alike, and one minted for another tool is refused by the
+ * mount before the upstream is asked.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -13,7 +15,7 @@ import {
   createRequestStateCodec,
   McpServer as V2McpServer,
 } from '@modelcontextprotocol/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type AnyRuntimeToolDefinition,
   createGatewayRequestState,
@@ -59,10 +61,11 @@ async function serveGateway(factory: () => V2McpServer): Promise<Gateway> {
 
 let nextId = 1;
 
-/** One MCP 2026-07-28 `tools/call` of `confirm` POSTed by hand; the status and the JSON answer. */
+/** One MCP 2026-07-28 `tools/call` of `confirm` (or `tool`) POSTed by hand; the status and the JSON answer. */
 async function callConfirm(
   gateway: Gateway,
   params: Record<string, unknown>,
+  tool = 'confirm',
 ): Promise<{ readonly status: number; readonly body: Record<string, unknown> }> {
   const response = await fetch(gateway.url, {
     method: 'POST',
@@ -71,14 +74,14 @@ async function callConfirm(
       'content-type': 'application/json',
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': 'tools/call',
-      'mcp-name': 'confirm',
+      'mcp-name': tool,
     },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: nextId++,
       method: 'tools/call',
       params: {
-        name: 'confirm',
+        name: tool,
         arguments: { env: 'prod' },
         ...params,
         _meta: {
@@ -276,6 +279,72 @@ describe('a gateway wired either way that mounts refuses every state it did not 
       expect(upstreamCalls()).toEqual([{ requestState: 'asked:prod', answered: true }]);
     },
   );
+});
+
+describe('a state minted for one tool', () => {
+  it('is refused by another tool called with the same arguments, which the upstream never sees', async () => {
+    const requestState = createGatewayRequestState();
+    const gateway = await serveGateway(() => {
+      const server = new V2McpServer(INFO, { requestState });
+      mountMcp(server, upstream, { requestState });
+      return server;
+    });
+    const state = await mintedState(gateway);
+    peers.resetLog();
+    const answer = await callConfirm(
+      gateway,
+      { inputResponses: ANSWER, requestState: state },
+      'chatty',
+    );
+    const result = answer.body.result as { isError?: boolean; content: { text: string }[] };
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(result.content[0]?.text ?? '{}')).toMatchObject({
+      error: 'INVALID_REQUEST_STATE',
+    });
+    expect(upstreamCalls()).toEqual([]);
+  });
+});
+
+describe('a state past its lifetime', () => {
+  it('is -32602 one second after ttlSeconds, and completes the call one second before', async () => {
+    const requestState = createGatewayRequestState({ ttlSeconds: 60 });
+    const gateway = await serveGateway(() => {
+      const server = new V2McpServer(INFO, { requestState });
+      mountMcp(server, upstream, { requestState });
+      return server;
+    });
+    // Only the clock is fake: the servers and the HTTP between them run for real.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const mintedAt = Math.floor(Date.now() / 1000) * 1000;
+      vi.setSystemTime(mintedAt);
+      const state = await mintedState(gateway);
+      peers.resetLog();
+      vi.setSystemTime(mintedAt + 61_000);
+      expect(await callConfirm(gateway, { inputResponses: ANSWER, requestState: state })).toEqual({
+        status: 200,
+        body: {
+          jsonrpc: '2.0',
+          id: expect.any(Number),
+          error: {
+            code: -32602,
+            message: 'Invalid or expired requestState',
+            data: { reason: 'invalid_request_state' },
+          },
+        },
+      });
+      expect(upstreamCalls()).toEqual([]);
+      vi.setSystemTime(mintedAt + 59_000);
+      const completed = await callConfirm(gateway, { inputResponses: ANSWER, requestState: state });
+      expect(completed.body.result).toMatchObject({
+        resultType: 'complete',
+        content: [{ type: 'text', text: 'deployed to prod' }],
+      });
+      expect(upstreamCalls()).toEqual([{ requestState: 'asked:prod', answered: true }]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 describe('a v2 server whose seam the mount cannot see (an SDK that keeps its hook elsewhere)', () => {
