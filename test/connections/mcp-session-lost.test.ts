@@ -5,7 +5,8 @@
  * `initialize` and our `tools/list` or `tools/call`, as a restart would, and the fault server for
  * a session lost in the middle of a paged listing. The new session is a fresh handshake without a
  * session id, the request is sent again in it (a listing from its first page), and the tool runs
- * once; a server that loses the new session too ends typed, `ConnectionRequestError` 404.
+ * once; a server that loses the new session too ends typed, `ConnectionRequestError` 404. The new
+ * handshake runs inside the call's window and carries neither the lost session's id nor its version.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runTool, toolCauseFromResult } from '../../src/binding/index.js';
@@ -256,6 +257,49 @@ describe('a session lost late in the call', () => {
     expect(result.ok ? 'ok' : result.code).toBe('CONNECTION_TIMEOUT');
     expect(calls).toBe(2);
     // A fresh window would end at 2.5 s + 3 s; the call's own ends at 3 s.
+    expect(elapsedMs).toBeLessThan(4_500);
+  });
+
+  it('ends CONNECTION_TIMEOUT at the call deadline when the new handshake never answers, not after the discovery timeout', async () => {
+    let lost = false;
+    const call = async (request: SeenRequest) => {
+      // The 404 comes 2.5 s into a 3 s window; the new session's initialize then never answers.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      lost = true;
+      return reply.json(404, {
+        jsonrpc: '2.0',
+        id: request.rpc?.id ?? null,
+        error: { code: -32001, message: 'Session not found' },
+      });
+    };
+    const served = mcpHandler({ 'tools/call': call }, { sessionId: 's-1' });
+    const initializes: (string | undefined)[][] = [];
+    faulty = await startFaultServer((request, server) => {
+      if (request.rpc?.method !== 'initialize') return served(request, server);
+      const { 'mcp-session-id': session, 'mcp-protocol-version': version } = request.headers;
+      initializes.push([session, version]);
+      return lost ? reply.hang() : served(request, server);
+    });
+    const [tool] = await mountConnections([
+      defineMcpClientConnection({
+        name: 'late-handshake',
+        transport: { url: faulty.url, protocolVersion: '2025-11-25' },
+        limits: { discovery: { timeoutMs: 15_000 }, call: { timeoutMs: 3_000 } },
+      }),
+    ]);
+    if (tool === undefined) throw new Error('no tool mounted');
+    initializes.length = 0;
+    const startedAt = performance.now();
+    const result = await runTool(tool, { message: 'x' }, { source: 'agent' });
+    const elapsedMs = performance.now() - startedAt;
+    expect(result.ok ? 'ok' : result.code).toBe('CONNECTION_TIMEOUT');
+    // The call's handshake, then the new session's, which hung: a new client's, with neither the
+    // lost session's id nor the version it negotiated.
+    expect(initializes).toEqual([
+      [undefined, undefined],
+      [undefined, undefined],
+    ]);
+    // A handshake window of its own would end at 2.5 s + 15 s; the call's ends at 3 s.
     expect(elapsedMs).toBeLessThan(4_500);
   });
 });
