@@ -18,6 +18,7 @@ describe('bytesReadCounter without an answer', () => {
     bytes.onBytes(10);
     bytes.onBytes(10);
     bytes.onBytes(4);
+    expect(bytes.bytesRead()).toBe(10);
     bytes.onBytes(25);
     expect(reports).toEqual([
       [10, 10],

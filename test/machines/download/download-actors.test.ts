@@ -4,6 +4,7 @@
  * while streaming, and the refusal of a machine run without its actors.
  */
 import { describe, expect, it } from 'vitest';
+import { fromPromise } from 'xstate';
 import {
   type DownloadActorDependencies,
   type DownloadWriteOptions,
@@ -62,7 +63,8 @@ describe('download machine with its real actors', () => {
       res.writeHead(200, { 'content-type': 'image/png; charset=binary', 'content-length': '300' });
       res.end(PNG);
     });
-    const { machine, progress, written } = actors({ url: `${server.origin}/files/cat.png` });
+    // No extension in the URL: the name takes the content type's.
+    const { machine, progress, written } = actors({ url: `${server.origin}/files/cat` });
     const result = await runMachine(machine, { maxBytes: 1_000 });
     expect(result.file).toEqual({ path: 'cat.png', size: 300, mediaType: 'image/png' });
     expect(written).toEqual([{ path: 'cat.png', bytes: 300 }]);
@@ -82,7 +84,7 @@ describe('download machine with its real actors', () => {
     expect(progress.at(-1)?.[1]).toBeNull();
   });
 
-  it('passes on a writer failure that is not about size as it is', async () => {
+  it('passes on a writer failure that is not about size as it is, even at exactly the cap', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': '300' });
       res.end(PNG);
@@ -90,11 +92,27 @@ describe('download machine with its real actors', () => {
     const refusal = new Error('disk full');
     const { machine } = actors({
       url: `${server.origin}/files/cat.png`,
-      write: async () => {
+      write: async (_path, body, options) => {
+        let total = 0;
+        for await (const chunk of body) {
+          total += chunk.byteLength;
+          options.onBytes(total);
+        }
         throw refusal;
       },
     });
-    await expect(runMachine(machine, { maxBytes: 1_000 })).rejects.toBe(refusal);
+    await expect(runMachine(machine, { maxBytes: 300 })).rejects.toBe(refusal);
+  });
+
+  it('refuses a declared length over the cap before writing anything', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': '300' });
+      res.end(PNG);
+    });
+    const { machine, written } = actors({ url: `${server.origin}/files/cat.png` });
+    const error = await runMachine(machine, { maxBytes: 100 }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'DOWNLOAD_TOO_LARGE', maxBytes: 100 });
+    expect(written).toEqual([]);
   });
 
   it('ends with the fetch failure itself, not a deadline, when the server is gone', async () => {
@@ -146,6 +164,15 @@ describe('download machine with its real actors', () => {
 describe('download machine without its actors', () => {
   it('fails and says which actors to provide', async () => {
     await expect(runMachine(downloadMachine, {})).rejects.toThrow(
+      'The download machine needs its actors: provide makeDownloadActors(deps)',
+    );
+  });
+
+  it('fails the same way when only the transfer actor is missing', async () => {
+    const machine = downloadMachine.provide({
+      actors: { resolveUrl: fromPromise(async () => 'https://files.example/cat.png') },
+    });
+    await expect(runMachine(machine, {})).rejects.toThrow(
       'The download machine needs its actors: provide makeDownloadActors(deps)',
     );
   });
