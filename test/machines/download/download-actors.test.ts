@@ -170,7 +170,9 @@ describe('download machine without its actors', () => {
 
   it('fails the same way when only the transfer actor is missing', async () => {
     const machine = downloadMachine.provide({
-      actors: { resolveUrl: fromPromise(async () => 'https://files.example/cat.png') },
+      actors: {
+        resolveUrl: fromPromise<unknown, void>(async () => 'https://files.example/cat.png'),
+      },
     });
     await expect(runMachine(machine, {})).rejects.toThrow(
       'The download machine needs its actors: provide makeDownloadActors(deps)',
