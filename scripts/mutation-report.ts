@@ -5,7 +5,9 @@
  * `<!-- mutation:<name>:end -->`; the prose around them is written by hand and kept.
  *
  *   npx tsx scripts/mutation-report.ts                          the "after" table and survivors
- *   npx tsx scripts/mutation-report.ts --section before --report <json>   the "before" table
+ *   npx tsx scripts/mutation-report.ts --section before --report <json> [--report <json>...]
+ *                                                               the "before" table
+ * Several reports (one run per folder) are read as one.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -161,7 +163,7 @@ export function replaceSection(document: string, section: string, body: string):
 function main(): void {
   const { values } = parseArgs({
     options: {
-      report: { type: 'string', default: 'reports/mutation/mutation.json' },
+      report: { type: 'string', multiple: true, default: ['reports/mutation/mutation.json'] },
       section: { type: 'string', default: 'after' },
       doc: {
         type: 'string',
@@ -169,7 +171,14 @@ function main(): void {
       },
     },
   });
-  const report = JSON.parse(readFileSync(values.report, 'utf8')) as StrykerJsonReport;
+  const report: StrykerJsonReport = {
+    files: Object.assign(
+      {},
+      ...values.report.map(
+        (file) => (JSON.parse(readFileSync(file, 'utf8')) as StrykerJsonReport).files,
+      ),
+    ),
+  };
   let document = readFileSync(values.doc, 'utf8');
   document = replaceSection(document, values.section, scoreTable(folderScores(report)));
   if (values.section === 'after') {
