@@ -45,6 +45,8 @@ describe('retry attempt actor', () => {
     settled.stop();
     running.stop();
     expect(signals.map((signal) => signal.aborted)).toEqual([false, true]);
-    expect(String((signals[1]?.reason as Error).message)).toBe('retry: the attempt was stopped');
+    expect(String((signals[1]?.reason as Error | undefined)?.message)).toBe(
+      'retry: the attempt was stopped',
+    );
   });
 });
