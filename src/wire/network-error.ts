@@ -78,18 +78,31 @@ const MAX_CAUSES = 4;
  * else; the wire's seam (`wireFailure`) types the rest.
  */
 export function networkFailureOf(error: unknown): NetworkFailure | undefined {
+  return firstInCauses(error, (current, code) => {
+    if (code === undefined) return undefined;
+    // undici's ProxyAgent: the proxy answered its CONNECT with something other than 200 (a 407
+    // asking for credentials, a 403, a 502).
+    if (code === 'UND_ERR_ABORTED' && current.message.startsWith('Proxy response')) return 'proxy';
+    const failure = BY_CODE[code];
+    if (failure !== undefined) return failure;
+    if (code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_')) return 'tls';
+    return undefined;
+  });
+}
+
+/**
+ * The first answer `read` gives for `error` or one of its causes (at most {@link MAX_CAUSES}
+ * deep), each read with its string `code` if it has one; `undefined` when none answers.
+ */
+export function firstInCauses<T>(
+  error: unknown,
+  read: (current: Error, code: string | undefined) => T | undefined,
+): T | undefined {
   let current: unknown = error;
   for (let depth = 0; depth <= MAX_CAUSES && current instanceof Error; depth++) {
     const code = (current as Error & { code?: unknown }).code;
-    if (typeof code === 'string') {
-      // undici's ProxyAgent: the proxy answered its CONNECT with something other than 200 (a
-      // 407 asking for credentials, a 403, a 502).
-      if (code === 'UND_ERR_ABORTED' && current.message.startsWith('Proxy response'))
-        return 'proxy';
-      const failure = BY_CODE[code];
-      if (failure !== undefined) return failure;
-      if (code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_')) return 'tls';
-    }
+    const answer = read(current, typeof code === 'string' ? code : undefined);
+    if (answer !== undefined) return answer;
     current = current.cause;
   }
   return undefined;

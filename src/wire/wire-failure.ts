@@ -20,6 +20,7 @@ import { isHeadersOverflow, MAX_HEADER_BYTES } from './http-client.js';
 import {
   ConnectionNetworkError,
   describeNetworkFailure,
+  firstInCauses,
   type NetworkFailure,
   networkFailureOf,
 } from './network-error.js';
@@ -48,24 +49,15 @@ const HTTP_FAULT_NAMES: ReadonlySet<string> = new Set(['HTTPParserError', 'Respo
  */
 const HTTP_FAULT_SOCKET_MESSAGES: ReadonlySet<string> = new Set(['bad response', 'bad upgrade']);
 
-/** How deep a `cause` chain is followed. */
-const MAX_CAUSES = 4;
-
 /** The HTTP-level fault `error` (or one of its causes) reports: its code or class name. */
 function httpFaultOf(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth <= MAX_CAUSES && current instanceof Error; depth++) {
-    const code = (current as Error & { code?: unknown }).code;
-    if (typeof code === 'string' && (code.startsWith('HPE_') || HTTP_FAULT_CODES.has(code))) {
-      return code;
-    }
+  return firstInCauses(error, (current, code) => {
+    if (code !== undefined && (code.startsWith('HPE_') || HTTP_FAULT_CODES.has(code))) return code;
     if (code === 'UND_ERR_SOCKET' && HTTP_FAULT_SOCKET_MESSAGES.has(current.message)) {
       return `${code}: ${current.message}`;
     }
-    if (HTTP_FAULT_NAMES.has(current.name)) return current.name;
-    current = current.cause;
-  }
-  return undefined;
+    return HTTP_FAULT_NAMES.has(current.name) ? current.name : undefined;
+  });
 }
 
 /**
