@@ -49,6 +49,14 @@ const fallbackStatusOf = ({ event }: ExchangeDone) => ({
   status: event.output.kind === 'http-error' ? event.output.status : 0,
 });
 
+/** The `initialize` POST, first or in a new session: no session id is held yet for either. */
+const initializeInput = ({ context, self }: WithSelf) =>
+  exchangeInput(context, self, {
+    method: 'POST',
+    message: initializeMessage(context.callerCapabilities, context.trace),
+    expectId: INITIALIZE_ID,
+  });
+
 /** What the request's answer leads to, for the Streamable POST and the resuming GET alike. */
 const requestOutcomes = [
   ...refusals,
@@ -142,12 +150,7 @@ export const streamableRegion = {
       invoke: {
         id: 'postInitialize',
         src: 'exchange',
-        input: ({ context, self }: WithSelf) =>
-          exchangeInput(context, self, {
-            method: 'POST',
-            message: initializeMessage(context.callerCapabilities, context.trace),
-            expectId: INITIALIZE_ID,
-          }),
+        input: initializeInput,
         onDone: [
           unauthorized,
           // A modern server refusing the 2025 handshake: move to its wire, or say why not.
@@ -190,12 +193,7 @@ export const streamableRegion = {
       invoke: {
         id: 'postReinitialize',
         src: 'exchange',
-        input: ({ context, self }: WithSelf) =>
-          exchangeInput(context, self, {
-            method: 'POST',
-            message: initializeMessage(context.callerCapabilities, context.trace),
-            expectId: INITIALIZE_ID,
-          }),
+        input: initializeInput,
         onDone: [...refusals, ...initializeAnswered],
         onError: failOnError,
       },
