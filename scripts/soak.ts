@@ -177,24 +177,15 @@ async function main(): Promise<void> {
     ) as AnyRuntimeToolDefinition;
   const rows: Row[] = [
     ...FAULTS.flatMap((fault) => [
-      {
-        wire: '2025',
+      ...(['2025', '2026'] as const).map((wire) => ({
+        wire,
         fault,
-        tool: toolOf('w2025', 'echo', fault === 'hang'),
+        tool: toolOf(`w${wire}`, 'echo', fault === 'hang'),
         hangs: fault === 'hang',
         input: { message: fault },
         expected: HTTP_FAULT_OUTCOMES[fault],
         success: fault === 'ok' ? echoOf(fault) : never,
-      },
-      {
-        wire: '2026',
-        fault,
-        tool: toolOf('w2026', 'echo', fault === 'hang'),
-        hangs: fault === 'hang',
-        input: { message: fault },
-        expected: HTTP_FAULT_OUTCOMES[fault],
-        success: fault === 'ok' ? echoOf(fault) : never,
-      },
+      })),
       {
         wire: 'openapi',
         fault,
