@@ -5,6 +5,7 @@
  * the top-level properties, and the properties of a named object argument (an OpenAPI tool's
  * `body`). Pure: no I/O.
  */
+import { decodePointerSegment } from './json-pointer.js';
 import { isRecord } from './type-guards.js';
 
 /** How many `$ref` hops are followed before a schema is taken to accept `null`. */
@@ -24,7 +25,7 @@ function resolvePointer(root: unknown, ref: string): unknown {
   if (!ref.startsWith('#/')) return undefined;
   let node: unknown = root;
   for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    const key = decodePointerSegment(raw);
     if (!isRecord(node) || !Object.hasOwn(node, key)) return undefined;
     node = node[key];
   }

@@ -6,6 +6,7 @@
  * OpenAPI 3.0 schema dialect (`nullable`, boolean `exclusiveMinimum`) becomes JSON Schema on the
  * way. Pure: no I/O.
  */
+import { decodePointerSegment } from '../binding/json-pointer.js';
 import { isRecord } from '../binding/type-guards.js';
 import { OperationRefusal, refuse } from './refusal.js';
 
@@ -47,18 +48,6 @@ const SCHEMA_MAPS: ReadonlySet<string> = new Set([
   'definitions',
   'dependentSchemas',
 ]);
-
-/** Decodes one JSON-pointer segment of a URI fragment (`%xx`, then `~1` and `~0`). */
-function decodePointerSegment(segment: string): string {
-  if (!segment.includes('%') && !segment.includes('~')) return segment;
-  let decoded = segment;
-  try {
-    decoded = decodeURIComponent(segment);
-  } catch {
-    // A lone `%` is taken literally.
-  }
-  return decoded.replaceAll('~1', '/').replaceAll('~0', '~');
-}
 
 /** Expands the schemas and resolves the objects of one document; one instance per document. */
 export class RefExpander {

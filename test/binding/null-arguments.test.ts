@@ -210,3 +210,15 @@ describe('withoutNullArguments', () => {
     expect(withoutNullArguments(value, given)).toBe(value);
   });
 });
+
+describe('a $ref with a lone %', () => {
+  it('is read as written, never thrown: the plan still drops the null the target refuses', () => {
+    const schema = {
+      type: 'object',
+      properties: { a: { $ref: '#/$defs/50%' } },
+      $defs: { '50%': { type: 'string' } },
+    };
+    const plan = nullArgumentPlan(schema);
+    expect(withoutNullArguments({ a: null }, plan)).toEqual({});
+  });
+});
