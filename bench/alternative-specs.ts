@@ -14,15 +14,15 @@ import {
 } from './clients.js';
 import { oursProbeAlternative, sdkSsePerCallAlternative } from './legacy-clients.js';
 import {
-  ours2025Alternative,
-  rawFetchModernAlternative,
-  sdk2PerCallAlternative,
-} from './modern-clients.js';
-import {
   oursOpenApiAlternative,
   rawFetchOpenApiAlternative,
   rawUndiciOpenApiAlternative,
 } from './openapi-clients.js';
+import {
+  ours2025Alternative,
+  rawFetchStatelessAlternative,
+  sdk2PerCallAlternative,
+} from './stateless-clients.js';
 import { oursTelemetryAlternative, type TelemetryId } from './telemetry-clients.js';
 
 /** One alternative against one server URL, and the id its results are reported under. */
@@ -59,7 +59,7 @@ export type AlternativeSpec =
       readonly id: 'sdk2-known' | 'sdk2-known-shared-validator' | 'sdk2-auto';
       readonly url: string;
     }
-  | { readonly kind: 'raw-modern'; readonly id: 'raw-fetch-modern'; readonly url: string }
+  | { readonly kind: 'raw-stateless'; readonly id: 'raw-fetch-stateless'; readonly url: string }
   | { readonly kind: 'ours-telemetry'; readonly id: TelemetryId; readonly url: string };
 
 /** The alternatives of a Streamable HTTP server, by the id their results are reported under. */
@@ -114,7 +114,7 @@ export function clientProcessOf(spec: AlternativeSpec): AlternativeId {
       return 'ours';
     case 'sdk2-auto':
       return 'sdk2-known';
-    case 'raw-fetch-modern':
+    case 'raw-fetch-stateless':
       return 'raw-fetch';
     default:
       return spec.id;
@@ -164,8 +164,8 @@ function build(spec: AlternativeSpec): CallAlternative | Promise<CallAlternative
         negotiation: spec.id === 'sdk2-auto' ? 'auto' : 'known',
         sharedValidator: spec.id === 'sdk2-known-shared-validator',
       });
-    case 'raw-modern':
-      return rawFetchModernAlternative(spec.url);
+    case 'raw-stateless':
+      return rawFetchStatelessAlternative(spec.url);
     case 'ours-telemetry':
       return oursTelemetryAlternative(spec.url, spec.id);
   }

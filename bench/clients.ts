@@ -32,7 +32,7 @@ export type AlternativeId =
   | 'sdk2-known'
   | 'sdk2-known-shared-validator'
   | 'sdk2-auto'
-  | 'raw-fetch-modern'
+  | 'raw-fetch-stateless'
   | 'ours-telemetry-off'
   | 'ours-no-provider'
   | 'ours-traced';

@@ -7,19 +7,19 @@ import type { RoundPlan } from './rounds.js';
 
 /** Every count of one run. */
 export interface Counts {
-  /** Section 1 on `/stateless`, the rows the targets read: the first calls the runner makes. */
+  /** Section 1 on `/sessionless`, the rows the targets read: the first calls the runner makes. */
   readonly targetsSequential: RoundPlan;
   /** Section 2 on `/sse`, the legacy target's rows. */
   readonly legacySequential: RoundPlan;
-  /** Section 1 on `/stateful`: its client children have run `/stateless` already. */
+  /** Section 1 on `/stateful`: its client children have run `/sessionless` already. */
   readonly sequential: RoundPlan;
   /** Section 9, the OpenAPI operation: client children of its own, started for it. */
   readonly openapiSequential: RoundPlan;
   readonly throughput: RoundPlan;
-  /** Section 10, the v2 SDK dual-era server: client children of its own, started for it. */
-  readonly modernSequential: RoundPlan;
+  /** Section 10, the v2 SDK dual-revision server: client children of its own, started for it. */
+  readonly statelessSequential: RoundPlan;
   /** Section 11, calls in flight against the same server. */
-  readonly modernThroughput: RoundPlan;
+  readonly statelessThroughput: RoundPlan;
   /** Section 12, over the emulated link: each call costs round trips of 40 ms. */
   readonly emulatedLink: RoundPlan;
   readonly sse: {
@@ -91,8 +91,8 @@ export const FULL: Counts = {
   },
   // Section 10's client children start with it, so its alternatives warm up like the legacy
   // table's; section 11 runs in the same children, like section 3 after section 1.
-  modernSequential: { warmupCalls: 1_000, rounds: 10, callsPerRound: 20, concurrency: 1 },
-  modernThroughput: {
+  statelessSequential: { warmupCalls: 1_000, rounds: 10, callsPerRound: 20, concurrency: 1 },
+  statelessThroughput: {
     warmupCalls: 64,
     rounds: 3,
     callsPerRound: 1_024,
@@ -126,8 +126,8 @@ export const QUICK: Counts = {
     concurrency: 64,
     roundWarmupCalls: 64,
   },
-  modernSequential: { warmupCalls: 3, rounds: 2, callsPerRound: 5, concurrency: 1 },
-  modernThroughput: {
+  statelessSequential: { warmupCalls: 3, rounds: 2, callsPerRound: 5, concurrency: 1 },
+  statelessThroughput: {
     warmupCalls: 3,
     rounds: 2,
     callsPerRound: 64,
@@ -158,8 +158,8 @@ export function scaled(factor: number): Counts {
     sequential: plan(FULL.sequential),
     openapiSequential: plan(FULL.openapiSequential),
     throughput: plan(FULL.throughput),
-    modernSequential: plan(FULL.modernSequential),
-    modernThroughput: plan(FULL.modernThroughput),
+    statelessSequential: plan(FULL.statelessSequential),
+    statelessThroughput: plan(FULL.statelessThroughput),
     emulatedLink: plan(FULL.emulatedLink),
     sse: { ...FULL.sse, totalBytes: n(FULL.sse.totalBytes) },
     memory: { calls: n(FULL.memory.calls), warmupCalls: n(FULL.memory.warmupCalls) },

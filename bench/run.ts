@@ -13,7 +13,6 @@ import { FULL, QUICK, scaled } from './counts.js';
 import { runCpuProfile } from './cpu-profile.js';
 import { type MachineResult, runMachineOverhead } from './machine-overhead.js';
 import { runMemory } from './memory.js';
-import { runModernSections } from './modern.js';
 import { runOpenApiMount } from './openapi-mount.js';
 import {
   type PerCallResult,
@@ -27,6 +26,7 @@ import { seedOf } from './run-order.js';
 import { MCP_SERVER_IDS, SERVERS, type ServerId } from './server-list.js';
 import { killAllServers, type ServerProcess, startServers } from './server-process.js';
 import { runSseParse } from './sse-parse.js';
+import { runStatelessSections } from './stateless.js';
 import { fmt, machineInfo, printTable } from './stats.js';
 import { computeTargets, openApiTargets, printTargets, type TargetRow } from './targets.js';
 import { log } from './transcript.js';
@@ -122,10 +122,10 @@ async function runMcpSections(): Promise<TargetRow[]> {
       3,
     );
 
-    const [stateless, stateful] = await section(
+    const [sessionless, stateful] = await section(
       '1. Per-call latency and client CPU (Streamable HTTP)',
       async () => [
-        await runStreamablePerCall(server('stateless'), table, counts.targetsSequential),
+        await runStreamablePerCall(server('sessionless'), table, counts.targetsSequential),
         await runStreamablePerCall(server('stateful'), table, counts.sequential),
       ],
     );
@@ -136,18 +136,18 @@ async function runMcpSections(): Promise<TargetRow[]> {
 
     const throughput = await section(
       `3. Throughput, ${counts.throughput.concurrency} in flight`,
-      () => runThroughput(server('stateless'), table, counts.throughput),
+      () => runThroughput(server('sessionless'), table, counts.throughput),
     );
     await clients.stop();
 
     const sse = await section('4. SSE parse throughput', () => runSseParse(counts.sse, seed));
 
     const profile = await section("5. XState's share of the client CPU (V8 CPU profile)", () =>
-      runCpuProfile(server('stateless'), counts.profile),
+      runCpuProfile(server('sessionless'), counts.profile),
     );
 
     const memory = await section('6. Memory and resources left', () =>
-      runMemory(server('stateless'), counts.memory),
+      runMemory(server('sessionless'), counts.memory),
     );
 
     const machine = await section('7. Machine overhead (every actor stubbed)', () =>
@@ -177,14 +177,14 @@ async function runMcpSections(): Promise<TargetRow[]> {
         'share (after idle)',
       ],
       [
-        shareRow(`mcpOperation, ${server(stateless.server).spec.path}`, machine[0], stateless),
+        shareRow(`mcpOperation, ${server(sessionless.server).spec.path}`, machine[0], sessionless),
         shareRow(`mcpOperation, ${server(stateful.server).spec.path}`, machine[1], stateful),
-        shareRow(`XState floor, ${server(stateless.server).spec.path}`, machine[2], stateless),
-        shareRow(`one wire actor, ${server(stateless.server).spec.path}`, machine[3], stateless),
+        shareRow(`XState floor, ${server(sessionless.server).spec.path}`, machine[2], sessionless),
+        shareRow(`one wire actor, ${server(sessionless.server).spec.path}`, machine[3], sessionless),
       ],
     );
 
-    return computeTargets({ stateless, legacy, throughput, sse, profile, memory });
+    return computeTargets({ sessionless, legacy, throughput, sse, profile, memory });
   } finally {
     await clients.stop();
     await Promise.allSettled(servers.map((entry) => entry.close()));
@@ -213,7 +213,7 @@ if (only === undefined || only === 'openapi') {
   });
 }
 if (only === undefined || only === '2026')
-  targets.push(...(await runModernSections(counts, section, seed)));
+  targets.push(...(await runStatelessSections(counts, section, seed)));
 log('\n== Targets (ratios are ours / alternative) ==');
 printTargets(targets);
 const durationSeconds = (performance.now() - started) / 1000;

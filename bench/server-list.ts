@@ -6,7 +6,7 @@
  */
 
 /** Which server; the key every benchmark uses to ask for one. */
-export type ServerId = 'stateless' | 'stateful' | 'legacy-sse' | 'openapi' | 'dual-era';
+export type ServerId = 'sessionless' | 'stateful' | 'legacy-sse' | 'openapi' | 'dual-revision';
 
 /** One server of the benchmark. */
 export interface ServerSpec {
@@ -22,10 +22,10 @@ export interface ServerSpec {
 
 export const SERVERS: readonly ServerSpec[] = [
   {
-    id: 'stateless',
-    title: 'MCP SDK McpServer, Streamable HTTP, stateless, JSON responses',
-    script: 'servers/mcp-stateless.ts',
-    path: '/stateless',
+    id: 'sessionless',
+    title: 'MCP SDK McpServer, Streamable HTTP, sessionless, JSON responses',
+    script: 'servers/mcp-sessionless.ts',
+    path: '/sessionless',
   },
   {
     id: 'stateful',
@@ -40,9 +40,9 @@ export const SERVERS: readonly ServerSpec[] = [
     path: '/sse',
   },
   {
-    id: 'dual-era',
-    title: 'MCP SDK v2 McpServer, createMcpHandler: 2026-07-28, and 2025-11-25 stateless',
-    script: 'servers/mcp-dual-era.ts',
+    id: 'dual-revision',
+    title: 'MCP SDK v2 McpServer, createMcpHandler: 2026-07-28, and 2025-11-25 sessionless',
+    script: 'servers/mcp-dual-revision.ts',
     path: '/dual',
   },
   {
@@ -54,4 +54,4 @@ export const SERVERS: readonly ServerSpec[] = [
 ];
 
 /** The servers of the MCP sections (1 to 7). */
-export const MCP_SERVER_IDS: readonly ServerId[] = ['stateless', 'stateful', 'legacy-sse'];
+export const MCP_SERVER_IDS: readonly ServerId[] = ['sessionless', 'stateful', 'legacy-sse'];

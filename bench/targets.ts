@@ -12,7 +12,7 @@ import { fmt, median, printTable, ratio } from './stats.js';
 
 /** Everything the targets are computed from. */
 export interface TargetInputs {
-  readonly stateless: PerCallResult;
+  readonly sessionless: PerCallResult;
   readonly legacy: PerCallResult;
   readonly throughput: PerCallResult;
   readonly sse: readonly SseResult[];
@@ -76,11 +76,11 @@ function withCeilings(row: TargetRow, throughput: PerCallResult): TargetRow {
 
 /** Computes every target row from `inputs`. */
 export function computeTargets(inputs: TargetInputs): TargetRow[] {
-  const stateless = (id: AlternativeResult['id']) => find(inputs.stateless, id);
+  const stateless = (id: AlternativeResult['id']) => find(inputs.sessionless, id);
   const ours = stateless('ours');
   const rows: TargetRow[] = [
     ratioRow(
-      'MCP per-call latency vs SDK Client per call, stateless JSON',
+      'MCP per-call latency vs SDK Client per call, sessionless JSON',
       { atMost: 0.7 },
       ours?.latencyMedianMs,
       stateless('sdk-per-call')?.latencyMedianMs,

@@ -65,7 +65,7 @@ export async function startV2Gateway(
     mountMcp(server, tools, { requestState });
     return server;
   };
-  const modern = createMcpHandler(factory, { legacy: 'reject' });
+  const stateless = createMcpHandler(factory, { legacy: 'reject' });
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
   const servers = new Set<V2McpServer>();
   const legacy = async (request: Request): Promise<Response> => {
@@ -103,7 +103,7 @@ export async function startV2Gateway(
   };
   const handler = {
     fetch: async (request: Request) =>
-      (await isLegacyRequest(request)) ? legacy(request) : modern.fetch(request),
+      (await isLegacyRequest(request)) ? legacy(request) : stateless.fetch(request),
   };
   const log: string[] = [];
   const served = await serveWebHandler(handler, {
@@ -125,7 +125,7 @@ export async function startV2Gateway(
     liveServers: () => servers.size,
     close: async () => {
       for (const server of [...servers]) await server.close();
-      await modern.close();
+      await stateless.close();
       await served.close();
     },
   };

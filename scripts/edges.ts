@@ -3,7 +3,7 @@
  * machine's model tests that pin them (those calling `expectPinnedEdges`), which write their
  * sections when `STITCHKIT_WRITE_EDGES=1`. Regenerate only after reviewing what changed: the
  * tests print the diff of each section, and the transition table of the chart
- * (`visualizations/<m>.transitions.md`) says which rows moved.
+ * (`visualizations/<m>.transitions.md`) says which rows switched.
  *
  *   npx tsx scripts/edges.ts                    rewrite every machine's edge set
  *   npx tsx scripts/edges.ts mcp-operation      rewrite one machine's (names from the catalogue)
@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { MACHINE_CATALOGUE } from '../src/machines/catalogue.js';
+import { MACHINE_CATALOGUE } from '../src/machines/registry.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** What the model tests read to write their sections instead of comparing them. */

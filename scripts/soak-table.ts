@@ -88,7 +88,7 @@ export interface Row {
   readonly input: Record<string, unknown>;
   /** The outcomes this row may end in (a cancelled call may also end `CANCELLED`). */
   readonly expected: readonly string[];
-  /** The row's own verdict on a success's data. */
+  /** The row's own revision on a success's data. */
   readonly success: (data: unknown) => boolean;
   /** The row never gets an answer: it runs under the short deadline. */
   readonly hangs?: boolean;
@@ -151,9 +151,9 @@ export const LEGACY_FAULT_OUTCOMES: Readonly<Record<LegacyFault, readonly string
 /** The MCP answer of a fault server to a 2025 or a 2026 request (a 2026 result says it is complete). */
 export function mcpAnswer(request: SeenRequest): string {
   const answer = answerRpc(request);
-  const modern = request.headers['mcp-protocol-version'] === '2026-07-28';
+  const stateless = request.headers['mcp-protocol-version'] === '2026-07-28';
   return JSON.stringify(
-    modern && answer?.result !== undefined
+    stateless && answer?.result !== undefined
       ? { ...answer, result: { ...(answer.result as object), resultType: 'complete' } }
       : answer,
   );

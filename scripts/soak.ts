@@ -110,7 +110,7 @@ async function main(): Promise<void> {
           return faultReply(fault, mcpAnswer(request), MAX_BYTES);
         },
       },
-      { modern: true },
+      { stateless: true },
     ),
   );
   const openapi = await startFaultServer((request) =>

@@ -17,7 +17,7 @@ import { toOverviewDot } from '../src/diagrams/overview-dot.js';
 import { toOverviewMermaid } from '../src/diagrams/overview-mermaid.js';
 import { toStatelySource } from '../src/diagrams/stately.js';
 import { countTransitions, toTransitionTable } from '../src/diagrams/table.js';
-import { MACHINE_CATALOGUE, type MachineCatalogueEntry } from '../src/machines/catalogue.js';
+import { MACHINE_CATALOGUE, type MachineCatalogueEntry } from '../src/machines/registry.js';
 import { lineDiff } from './line-diff.js';
 
 /** The committed output directory. */

@@ -32,11 +32,11 @@ export default createMachine({
         },
         {
           "guard": {
-            "type": "startsModern"
+            "type": "startsStateless"
           },
-          "target": "modern",
+          "target": "stateless",
           "actions": [
-            "switchToModern",
+            "switchToStateless",
             "beginRequest"
           ]
         },
@@ -44,9 +44,9 @@ export default createMachine({
           "guard": {
             "type": "isSseOnly"
           },
-          "target": "legacy",
+          "target": "sse",
           "actions": [
-            "switchToLegacy",
+            "switchToSse",
             {
               "type": "beginHandshakeStep",
               "params": {
@@ -56,7 +56,7 @@ export default createMachine({
           ]
         },
         {
-          "target": "streamable",
+          "target": "session",
           "actions": []
         }
       ]
@@ -71,14 +71,14 @@ export default createMachine({
         "onDone": [
           {
             "guard": {
-              "type": "startsModern"
+              "type": "startsStateless"
             },
-            "target": "modern",
+            "target": "stateless",
             "actions": [
               {
                 "type": "assignToken"
               },
-              "switchToModern",
+              "switchToStateless",
               "beginRequest"
             ]
           },
@@ -86,12 +86,12 @@ export default createMachine({
             "guard": {
               "type": "isSseOnly"
             },
-            "target": "legacy",
+            "target": "sse",
             "actions": [
               {
                 "type": "assignToken"
               },
-              "switchToLegacy",
+              "switchToSse",
               {
                 "type": "beginHandshakeStep",
                 "params": {
@@ -101,7 +101,7 @@ export default createMachine({
             ]
           },
           {
-            "target": "streamable",
+            "target": "session",
             "actions": [
               {
                 "type": "assignToken"
@@ -125,7 +125,7 @@ export default createMachine({
         }
       }
     },
-    "streamable": {
+    "session": {
       "initial": "initializing",
       "on": {
         "BYTES_READ": [
@@ -165,12 +165,12 @@ export default createMachine({
               },
               {
                 "guard": {
-                  "type": "offersModernVersion"
+                  "type": "offersStatelessRevision"
                 },
-                "target": "#mcpOperation.modern",
+                "target": "#mcpOperation.stateless",
                 "actions": [
-                  "markMoved",
-                  "switchToModern",
+                  "markSwitched",
+                  "switchToStateless",
                   "beginRequest"
                 ]
               },
@@ -187,12 +187,12 @@ export default createMachine({
                 "guard": {
                   "type": "isFallbackStatus"
                 },
-                "target": "#mcpOperation.legacy",
+                "target": "#mcpOperation.sse",
                 "actions": [
                   {
                     "type": "recordFallback"
                   },
-                  "switchToLegacy",
+                  "switchToSse",
                   {
                     "type": "beginHandshakeStep",
                     "params": {
@@ -737,7 +737,7 @@ export default createMachine({
         }
       }
     },
-    "legacy": {
+    "sse": {
       "initial": "connecting",
       "invoke": {
         "id": "legacyStream",
@@ -1154,7 +1154,7 @@ export default createMachine({
                     "guard": {
                       "type": "holdsLegacyAnswer"
                     },
-                    "target": "#mcpOperation.legacy.responseCheck"
+                    "target": "#mcpOperation.sse.responseCheck"
                   },
                   {
                     "target": "#mcpOperation.closing",
@@ -1259,7 +1259,7 @@ export default createMachine({
         }
       }
     },
-    "modern": {
+    "stateless": {
       "initial": "requesting",
       "on": {
         "BYTES_READ": [
@@ -1282,7 +1282,7 @@ export default createMachine({
       "states": {
         "requesting": {
           "invoke": {
-            "id": "postModernRequest",
+            "id": "postStatelessRequest",
             "src": "exchange",
             "onDone": [
               {
@@ -1296,12 +1296,12 @@ export default createMachine({
               },
               {
                 "guard": {
-                  "type": "isLegacyServer"
+                  "type": "isSessionServer"
                 },
-                "target": "#mcpOperation.streamable",
+                "target": "#mcpOperation.session",
                 "actions": [
-                  "markMoved",
-                  "switchToHandshake",
+                  "markSwitched",
+                  "switchToSession",
                   {
                     "type": "beginHandshakeStep",
                     "params": {
@@ -1312,12 +1312,12 @@ export default createMachine({
               },
               {
                 "guard": {
-                  "type": "offersLegacyVersion"
+                  "type": "offersSessionRevision"
                 },
-                "target": "#mcpOperation.streamable",
+                "target": "#mcpOperation.session",
                 "actions": [
-                  "markMoved",
-                  "switchToHandshake",
+                  "markSwitched",
+                  "switchToSession",
                   {
                     "type": "beginHandshakeStep",
                     "params": {
@@ -1330,10 +1330,10 @@ export default createMachine({
                 "guard": {
                   "type": "isUntypedAnswer"
                 },
-                "target": "#mcpOperation.streamable",
+                "target": "#mcpOperation.session",
                 "actions": [
-                  "markMoved",
-                  "switchToHandshake",
+                  "markSwitched",
+                  "switchToSession",
                   {
                     "type": "beginHandshakeStep",
                     "params": {
@@ -1344,12 +1344,12 @@ export default createMachine({
               },
               {
                 "guard": {
-                  "type": "offersModernRetry"
+                  "type": "offersStatelessRetry"
                 },
                 "target": "requesting",
                 "reenter": true,
                 "actions": [
-                  "markMoved",
+                  "markSwitched",
                   "nextRequestId"
                 ]
               },

@@ -7,7 +7,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { z } from 'zod';
 
 // One validator for the whole child. The SDK's `Server` builds a fresh Ajv instance when it is
-// given none (about 0.5 ms of CPU each on the bench VM), and a stateless server builds a server
+// given none (about 0.5 ms of CPU each on the bench VM), and a sessionless server builds a server
 // per POST: three per call, a quarter of the child's CPU. The validator holds no per-session
 // state (the server uses it only to check elicitation answers), so a deployment shares one.
 const validator = new AjvJsonSchemaValidator();

@@ -6,19 +6,11 @@
  * `type-guards.js` directly.
  */
 
-export { AgentToolError, agentToolErrorFromResult, isAgentToolError } from './agent-tool-error.js';
-export type { AppErrorOptions, ToolErrorProjecting } from './app-error.js';
 export {
-  AppError,
-  isRetryableStatus,
-  projectToolError,
-  TOOL_ERROR_PROJECTION,
-} from './app-error.js';
-export type {
-  AgentApprovalFunction,
-  AgentApprovalPolicy,
-  AgentNeedsApproval,
-} from './approval.js';
+  AgentToolError,
+  agentToolErrorFromResult,
+  isAgentToolError,
+} from './contract/agent-tool-error.js';
 export type {
   ToolCaller,
   ToolCallerAnswer,
@@ -29,7 +21,7 @@ export type {
   ToolCallerMethod,
   ToolCallerRequest,
   ToolLogMessage,
-} from './caller.js';
+} from './contract/caller.js';
 export {
   CALLER_INTERNAL_ERROR,
   CALLER_METHOD_NOT_FOUND,
@@ -37,11 +29,7 @@ export {
   callerServes,
   isCallerListening,
   isToolCallerMethod,
-} from './caller.js';
-export type { GatewayRequestState, GatewayRequestStateOptions } from './gateway-state.js';
-export { createGatewayRequestState } from './gateway-state.js';
-export type { GatewayStateProblem } from './gateway-state-error.js';
-export { GatewayStateError } from './gateway-state-error.js';
+} from './contract/caller.js';
 export type {
   AfterToolCallInfo,
   BeforeToolCallInfo,
@@ -49,28 +37,8 @@ export type {
   ToolCallHooks,
   ToolErrorInfo,
   ToolLifecycle,
-} from './hooks.js';
-export type {
-  McpClientAnswer,
-  McpClientRequest,
-  McpHandlerRequest,
-  McpNotification,
-  McpToolRegistration,
-  McpToolServer,
-} from './mcp-request.js';
-export { mcpHandlerRequestOf } from './mcp-request.js';
-export type {
-  AgentInputSchema,
-  AgentJsonSchemaOptions,
-  AgentMountOptions,
-  AgentTool,
-  AgentToolCallOptions,
-  AgentToolSet,
-} from './mount-agent.js';
-export { mountAgent } from './mount-agent.js';
-export type { McpMountOptions } from './mount-mcp.js';
-export { mountMcp } from './mount-mcp.js';
-export type { McpCallPresentation } from './presentation.js';
+} from './contract/hooks.js';
+export type { McpCallPresentation } from './contract/presentation.js';
 export {
   MCP_ERROR_PRESENTATION,
   MCP_INPUT_REQUIRED,
@@ -80,9 +48,9 @@ export {
   mcpErrorPresentationOf,
   mcpInputRequestOf,
   presentOutput,
-} from './presentation.js';
-export type { RunToolOptions } from './run-tool.js';
-export { isProgressListened, runTool } from './run-tool.js';
+} from './contract/presentation.js';
+export type { RunToolOptions } from './contract/run-tool.js';
+export { isProgressListened, runTool } from './contract/run-tool.js';
 export type {
   AnyRuntimeToolDefinition,
   McpPresentation,
@@ -95,7 +63,7 @@ export type {
   ToolProgressReporter,
   ToolSource,
   ToolTransport,
-} from './runtime-tool.js';
+} from './contract/runtime-tool.js';
 export {
   assertRuntimeToolDefinition,
   DEFAULT_TOOL_TRANSPORTS,
@@ -103,8 +71,8 @@ export {
   resolveToolTransports,
   TOOL_NAME_PATTERN,
   TOOL_TRANSPORTS,
-} from './runtime-tool.js';
-export type { ToolErrorEnvelope, ToolFailure, ToolResult } from './tool-result.js';
+} from './contract/runtime-tool.js';
+export type { ToolErrorEnvelope, ToolFailure, ToolResult } from './contract/tool-result.js';
 export {
   CANCELLED_CODE,
   CANCELLED_STATUS,
@@ -114,13 +82,50 @@ export {
   toolResultFromAppError,
   toolResultFromCancellation,
   toolResultFromError,
-} from './tool-result.js';
+} from './contract/tool-result.js';
+export type { JsonSchemaObject, ValidationIssue } from './contract/zod-schema.js';
+export type { AppErrorOptions, ToolErrorProjecting } from './kernel/app-error.js';
+export {
+  AppError,
+  isRetryableStatus,
+  projectToolError,
+  TOOL_ERROR_PROJECTION,
+} from './kernel/app-error.js';
+export type {
+  AgentApprovalFunction,
+  AgentApprovalPolicy,
+  AgentNeedsApproval,
+} from './mounts/approval.js';
+export type { GatewayRequestState, GatewayRequestStateOptions } from './mounts/gateway-state.js';
+export { createGatewayRequestState } from './mounts/gateway-state.js';
+export type { GatewayStateProblem } from './mounts/gateway-state-error.js';
+export { GatewayStateError } from './mounts/gateway-state-error.js';
+export type {
+  McpClientAnswer,
+  McpClientRequest,
+  McpHandlerRequest,
+  McpNotification,
+  McpToolRegistration,
+  McpToolServer,
+} from './mounts/mcp-request.js';
+export { mcpHandlerRequestOf } from './mounts/mcp-request.js';
+export type {
+  AgentInputSchema,
+  AgentJsonSchemaOptions,
+  AgentMountOptions,
+  AgentTool,
+  AgentToolCallOptions,
+  AgentToolSet,
+} from './mounts/mount-agent.js';
+export { mountAgent } from './mounts/mount-agent.js';
+export type { McpMountOptions } from './mounts/mount-mcp.js';
+export { mountMcp } from './mounts/mount-mcp.js';
 export type {
   AdvertisedTransport,
   ToolManifestEntry,
   ToolNameEntry,
   TransportSummary,
-} from './tool-surface.js';
+} from './mounts/tool-surface.js';
 export {
   buildToolManifest,
   collectToolSurface,
@@ -128,5 +133,4 @@ export {
   summarizeTransports,
   toolInputJsonSchema,
   toolOutputJsonSchema,
-} from './tool-surface.js';
-export type { JsonSchemaObject, ValidationIssue } from './zod-schema.js';
+} from './mounts/tool-surface.js';

@@ -1,6 +1,6 @@
 /**
  * The demo's embedded servers, on one loopback port: an MCP 2026-07-28 server (the SDK v2's
- * `createMcpHandler`, 2026 only) at `/modern`; a 2025-11-25 Streamable HTTP server (SDK v1,
+ * `createMcpHandler`, 2026 only) at `/stateless`; a 2025-11-25 Streamable HTTP server (SDK v1,
  * stateless) at `/crm` that checks its bearer token and answers a revoked one 401 with a
  * challenge; a legacy HTTP+SSE-only server (SDK v1) at `/legacy`, whose Streamable POST is refused
  * 405 and whose stream announces `/messages`; an OpenAPI service serving its own document at
@@ -27,7 +27,7 @@ export interface DemoServers {
   readonly origin: string;
   /** Requests seen so far (the demo reads the difference around each step). */
   requests(): number;
-  /** Calls of `/modern`'s `slow` that the server saw cancelled. */
+  /** Calls of `/stateless`'s `slow` that the server saw cancelled. */
   cancelledOnServer(): number;
   /** Revokes the token `/crm` accepts and accepts `next` instead. */
   rotateToken(next: string): void;
@@ -38,7 +38,7 @@ export interface DemoServers {
 export const FIRST_TOKEN = 'token-1';
 
 /** The 2026 server's tools: one answer, progress, a question for the caller, one that waits. */
-function modernServer(state: { cancelled: number }): V2Server {
+function statelessServer(state: { cancelled: number }): V2Server {
   const server = new V2Server({ name: 'demo-2026', version: '1.0.0' });
   server.registerTool(
     'lookup',
@@ -147,15 +147,15 @@ async function readBody(req: IncomingMessage): Promise<string> {
 /** Starts the demo servers on an OS-assigned loopback port. */
 export async function startDemoServers(): Promise<DemoServers> {
   const state = { cancelled: 0, requests: 0, token: FIRST_TOKEN };
-  const modern = createMcpHandler(() => modernServer(state), { legacy: 'reject' });
+  const stateless = createMcpHandler(() => statelessServer(state), { legacy: 'reject' });
   const streams = new Map<string, SSEServerTransport>();
   let origin = '';
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     state.requests += 1;
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname === '/modern') {
+    if (url.pathname === '/stateless') {
       const body = req.method === 'POST' ? await readBody(req) : undefined;
-      return relayToWebHandler(modern, req, res, body);
+      return relayToWebHandler(stateless, req, res, body);
     }
     if (url.pathname === '/crm' && req.method === 'POST') {
       if (req.headers.authorization !== `Bearer ${state.token}`) {

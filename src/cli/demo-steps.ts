@@ -1,5 +1,5 @@
 /**
- * The demo's steps, each one lifecycle a host meets: a modern call in one request, the fallback
+ * The demo's steps, each one lifecycle a host meets: a stateless call in one request, the fallback
  * chain to legacy SSE with its endpoint wait, a 401 and the next call with a new token, upstream
  * progress, an `input_required` round answered by the caller, a deadline, a caller cancellation
  * reaching the server, an approval, a refused OpenAPI operation, a download into a file boundary,
@@ -63,10 +63,10 @@ export async function mountDemo(
   const world = { token: FIRST_TOKEN } as { token: string };
   const runtime = await mountConnections(
     [
-      defineMcpClientConnection({ name: 'desk', transport: { url: `${origin}/modern` } }),
+      defineMcpClientConnection({ name: 'desk', transport: { url: `${origin}/stateless` } }),
       defineMcpClientConnection({
         name: 'tight',
-        transport: { url: `${origin}/modern` },
+        transport: { url: `${origin}/stateless` },
         tools: { allow: ['slow'], prefix: 'tight' },
         limits: { call: { timeoutMs: 300 } },
       }),
@@ -125,8 +125,8 @@ function summary(output: unknown): string {
 export function demoSteps(world: DemoWorld): DemoStep[] {
   return [
     {
-      name: 'modern call',
-      title: 'a modern call: MCP 2026-07-28 in one request',
+      name: 'stateless call',
+      title: 'a stateless call: MCP 2026-07-28 in one request',
       run: async () => ({
         wire: '2026-07-28',
         outcome: summary(await execute(world, 'lookup', { id: '42' })),

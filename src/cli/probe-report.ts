@@ -4,7 +4,7 @@
  * package's records and typed errors, which carry neither.
  */
 import { AppError } from '../binding/index.js';
-import { isRecord } from '../binding/type-guards.js';
+import { isRecord } from '../binding/kernel/type-guards.js';
 import { failureClassOf } from '../wire/index.js';
 
 /** One transition, with the ms spent in the state it left. */
@@ -65,7 +65,7 @@ export interface ProbeReport {
   /** The MCP revision and wire discovery settled on. */
   negotiated?: {
     readonly protocolVersion: string;
-    readonly wire: 'modern' | 'streamable-http' | 'sse';
+    readonly wire: 'stateless' | 'streamable-http' | 'sse';
     /** What the probe steps were answered, in a sentence. */
     readonly how: string;
   };

@@ -1,7 +1,7 @@
 /**
  * What `probe` does: mounts one connection the way a host would (the same definitions, limits and
  * fence), watching its machines, then calls one tool when asked, and reports all of it as data.
- * The era and the wire come from the discovery's own outcome, read on the package's diagnostics
+ * The revision and the wire come from the discovery's own outcome, read on the package's diagnostics
  * channel; every failure is one of the package's typed errors, reported with its exit code.
  */
 
@@ -128,7 +128,7 @@ function specOf(spec: string): string {
   }
 }
 
-/** Reads the era and the wire of the first MCP operation off the diagnostics channel. */
+/** Reads the revision and the wire of the first MCP operation off the diagnostics channel. */
 function watchDiscovery(): { outcome: Omit<Negotiated, 'how'> | undefined; stop(): void } {
   const channel = tracingChannel(DIAGNOSTICS_CHANNELS.operation);
   const watch: { outcome: Omit<Negotiated, 'how'> | undefined; stop(): void } = {
@@ -147,7 +147,7 @@ function watchDiscovery(): { outcome: Omit<Negotiated, 'how'> | undefined; stop(
       const protocolVersion = result.protocolVersion;
       const wire =
         protocolVersion === '2026-07-28'
-          ? 'modern'
+          ? 'stateless'
           : result.transport === 'sse'
             ? 'sse'
             : 'streamable-http';
@@ -161,13 +161,13 @@ function watchDiscovery(): { outcome: Omit<Negotiated, 'how'> | undefined; stop(
 /** How discovery reached its wire, read off the regions its run entered. */
 function howNegotiated(records: readonly TransitionRecord[]): string {
   const entered = (region: string) => records.some((record) => record.to.startsWith(region));
-  if (entered('legacy.')) {
+  if (entered('sse.')) {
     return 'the Streamable HTTP POST was refused with 400, 404 or 405, so legacy HTTP+SSE followed';
   }
-  if (entered('modern.') && entered('streamable.')) {
+  if (entered('stateless.') && entered('session.')) {
     return 'the 2026-07-28 request was answered the way a 2025 server answers, so the 2025 handshake followed';
   }
-  if (entered('modern.')) return 'the 2026-07-28 request was answered in kind';
+  if (entered('stateless.')) return 'the 2026-07-28 request was answered in kind';
   return 'the connection is pinned to 2025-11-25';
 }
 

@@ -13,7 +13,7 @@ export interface TextStyle {
 }
 
 const WIRES = {
-  modern: 'the modern wire (one POST per request, no session)',
+  stateless: 'the stateless wire (one POST per request, no session)',
   'streamable-http': 'Streamable HTTP (the 2025 handshake, then the request)',
   sse: 'legacy HTTP+SSE (the fallback after a 400, 404 or 405)',
 } as const;

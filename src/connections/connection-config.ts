@@ -3,10 +3,10 @@
  * transports and the host hooks, with errors that name the kind and the connection. Pure.
  */
 import { resolveToolTransports, type ToolTransport } from '../binding/index.js';
-import { isRecord } from '../binding/type-guards.js';
+import { isRecord } from '../binding/kernel/type-guards.js';
 import { MAX_RETRY_ATTEMPTS } from '../machines/retry/retry.policy.js';
 import { type SecretValue, secretHeaders } from '../machines/secret-value.js';
-import { hasHeaderBreak, isHttpToken } from '../wire/header-text.js';
+import { hasHeaderBreak, isHttpToken } from '../wire/core/header-text.js';
 import { connectionDispatcher, parseProxyOption, sendOn, type WireSend } from '../wire/index.js';
 import { type ResolvedMcpLimits, resolveMcpLimits } from './limits.js';
 import type { ConnectionCommonConfig } from './types.js';

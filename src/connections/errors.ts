@@ -3,8 +3,8 @@
  * defined in the wire layer, which raises most of them (decision 0003); the mount budget's error is
  * defined here, where the mount raises it.
  */
-import { AppError, TOOL_ERROR_PROJECTION } from '../binding/app-error.js';
-import { brandSymbol } from '../binding/type-guards.js';
+import { AppError, TOOL_ERROR_PROJECTION } from '../binding/kernel/app-error.js';
+import { brandSymbol } from '../binding/kernel/type-guards.js';
 import { ConnectionError } from '../wire/index.js';
 
 export {

@@ -4,12 +4,12 @@
  */
 
 import { assertTimeoutMs, MAX_TIMER_MS } from '../machines/deadline.js';
-import type { PhaseLimits } from '../wire/index.js';
 import {
   type ConnectionOperation,
   type ConnectionPhase,
   phaseOfOperation,
-} from '../wire/operation.js';
+} from '../wire/core/operation.js';
+import type { PhaseLimits } from '../wire/index.js';
 
 // The timer ceiling is shared with the wait operation, so it lives with the deadline rules.
 export { assertTimeoutMs, MAX_TIMER_MS };

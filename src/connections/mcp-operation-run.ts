@@ -33,10 +33,10 @@ export interface McpOperationRun {
   readonly onProgress?: (report: McpProgressEvent) => void;
   /** The call's caller, when it can receive anything: requests and log messages are relayed. */
   readonly relay?: McpCallerRelay;
-  /** The revision to speak: a call's is discovery's verdict; default the connection's choice. */
+  /** The revision to speak: a call's is discovery's revision; default the connection's choice. */
   readonly protocolVersion?: McpProtocolChoice;
-  /** The revision is a verdict an answer may contradict once (see `McpOperationInput.reprobe`). */
-  readonly reprobe?: boolean;
+  /** The revision is a revision an answer may contradict once (see `McpOperationInput.discovered`). */
+  readonly discovered?: boolean;
   /**
    * A call may run twice with no further effect (its tool is marked read-only or idempotent), so
    * the retry policy may repeat it after any transient failure. A listing always may.
@@ -65,7 +65,7 @@ export function runMcpOperation(
     headers: resolved.headers,
     transportType: resolved.transportType,
     protocolVersion: run.protocolVersion ?? resolved.protocolChoice,
-    reprobe: run.reprobe ?? false,
+    discovered: run.discovered ?? false,
     resolvesToken: resolved.resolvesToken,
     principal: run.context,
     request: run.request,

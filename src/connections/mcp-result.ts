@@ -9,8 +9,8 @@ import {
   type McpCallPresentation,
   type McpErrorPresenting,
 } from '../binding/index.js';
-import type { CallToolResult } from '../binding/mcp-types.js';
-import { isRecord } from '../binding/type-guards.js';
+import type { CallToolResult } from '../binding/kernel/mcp-types.js';
+import { isRecord } from '../binding/kernel/type-guards.js';
 
 const UPSTREAM_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
 

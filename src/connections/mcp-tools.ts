@@ -4,6 +4,7 @@
  */
 
 import type { z } from 'zod';
+import { parseWithSchema } from '../binding/contract/zod-schema.js';
 import {
   type AnyRuntimeToolDefinition,
   defineRuntimeTool,
@@ -14,9 +15,8 @@ import {
   TOOL_NAME_PATTERN,
   type ToolAnnotations,
 } from '../binding/index.js';
-import type { CallToolResult, Tool } from '../binding/mcp-types.js';
-import { isRecord } from '../binding/type-guards.js';
-import { parseWithSchema } from '../binding/zod-schema.js';
+import type { CallToolResult, Tool } from '../binding/kernel/mcp-types.js';
+import { isRecord } from '../binding/kernel/type-guards.js';
 import type {
   McpProgressEvent,
   McpProtocolChoice,
@@ -27,10 +27,10 @@ import { prefixedToolName } from '../openapi/naming.js';
 import {
   ConnectionProtocolError,
   headerParamsOf,
+  MCP_RPC_ERROR,
   type McpHeaderParam,
-  MODERN_ERROR,
-  MODERN_PROTOCOL_VERSION,
   operationScope,
+  STATELESS_REVISION,
 } from '../wire/index.js';
 import { type ResolvedMcpConnection, resolveMcpConnection } from './define-mcp-connection.js';
 import { runMcpOperation } from './mcp-operation-run.js';
@@ -124,7 +124,7 @@ function buildTool(
   plan: ToolPlan,
   observe: TransitionObserver | undefined,
 ): AnyRuntimeToolDefinition {
-  const { tool, input, output, verdict } = plan;
+  const { tool, input, output, revision } = plan;
   // The server's own name, which every request sends; the mounted one may carry a prefix.
   const name = tool.name;
   const repeatable = isRepeatableTool(tool.annotations);
@@ -147,8 +147,8 @@ function buildTool(
           },
           context,
           signal: context.signal,
-          protocolVersion: verdict.protocolVersion,
-          reprobe: verdict.reprobe,
+          protocolVersion: revision.protocolVersion,
+          discovered: revision.discovered,
           repeatable,
           ...(observe === undefined ? {} : { observe }),
           // Ask the upstream for progress only when someone listens, or when progress extends
@@ -165,13 +165,13 @@ function buildTool(
         // -32020: the headers and the body disagree, so the schema held here is stale. List the
         // tools again once, and call once more with the headers the server now annotates.
         if (!isHeaderMismatch(error)) throw error;
-        const fresh = await relistedHeaderParams(connection, resolved, name, verdict, observe);
+        const fresh = await relistedHeaderParams(connection, resolved, name, revision, observe);
         if (fresh === undefined) throw error;
         plan.headerParams = fresh;
         outcome = await call(fresh);
       }
-      // A call that moved to the other revision leaves its verdict for the calls after it.
-      if (verdict.reprobe) verdict.protocolVersion = eraOf(outcome.protocolVersion);
+      // A call that switched to the other revision leaves its revision for the calls after it.
+      if (revision.discovered) revision.protocolVersion = revisionOf(outcome.protocolVersion);
       const result = outcome.result as CallToolResult;
       if (result.isError === true) throw upstreamToolError(name, result);
       if (output !== undefined) await checkStructuredContent(output, result, name, resolved.name);
@@ -207,7 +207,9 @@ function outputCheckOf(tool: Tool): { check?: OutputCheck; unconvertible?: strin
 
 /** A JSON-RPC `-32020` refusal: the request's headers and its body disagree (MCP 2026-07-28). */
 function isHeaderMismatch(error: unknown): boolean {
-  return ConnectionProtocolError.isInstance(error) && error.rpcCode === MODERN_ERROR.headerMismatch;
+  return (
+    ConnectionProtocolError.isInstance(error) && error.rpcCode === MCP_RPC_ERROR.headerMismatch
+  );
 }
 
 /**
@@ -218,13 +220,13 @@ async function relistedHeaderParams(
   connection: McpClientConnection,
   resolved: ResolvedMcpConnection,
   name: string,
-  verdict: ProtocolVerdict,
+  revision: DiscoveredRevision,
   observe: TransitionObserver | undefined,
 ): Promise<readonly McpHeaderParam[] | undefined> {
   const listing = await runMcpOperation(connection, resolved, {
     request: { method: 'tools/list' },
-    protocolVersion: verdict.protocolVersion,
-    reprobe: verdict.reprobe,
+    protocolVersion: revision.protocolVersion,
+    discovered: revision.discovered,
     ...(observe === undefined ? {} : { observe }),
   });
   const tool = (listing.result as McpToolList).tools.find((candidate) => candidate.name === name);
@@ -234,14 +236,14 @@ async function relistedHeaderParams(
 
 /**
  * The revision a connection's calls speak, shared by the tools of one discovery: what discovery
- * spoke, so a call sends nothing but itself (one POST to a modern server, the 2025 handshake and
+ * spoke, so a call sends nothing but itself (one POST to a 2026-07-28 server, the 2025 handshake and
  * the call to a 2025 one). A connection pinned to a revision keeps it; one that probed holds a
- * verdict an answer may contradict once, inside that call, and the call's revision is the next
- * call's verdict.
+ * revision an answer may contradict once, inside that call, and the call's revision is the next
+ * call's revision.
  */
-interface ProtocolVerdict {
+interface DiscoveredRevision {
   protocolVersion: McpProtocolChoice;
-  readonly reprobe: boolean;
+  readonly discovered: boolean;
 }
 
 /** What discovery learned of one tool, for its definition. */
@@ -254,18 +256,18 @@ interface ToolPlan {
   /** Checks its structured output, when it has an `outputSchema` that converts. */
   readonly output: OutputCheck | undefined;
   /** The revision its calls speak, shared by the tools of one discovery. */
-  readonly verdict: ProtocolVerdict;
+  readonly revision: DiscoveredRevision;
 }
 
-/** The era of a negotiated version: the modern revision, or 2025-11-25 for every 2025 one. */
-function eraOf(spoken: string): McpProtocolChoice {
-  return spoken === MODERN_PROTOCOL_VERSION ? MODERN_PROTOCOL_VERSION : '2025-11-25';
+/** The revision of a negotiated version: the stateless revision, or 2025-11-25 for every 2025 one. */
+function revisionOf(spoken: string): McpProtocolChoice {
+  return spoken === STATELESS_REVISION ? STATELESS_REVISION : '2025-11-25';
 }
 
-function verdictOf(resolved: ResolvedMcpConnection, spoken: string): ProtocolVerdict {
+function verdictOf(resolved: ResolvedMcpConnection, spoken: string): DiscoveredRevision {
   return resolved.protocolChoice === 'auto'
-    ? { protocolVersion: eraOf(spoken), reprobe: true }
-    : { protocolVersion: resolved.protocolChoice, reprobe: false };
+    ? { protocolVersion: revisionOf(spoken), discovered: true }
+    : { protocolVersion: resolved.protocolChoice, discovered: false };
 }
 
 /**
@@ -283,7 +285,7 @@ export async function discoverMcpTools(
     ...(observe === undefined ? {} : { observe }),
   });
   const list = outcome.result as McpToolList;
-  const verdict = verdictOf(resolved, outcome.protocolVersion);
+  const revision = verdictOf(resolved, outcome.protocolVersion);
   for (const rejected of list.rejected) {
     report({
       connection: resolved.name,
@@ -334,7 +336,7 @@ export async function discoverMcpTools(
         input: input.schema,
         headerParams: headers.params,
         output: output.check,
-        verdict,
+        revision,
       };
       const definition = buildTool(connection, resolved, plan, observe);
       recordMountedToolCost(definition, resolved.name, tool.inputSchema, list.cache);

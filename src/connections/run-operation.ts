@@ -7,7 +7,7 @@
  */
 import type { AnyStateMachine, InputFrom } from 'xstate';
 import type { ToolAnnotations } from '../binding/index.js';
-import { MAX_TIMER_MS } from '../binding/timers.js';
+import { MAX_TIMER_MS } from '../binding/kernel/timers.js';
 import type {
   InspectionObserver,
   TransitionLabels,

@@ -12,8 +12,8 @@
  */
 import { hasSubscribers } from 'node:diagnostics_channel';
 import type { Attributes, Histogram, Meter, Span, Tracer } from '@opentelemetry/api';
-import { type Otel, otelApi, propagates } from '../binding/otel-api.js';
-import { isRecord } from '../binding/type-guards.js';
+import { type Otel, otelApi, propagates } from '../binding/kernel/otel-api.js';
+import { isRecord } from '../binding/kernel/type-guards.js';
 import { REQUEST_ID } from '../machines/mcp-operation/mcp-operation.policy.js';
 import type { TransitionObserver } from '../machines/observe.js';
 import { failureClassOf, type WireTraceContext } from '../wire/index.js';

@@ -6,7 +6,7 @@ import {
   type NullArgumentPlan,
   nullArgumentPlan,
   withoutNullArguments,
-} from '../binding/null-arguments.js';
+} from '../binding/kernel/null-arguments.js';
 
 const DRAFT_07 = /draft-0[4-7]/;
 /** zod's refusal of a `#/…` reference it cannot resolve (an `$anchor` reference is `#name`). */

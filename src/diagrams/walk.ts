@@ -73,7 +73,7 @@ export function stateNodes(machine: AnyStateMachine): AnyStateNode[] {
   return visit(machine.root);
 }
 
-/** The dotted path of a state node (`streamable.requesting`); the root has the empty path. */
+/** The dotted path of a state node (`session.requesting`); the root has the empty path. */
 export function statePath(node: AnyStateNode): string {
   return node.path.join('.');
 }

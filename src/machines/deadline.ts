@@ -3,7 +3,7 @@
  * each state's named delay is the time remaining. Pure: no I/O, no clock (time is passed in).
  */
 
-import { MAX_TIMER_MS } from '../binding/timers.js';
+import { MAX_TIMER_MS } from '../binding/kernel/timers.js';
 
 export { MAX_TIMER_MS };
 

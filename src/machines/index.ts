@@ -4,7 +4,6 @@
  * stay internal; the diagrams are `stitchkit-transport/diagrams`.
  */
 export type { ConnectionPhase, PhaseLimits } from '../wire/index.js';
-export { MACHINE_CATALOGUE, type MachineCatalogueEntry } from './catalogue.js';
 export type { TokenResolver } from './credentials.js';
 export {
   type DownloadActorDependencies,
@@ -47,6 +46,7 @@ export {
 } from './open-api-call/open-api-call.actors.js';
 export { openApiCallMachine } from './open-api-call/open-api-call.machine.js';
 export type { OpenApiCallInput, OpenApiCallOutput } from './open-api-call/open-api-call.types.js';
+export { MACHINE_CATALOGUE, type MachineCatalogueEntry } from './registry.js';
 export { makeRetryActors } from './retry/retry.actors.js';
 export { retryMachine } from './retry/retry.machine.js';
 export type { RetryInput, RetryOutput, RunAttempt } from './retry/retry.types.js';

@@ -2,7 +2,7 @@
  * An OpenAPI document as a source of operations: the version check, and the operations in
  * document order (methods outside the subset included, so they can be reported). Pure.
  */
-import { isRecord } from '../binding/type-guards.js';
+import { isRecord } from '../binding/kernel/type-guards.js';
 import type { OpenApiMethod } from './types.js';
 
 const METHODS: readonly string[] = ['get', 'head', 'post', 'put', 'patch', 'delete'];

@@ -6,8 +6,8 @@
  * OpenAPI 3.0 schema dialect (`nullable`, boolean `exclusiveMinimum`) becomes JSON Schema on the
  * way. Pure: no I/O.
  */
-import { decodePointerSegment } from '../binding/json-pointer.js';
-import { isRecord } from '../binding/type-guards.js';
+import { decodePointerSegment } from '../binding/kernel/json-pointer.js';
+import { isRecord } from '../binding/kernel/type-guards.js';
 import { OperationRefusal, refuse } from './refusal.js';
 
 /** Most JSON nodes an operation's inputs may expand to. */

@@ -10,7 +10,7 @@ import {
   type NullArgumentPlan,
   nullArgumentPlan,
   withoutNullArguments,
-} from '../binding/null-arguments.js';
+} from '../binding/kernel/null-arguments.js';
 
 type Issue = { readonly message: string; readonly path: readonly PropertyKey[] };
 type Check = (value: Record<string, unknown>) => readonly Issue[];

@@ -4,8 +4,8 @@
  * {@link OperationRefusal} with its reason; nothing here does I/O.
  */
 
-import { isRecord } from '../binding/type-guards.js';
-import { isHttpToken } from '../wire/header-text.js';
+import { isRecord } from '../binding/kernel/type-guards.js';
+import { isHttpToken } from '../wire/core/header-text.js';
 import { MAX_EXPANDED_NODES, type RefExpander } from './expand.js';
 import { refuse } from './refusal.js';
 import { selectCredentialPlacement } from './security.js';

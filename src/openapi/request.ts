@@ -6,7 +6,7 @@
  */
 
 import { AppError } from '../binding/index.js';
-import { hasHeaderBreak } from '../wire/header-text.js';
+import { hasHeaderBreak } from '../wire/core/header-text.js';
 import type { CompiledOperation } from './operation.js';
 import type { OpenApiRequest } from './types.js';
 

@@ -5,8 +5,8 @@
  * alternative; and how the token is placed on the wire request once the run has resolved it.
  * Pure: no I/O.
  */
-import { isRecord } from '../binding/type-guards.js';
-import { isHttpToken } from '../wire/header-text.js';
+import { isRecord } from '../binding/kernel/type-guards.js';
+import { isHttpToken } from '../wire/core/header-text.js';
 import type { WireRequest } from '../wire/index.js';
 import type { RefExpander } from './expand.js';
 import { refuse } from './refusal.js';

@@ -19,8 +19,8 @@ import type {
   TransitionObserver,
 } from '../machines/observe.js';
 import { runMachine } from '../machines/run-machine.js';
-import { parseProxyOption } from '../wire/dispatchers.js';
-import { fetchForDownload, type HostResolver } from '../wire/download-fetch.js';
+import { fetchForDownload, type HostResolver } from '../wire/download/download-fetch.js';
+import { parseProxyOption } from '../wire/http/dispatchers.js';
 import type { ExistingFilePolicy, FileBoundary, FileReference } from './file-boundary.js';
 import { normalizeBoundaryPath } from './file-path.js';
 

@@ -2,9 +2,13 @@
  * The refusals of the managed file boundary (ADR 0081): one class, a closed set of safe codes.
  * Messages never echo the path or the root, so the projection is safe to show a model.
  */
-import { AppError, TOOL_ERROR_PROJECTION, type ToolErrorProjecting } from '../binding/app-error.js';
-import { BrandedError } from '../binding/branded-error.js';
-import { brandSymbol } from '../binding/type-guards.js';
+import {
+  AppError,
+  TOOL_ERROR_PROJECTION,
+  type ToolErrorProjecting,
+} from '../binding/kernel/app-error.js';
+import { BrandedError } from '../binding/kernel/branded-error.js';
+import { brandSymbol } from '../binding/kernel/type-guards.js';
 
 /** The safe codes of a refused file operation. */
 export type FileBoundaryErrorCode =

@@ -2,7 +2,7 @@
  * The managed file boundary (ADR 0081): every file a native operation writes or reads goes
  * through one root. Paths are checked by spelling (`file-path.ts`) and then on the real path
  * (symlinks that leave the root are refused); writes stream into an exclusively created,
- * non-following temporary file in the target's directory, capped while writing, and are moved
+ * non-following temporary file in the target's directory, capped while writing, and are switched
  * into place only on success (decision 0010), so a refused, failed or cancelled write leaves no
  * partial file.
  */
@@ -21,8 +21,8 @@ import {
 } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import { openChunks, readChunk, type WireBody } from '../wire/abortable-read.js';
-import { mediaTypeForFileName } from '../wire/media-type.js';
+import { openChunks, readChunk, type WireBody } from '../wire/read/abortable-read.js';
+import { mediaTypeForFileName } from '../wire/read/media-type.js';
 import { FileBoundaryError, type FileBoundaryErrorCode } from './file-boundary-error.js';
 import { boundaryPathSegments } from './file-path.js';
 

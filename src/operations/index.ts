@@ -1,8 +1,8 @@
 /** `stitchkit-transport/operations`: the generic native operations of ADR 0081. */
 
 export { WaitTimeoutError } from '../machines/wait/wait.timeout-error.js';
-export { DownloadError, type DownloadErrorCode } from '../wire/download-error.js';
-export type { HostResolver, ResolvedAddress } from '../wire/download-fetch.js';
+export { DownloadError, type DownloadErrorCode } from '../wire/download/download-error.js';
+export type { HostResolver, ResolvedAddress } from '../wire/download/download-fetch.js';
 export { type DownloadToolConfig, defineDownloadTool } from './define-download-tool.js';
 export {
   defineUploadTool,

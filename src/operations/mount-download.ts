@@ -5,8 +5,8 @@
  */
 
 import type { z } from 'zod';
-import type { McpToolServer } from '../binding/mcp-request.js';
-import { DownloadError } from '../wire/download-error.js';
+import type { McpToolServer } from '../binding/mounts/mcp-request.js';
+import { DownloadError } from '../wire/download/download-error.js';
 import {
   type DownloadLimits,
   downloadProgressMessage,

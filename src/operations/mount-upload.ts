@@ -5,7 +5,7 @@
  */
 
 import { z } from 'zod';
-import type { McpToolServer } from '../binding/mcp-request.js';
+import type { McpToolServer } from '../binding/mounts/mcp-request.js';
 import type { FileBoundary, FileSource } from './file-boundary.js';
 import { assertRawToolName, failureText, registerRawTool, textResult } from './native-result.js';
 import { runUploadOperation } from './upload-operation.js';

@@ -4,7 +4,7 @@
  */
 
 import type { z } from 'zod';
-import type { McpToolServer } from '../binding/mcp-request.js';
+import type { McpToolServer } from '../binding/mounts/mcp-request.js';
 import type { WaitRendering } from './define-wait-tool.js';
 import { assertRawToolName, rawProgress, registerRawTool, textResult } from './native-result.js';
 import {

@@ -5,14 +5,14 @@
  */
 
 import { z } from 'zod';
-import { AppError, projectToolError } from '../binding/app-error.js';
+import { TOOL_NAME_PATTERN } from '../binding/contract/runtime-tool.js';
+import { AppError, projectToolError } from '../binding/kernel/app-error.js';
+import type { CallToolResult } from '../binding/kernel/mcp-types.js';
 import {
   type McpHandlerRequest,
   type McpToolServer,
   mcpHandlerRequestOf,
-} from '../binding/mcp-request.js';
-import type { CallToolResult } from '../binding/mcp-types.js';
-import { TOOL_NAME_PATTERN } from '../binding/runtime-tool.js';
+} from '../binding/mounts/mcp-request.js';
 
 /** `{ content: [text] }`, plus `isError: true` only for a failure (success has no `isError` key). */
 export function textResult(text: string, isError: boolean): CallToolResult {

@@ -5,36 +5,36 @@
  * actors that give up a body unread; the readers here and the file boundary import the rest
  * directly.
  */
-export { cancelBody, type WireResponse } from './abortable-read.js';
+
+export {
+  type ConnectionOperation,
+  type ConnectionPhase,
+  type OperationScope,
+  operationScope,
+  type PhaseLimits,
+  phaseOfOperation,
+} from './core/operation.js';
+export { redactUrl } from './core/redact.js';
 export {
   addressRefusal,
   classifyAddress,
   type HostRefusal,
   hostRefusal,
   isLocalName,
-} from './address-policy.js';
-export {
-  drainBounded,
-  MAX_ERROR_BODY_CHARS,
-  type ReadBudget,
-  readBoundedBytes,
-  readBoundedText,
-  readErrorExcerpt,
-} from './bounded-body.js';
-export {
-  ConnectionCredentialError,
-  type CredentialProblem,
-  credentialProblemOf,
-} from './credential-error.js';
-export { type ConnectionTls, connectionDispatcher, parseProxyOption } from './dispatchers.js';
-export { DownloadError, type DownloadErrorCode } from './download-error.js';
+} from './download/address-policy.js';
+export { DownloadError, type DownloadErrorCode } from './download/download-error.js';
 export {
   type DownloadFetchOptions,
   type DownloadResponse,
   fetchForDownload,
   type HostResolver,
   type ResolvedAddress,
-} from './download-fetch.js';
+} from './download/download-fetch.js';
+export {
+  ConnectionCredentialError,
+  type CredentialProblem,
+  credentialProblemOf,
+} from './errors/credential-error.js';
 export {
   type AuthChallenge,
   ConnectionAuthorizationRequiredError,
@@ -47,78 +47,33 @@ export {
   ConnectionResponseTooLargeError,
   ConnectionTimeoutError,
   ConnectionUrlError,
-} from './errors.js';
-export { type ConnectionFailureClass, failureClassOf } from './failure-class.js';
-export {
-  describeRedirect,
-  fetchWithoutRedirects,
-  MAX_REDIRECT_PATH_CHARS,
-} from './fetch-guarded.js';
-export { sendOn, type WireRequest, type WireSend } from './http-client.js';
-export {
-  buildJsonRpcNotification,
-  buildJsonRpcRequest,
-  type CallToolResult,
-  isResponseTo,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  LATEST_PROTOCOL_VERSION,
-  type McpToolList,
-  parseCallToolResult,
-  parseInitializeResult,
-  parseJsonText,
-  parseListToolsResult,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type Tool,
-  type ToolListCache,
-  unwrapJsonRpcResponse,
-} from './json-rpc.js';
-export { isEventStream, isJsonMediaType, mediaTypeEssence } from './media-type.js';
-export {
-  headerParamsOf,
-  type InputRequest,
-  type InputRequired,
-  inputRequiredOf,
-  type McpHeaderParam,
-  META,
-  MODERN_ERROR,
-  MODERN_LOG_LEVEL,
-  MODERN_PROTOCOL_VERSION,
-  mcpHeaderValue,
-  mcpParamHeaders,
-  type RpcErrorBody,
-  rpcErrorOf,
-  rpcRefusalViolation,
-  supportedVersionsOf,
-} from './modern-mcp.js';
+} from './errors/errors.js';
+export { type ConnectionFailureClass, failureClassOf } from './errors/failure-class.js';
 export {
   ConnectionNetworkError,
   isRetryableNetworkFailure,
   type NetworkFailure,
-} from './network-error.js';
+} from './errors/network-error.js';
 export {
-  type ConnectionOperation,
-  type ConnectionPhase,
-  type OperationScope,
-  operationScope,
-  type PhaseLimits,
-  phaseOfOperation,
-} from './operation.js';
-export { redactUrl } from './redact.js';
-export { retryAfterMsOf, retryAfterOfResponse } from './retry-after.js';
-export { createSseFrameMeter } from './sse-frame-meter.js';
+  streamFailureIn,
+  type WireFault,
+  wireFailure,
+  wireFaultOf,
+} from './errors/wire-failure.js';
+export { type ConnectionTls, connectionDispatcher, parseProxyOption } from './http/dispatchers.js';
 export {
-  readSseBatches,
-  readSseMessages,
-  type SseBudget,
-  type SseMessage,
-} from './sse-reader.js';
+  describeRedirect,
+  fetchWithoutRedirects,
+  MAX_REDIRECT_PATH_CHARS,
+} from './http/fetch-guarded.js';
+export { sendOn, type WireRequest, type WireSend } from './http/http-client.js';
+export { retryAfterMsOf, retryAfterOfResponse } from './http/retry-after.js';
 export {
   type WireTraceContext,
   writeTraceHeaders,
   writeTraceMeta,
-} from './trace-context.js';
-export type { Dispatcher } from './undici.js';
+} from './http/trace-context.js';
+export type { Dispatcher } from './http/undici.js';
 export {
   assertInsideFence,
   createHostFence,
@@ -127,10 +82,61 @@ export {
   normalizeAllowHosts,
   parseConnectionUrl,
   resolveEndpointUrl,
-} from './url-fence.js';
-export { streamFailureIn, type WireFault, wireFailure, wireFaultOf } from './wire-failure.js';
+} from './http/url-fence.js';
 export {
   challengeOfResponse,
   MAX_WWW_AUTHENTICATE_CHARS,
   parseWwwAuthenticate,
-} from './www-authenticate.js';
+} from './http/www-authenticate.js';
+export {
+  buildJsonRpcNotification,
+  buildJsonRpcRequest,
+  type CallToolResult,
+  isResponseTo,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type McpToolList,
+  parseCallToolResult,
+  parseInitializeResult,
+  parseJsonText,
+  parseListToolsResult,
+  SESSION_REVISION,
+  SESSION_REVISIONS,
+  type Tool,
+  type ToolListCache,
+  unwrapJsonRpcResponse,
+} from './mcp/json-rpc.js';
+export {
+  headerParamsOf,
+  type InputRequest,
+  type InputRequired,
+  inputRequiredOf,
+  MCP_RPC_ERROR,
+  type McpHeaderParam,
+  META,
+  mcpHeaderValue,
+  mcpParamHeaders,
+  type RpcErrorBody,
+  rpcErrorOf,
+  rpcRefusalViolation,
+  STATELESS_LOG_LEVEL,
+  STATELESS_REVISION,
+  supportedVersionsOf,
+} from './mcp/stateless.js';
+export { cancelBody, type WireResponse } from './read/abortable-read.js';
+export {
+  drainBounded,
+  MAX_ERROR_BODY_CHARS,
+  type ReadBudget,
+  readBoundedBytes,
+  readBoundedText,
+  readErrorExcerpt,
+} from './read/bounded-body.js';
+export { isEventStream, isJsonMediaType, mediaTypeEssence } from './read/media-type.js';
+export { createSseFrameMeter } from './read/sse-frame-meter.js';
+export {
+  readSseBatches,
+  readSseMessages,
+  type SseBudget,
+  type SseMessage,
+} from './read/sse-reader.js';

@@ -28,11 +28,11 @@ function measured(
   };
 }
 
-const none = { server: 'stateless' as const, results: [] };
+const none = { server: 'sessionless' as const, results: [] };
 
 function floorRows(results: readonly AlternativeResult[]) {
   const rows = computeTargets({
-    stateless: { server: 'stateless', results },
+    sessionless: { server: 'sessionless', results },
     legacy: none,
     throughput: none,
     sse: [],

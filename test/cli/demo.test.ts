@@ -42,7 +42,7 @@ describe('the demo', () => {
     expect(
       steps.map(({ name, wire, outcome, requests }) => [name, wire, outcome, requests]),
     ).toEqual([
-      ['modern call', '2026-07-28', 'customer 42: Ada Lovelace', 1],
+      ['stateless call', '2026-07-28', 'customer 42: Ada Lovelace', 1],
       ['fallback to legacy SSE', 'legacy SSE', 'Lisbon: sunny', 5],
       ['401, then a new token', '2025-11-25', '401, then you are ada', 5],
       ['upstream progress', '2026-07-28', 'report ready', 1],
@@ -59,14 +59,16 @@ describe('the demo', () => {
         .filter((line) => line.type === 'transition' && line.step === step)
         .map((line) => `${line.to} [${line.event}]`);
     expect(entered(1)).toEqual([
-      'modern.requesting.waiting [xstate.init]',
-      'closed [xstate.done.actor.postModernRequest]',
+      'stateless.requesting.waiting [xstate.init]',
+      'closed [xstate.done.actor.postStatelessRequest]',
     ]);
-    expect(entered(2)).toContain('legacy.initializing [SSE_ENDPOINT]');
+    expect(entered(2)).toContain('sse.initializing [SSE_ENDPOINT]');
     expect(entered(3)).toContain('closed [xstate.done.actor.postInitialize]');
-    expect(entered(5)).toContain('modern.answeringInput [xstate.done.actor.postModernRequest]');
+    expect(entered(5)).toContain(
+      'stateless.answeringInput [xstate.done.actor.postStatelessRequest]',
+    );
     expect(entered(6)).toContain(
-      'closed [xstate.after.REQUEST_DEADLINE.mcpOperation.modern.requesting.waiting]',
+      'closed [xstate.after.REQUEST_DEADLINE.mcpOperation.stateless.requesting.waiting]',
     );
     expect(entered(7)).toContain('closed [CANCEL]');
     expect(steps[2]?.lines?.[0]).toMatch(
@@ -84,7 +86,7 @@ describe('the demo', () => {
   it('prints the live trace and ends with the summary table', async () => {
     const { stdout } = await demo();
     expect(stdout).toContain(
-      '    weather mcpOperation: legacy.connecting -> legacy.initializing  [SSE_ENDPOINT]',
+      '    weather mcpOperation: sse.connecting -> sse.initializing  [SSE_ENDPOINT]',
     );
     const summary = stdout.slice(stdout.indexOf('== summary'));
     expect(summary.split('\n')[1]).toMatch(/^step\s+wire\s+outcome\s+requests\s+ms\s*$/);

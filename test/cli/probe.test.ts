@@ -1,6 +1,6 @@
 /**
- * `stitchkit-transport probe` against servers of each era and wire (the MCP SDK's own: a v2
- * dual-era server, v1 Streamable HTTP and legacy-SSE-only servers), against fault servers for each
+ * `stitchkit-transport probe` against servers of each revision and wire (the MCP SDK's own: a v2
+ * dual-revision server, v1 Streamable HTTP and legacy-SSE-only servers), against fault servers for each
  * failure class and its exit code, and against an OpenAPI document by URL and from a file. The
  * command runs in-process through `main` with captured streams; the packed `bin` is
  * `test/structure/probe-bin.test.ts`.
@@ -65,16 +65,16 @@ const trace = (run: { readonly trace: readonly TraceStep[] } | undefined) =>
   (run?.trace ?? []).map((step) => step.to);
 
 describe('probe <mcp-url>', () => {
-  it('reports a 2026-07-28 server: the modern wire, its tools, one request', async () => {
+  it('reports a 2026-07-28 server: the stateless wire, its tools, one request', async () => {
     const { code, report } = await probeJson([v2.url('/dual')]);
     expect(code).toBe(0);
     expect(report.negotiated).toEqual({
       protocolVersion: '2026-07-28',
-      wire: 'modern',
+      wire: 'stateless',
       how: 'the 2026-07-28 request was answered in kind',
     });
     expect(names(report)).toEqual(['echo', 'fail', 'route', 'chatty', 'confirm', 'slow']);
-    expect(trace(report.discovery)).toEqual(['modern.requesting.waiting', 'closed']);
+    expect(trace(report.discovery)).toEqual(['stateless.requesting.waiting', 'closed']);
     expect(report.tools[0]).toEqual({
       name: 'echo',
       description: 'Echoes the message back.',
@@ -92,10 +92,10 @@ describe('probe <mcp-url>', () => {
       how: 'the 2026-07-28 request was answered the way a 2025 server answers, so the 2025 handshake followed',
     });
     expect(trace(report.discovery)).toEqual([
-      'modern.requesting.waiting',
-      'streamable.initializing',
-      'streamable.notifying',
-      'streamable.requesting.waiting',
+      'stateless.requesting.waiting',
+      'session.initializing',
+      'session.notifying',
+      'session.requesting.waiting',
       'endingSession',
       'closed',
     ]);
@@ -120,7 +120,7 @@ describe('probe <mcp-url>', () => {
     ]);
     expect(code).toBe(0);
     expect(report.call).toMatchObject({ tool: 'echo', ok: true, progress: [] });
-    expect(trace(report.call)).toEqual(['modern.requesting.waiting', 'closed']);
+    expect(trace(report.call)).toEqual(['stateless.requesting.waiting', 'closed']);
   });
 
   it('answers an input_required round with --answer, and shows what was asked', async () => {
@@ -140,9 +140,9 @@ describe('probe <mcp-url>', () => {
       asked: [{ method: 'elicitation/create', message: 'Deploy to staging?' }],
     });
     expect(trace(report.call)).toEqual([
-      'modern.requesting.waiting',
-      'modern.answeringInput',
-      'modern.requesting.waiting',
+      'stateless.requesting.waiting',
+      'stateless.answeringInput',
+      'stateless.requesting.waiting',
       'closed',
     ]);
     // Without --answer the probe declares nothing, and the call says what it lacked.
@@ -162,7 +162,7 @@ describe('probe <mcp-url>', () => {
   it('prints text for a person, without colour off a TTY', async () => {
     const { code, stdout } = await probe([v2.url('/dual')]);
     expect(code).toBe(0);
-    expect(stdout).toContain('negotiated   MCP 2026-07-28 on the modern wire');
+    expect(stdout).toContain('negotiated   MCP 2026-07-28 on the stateless wire');
     expect(stdout).toContain('tools        6 mounted');
     expect(stdout).not.toContain('\u001b[');
   });

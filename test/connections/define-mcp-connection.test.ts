@@ -267,7 +267,7 @@ describe('a defined connection at work', () => {
     expect(server.count()).toBe(before);
     expect(tokenCalls).toBe(0);
     await mountConnections([connection]);
-    // The modern probe first, refused as a 2025 server refuses it, then the 2025 handshake.
+    // The stateless probe first, refused as a 2025 server refuses it, then the 2025 handshake.
     expect(methods(server.requests.slice(before))).toEqual([
       'POST tools/list',
       'POST initialize',

@@ -162,7 +162,7 @@ describe('defineOpenApiConnection', () => {
     try {
       const mcp = defineMcpClientConnection({
         name: 'peer',
-        transport: { url: peers.url('/stateless-json') },
+        transport: { url: peers.url('/sessionless-json') },
         tools: { allow: ['echo'] },
       });
       const api = defineOpenApiConnection({

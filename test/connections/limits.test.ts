@@ -13,7 +13,7 @@ import {
   type ConnectionOperation,
   type ConnectionPhase,
   phaseOfOperation,
-} from '../../src/wire/operation.js';
+} from '../../src/wire/core/operation.js';
 
 const INVALID: readonly [string, unknown][] = [
   ['0', 0],

@@ -1,7 +1,7 @@
 /**
- * MCP 2026-07-28 against the MCP SDK v2's own servers on loopback: a dual-era server and a
- * modern-only one. What each mount and each call puts on the wire (request lines and the modern
- * headers), what a modern-only server costs an `auto` connection, and the typed errors when no
+ * MCP 2026-07-28 against the MCP SDK v2's own servers on loopback: a dual-revision server and a
+ * stateless-only one. What each mount and each call puts on the wire (request lines and the stateless
+ * headers), what a stateless-only server costs an `auto` connection, and the typed errors when no
  * revision is shared. The 2025 peers of `mcp-peers.test.ts` pin that the 2025 wire is unchanged.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -60,8 +60,8 @@ function lines(): string[] {
   );
 }
 
-/** The modern headers of each request (absent ones left out). */
-function modernHeaders(): Record<string, string>[] {
+/** The stateless headers of each request (absent ones left out). */
+function statelessHeaders(): Record<string, string>[] {
   return v2.log.map((entry) =>
     Object.fromEntries(
       ['mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id']
@@ -81,8 +81,8 @@ const ECHOED = {
   },
 };
 
-describe('a connection pinned to 2026-07-28, against a dual-era v2 server', () => {
-  it('mounts with one POST and calls with one POST, each with the modern headers and envelope', async () => {
+describe('a connection pinned to 2026-07-28, against a dual-revision v2 server', () => {
+  it('mounts with one POST and calls with one POST, each with the stateless headers and envelope', async () => {
     const tools = await mountConnections([connection('/dual', '2026-07-28')]);
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'chatty',
@@ -96,7 +96,7 @@ describe('a connection pinned to 2026-07-28, against a dual-era v2 server', () =
     v2.resetLog();
     expect(await runTool(echo(tools), { message: 'hi' }, { source: 'agent' })).toEqual(ECHOED);
     expect(lines()).toEqual(['POST /dual tools/call 200']);
-    expect(modernHeaders()).toEqual([
+    expect(statelessHeaders()).toEqual([
       { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' },
     ]);
     expect(v2.log[0]?.body).toEqual({
@@ -126,8 +126,8 @@ describe('a connection pinned to 2026-07-28, against a dual-era v2 server', () =
   });
 });
 
-describe('an auto connection, which tries the modern wire first', () => {
-  it.each(['/dual', '/modern-only'] as const)(
+describe('an auto connection, which tries the stateless wire first', () => {
+  it.each(['/dual', '/stateless-only'] as const)(
     'against the v2 server at %s: mounts with one POST and calls with one POST',
     async (path) => {
       const tools = await mountConnections([connection(path)]);
@@ -141,7 +141,7 @@ describe('an auto connection, which tries the modern wire first', () => {
   it('against a 2025-only v1 server: the probe refused, then the 2025 handshake; calls send no probe', async () => {
     const auto = defineMcpClientConnection({
       name: 'v1',
-      transport: { url: v1.url('/stateless-json') },
+      transport: { url: v1.url('/sessionless-json') },
     });
     const tools = await mountConnections([auto]);
     const v1Lines = () =>
@@ -162,8 +162,10 @@ describe('an auto connection, which tries the modern wire first', () => {
     ]);
   });
 
-  it('pinned to 2025-11-25 against a modern-only server, fails with the versions both sides speak and never tries legacy SSE', async () => {
-    const error = await rejectionOf(mountConnections([connection('/modern-only', '2025-11-25')]));
+  it('pinned to 2025-11-25 against a stateless-only server, fails with the versions both sides speak and never tries legacy SSE', async () => {
+    const error = await rejectionOf(
+      mountConnections([connection('/stateless-only', '2025-11-25')]),
+    );
     expect(error).toBeInstanceOf(ConnectionProtocolError);
     expect(error).toMatchObject({
       operation: 'initialize',
@@ -171,11 +173,11 @@ describe('an auto connection, which tries the modern wire first', () => {
       message:
         'Connection "v2" supports none of the MCP protocol versions this client speaks (server: 2026-07-28; client: 2025-11-25)',
     });
-    expect(lines()).toEqual(['POST /modern-only initialize 400']);
+    expect(lines()).toEqual(['POST /stateless-only initialize 400']);
   });
 });
 
-describe('a call whose server changed revision since discovery (the verdict it carries is wrong)', () => {
+describe('a call whose server changed revision since discovery (the revision it carries is wrong)', () => {
   const faults = useFaultServers();
 
   /** Refuses the 2025 handshake with -32022 naming 2026-07-28, as an upgraded server does. */
@@ -199,10 +201,10 @@ describe('a call whose server changed revision since discovery (the verdict it c
   const call = (tool: AnyRuntimeToolDefinition, message: string) =>
     runTool(tool, { message }, { source: 'agent' });
 
-  it('moves a 2025 verdict to the modern wire once, and the next call sends one POST', async () => {
+  it('moves a 2025 revision to the stateless wire once, and the next call sends one POST', async () => {
     const server = await faults.start(mcpHandler());
     const tool = await mountMoving(server);
-    server.setHandler(mcpHandler({ initialize: refuseHandshake }, { modern: true }));
+    server.setHandler(mcpHandler({ initialize: refuseHandshake }, { stateless: true }));
     const from = server.count();
     expect(await call(tool, 'a')).toMatchObject({ ok: true });
     expect(await call(tool, 'b')).toMatchObject({ ok: true });
@@ -218,8 +220,8 @@ describe('a call whose server changed revision since discovery (the verdict it c
     ]);
   });
 
-  it('moves a modern verdict to the 2025 wire once, and the next call starts with the handshake', async () => {
-    const server = await faults.start(mcpHandler({}, { modern: true }));
+  it('moves a stateless revision to the 2025 wire once, and the next call starts with the handshake', async () => {
+    const server = await faults.start(mcpHandler({}, { stateless: true }));
     const tool = await mountMoving(server);
     expect(wire(server)).toEqual(['POST /mcp tools/list']);
     server.setHandler(mcpHandler());
@@ -240,7 +242,7 @@ describe('a call whose server changed revision since discovery (the verdict it c
   it('never loops: a server that refuses both revisions ends the call with its last refusal', async () => {
     const server = await faults.start(mcpHandler());
     const tool = await mountMoving(server);
-    // Refuses the handshake with -32022, and the modern request as a 2025 server does.
+    // Refuses the handshake with -32022, and the stateless request as a 2025 server does.
     server.setHandler(mcpHandler({ initialize: refuseHandshake }));
     const from = server.count();
     const result = await call(tool, 'a');
@@ -254,7 +256,7 @@ describe('a connection pinned to 2026-07-28, against a 2025-only v1 server', () 
   it("fails discovery with the server's own JSON-RPC refusal, code and message", async () => {
     const pinned = defineMcpClientConnection({
       name: 'v1',
-      transport: { url: v1.url('/stateless-json'), protocolVersion: '2026-07-28' },
+      transport: { url: v1.url('/sessionless-json'), protocolVersion: '2026-07-28' },
     });
     const error = await rejectionOf(mountConnections([pinned]));
     expect(error).toBeInstanceOf(ConnectionProtocolError);
@@ -295,7 +297,7 @@ describe('transport.protocolVersion', () => {
   });
 });
 
-describe('progress and cancellation on the modern wire', () => {
+describe('progress and cancellation on the stateless wire', () => {
   it("relays progress from the call's own stream, and cancelling closes the request and nothing else", async () => {
     const tools = await mountConnections([connection('/dual', '2026-07-28')]);
     const slow = tools.find((tool) => tool.name === 'slow');
@@ -329,7 +331,7 @@ describe('progress and cancellation on the modern wire', () => {
   });
 });
 
-describe('log messages on the modern wire', () => {
+describe('log messages on the stateless wire', () => {
   const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 
   async function chattyTool(): Promise<AnyRuntimeToolDefinition> {
@@ -371,7 +373,7 @@ describe('log messages on the modern wire', () => {
   });
 });
 
-describe('input_required on the modern wire', () => {
+describe('input_required on the stateless wire', () => {
   async function confirmTool(): Promise<AnyRuntimeToolDefinition> {
     const tools = await mountConnections([connection('/dual', '2026-07-28')]);
     const tool = tools.find((candidate) => candidate.name === 'confirm');
@@ -433,7 +435,7 @@ describe('input_required on the modern wire', () => {
   });
 });
 
-describe('the caching hints of a modern listing', () => {
+describe('the caching hints of a stateless listing', () => {
   it('are kept on the catalog, per connection', async () => {
     const tools = await mountConnections([connection('/dual', '2026-07-28')]);
     expect(describeCatalog(tools).connections).toEqual([

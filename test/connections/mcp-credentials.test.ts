@@ -117,12 +117,12 @@ describe('tokens follow each call', () => {
     const { seen, provider } = recordingProvider((principal) => `tok-${principal ?? 'discovery'}`);
     const connection = defineMcpClientConnection({
       name: 'peer',
-      transport: { url: peers.url('/stateless-json') },
+      transport: { url: peers.url('/sessionless-json') },
       token: provider,
     });
     const tools = await mountConnections([connection]);
     expect(seen).toEqual([undefined]);
-    // The modern probe (refused by this 2025 server), then the 2025 handshake: one token for all.
+    // The stateless probe (refused by this 2025 server), then the 2025 handshake: one token for all.
     expect(peerAuthorizations()).toEqual([
       'Bearer tok-discovery initialize',
       'Bearer tok-discovery notifications/initialized',
@@ -152,7 +152,7 @@ describe('tokens follow each call', () => {
     const { seen, provider } = recordingProvider((principal) => `tok-${principal ?? 'discovery'}`);
     const connection = defineMcpClientConnection({
       name: 'peer',
-      transport: { url: peers.url('/stateless-json') },
+      transport: { url: peers.url('/sessionless-json') },
       token: provider,
     });
     const toolSet = mountAgent({
@@ -167,12 +167,12 @@ describe('tokens follow each call', () => {
   it('never lets a second mount see the first mount token', async () => {
     const first = defineMcpClientConnection({
       name: 'first',
-      transport: { url: peers.url('/stateless-json') },
+      transport: { url: peers.url('/sessionless-json') },
       token: () => 'tok-first',
     });
     const second = defineMcpClientConnection({
       name: 'second',
-      transport: { url: peers.url('/stateless-json') },
+      transport: { url: peers.url('/sessionless-json') },
       token: () => 'tok-second',
     });
     const firstTools = await mountConnections([first]);
@@ -318,7 +318,7 @@ describe('secrets stay out of every output', () => {
 
     // Every request carried both secrets, so the checks below are not vacuous.
     const sent = fault.requests.slice(before);
-    // Discovery: the modern probe and the three of the 2025 wire; then four calls of three.
+    // Discovery: the stateless probe and the three of the 2025 wire; then four calls of three.
     expect(sent.length).toBe(4 + 3 * 4);
     expect(
       sent.every(

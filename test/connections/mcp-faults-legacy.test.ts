@@ -278,39 +278,39 @@ describe('the transition records of a fallback run', () => {
     const server = await start(legacyMcpHandler());
     const records: TransitionRecord[] = [];
     await mountConnections([connect(server)], { observe: (record) => records.push(record) });
-    // Transient states (starting, legacy.endpointCheck, legacy.initializeCheck, closing) leave no
+    // Transient states (starting, sse.endpointCheck, sse.initializeCheck, closing) leave no
     // record.
     expect(
       records.map(({ from, to, event, operation }) => ({ from, to, event, operation })),
     ).toEqual([
       // No token provider: nothing to resolve, so the run starts with its first POST.
-      { from: '', to: 'streamable.initializing', event: 'xstate.init', operation: 'initialize' },
+      { from: '', to: 'session.initializing', event: 'xstate.init', operation: 'initialize' },
       {
-        from: 'streamable.initializing',
-        to: 'legacy.connecting',
+        from: 'session.initializing',
+        to: 'sse.connecting',
         event: 'xstate.done.actor.postInitialize',
         operation: 'endpoint',
       },
       {
-        from: 'legacy.connecting',
-        to: 'legacy.initializing',
+        from: 'sse.connecting',
+        to: 'sse.initializing',
         event: 'SSE_ENDPOINT',
         operation: 'initialize',
       },
       {
-        from: 'legacy.initializing',
-        to: 'legacy.notifying',
+        from: 'sse.initializing',
+        to: 'sse.notifying',
         event: 'SSE_MESSAGE',
         operation: 'notifications/initialized',
       },
       {
-        from: 'legacy.notifying',
-        to: 'legacy.requesting.waiting',
+        from: 'sse.notifying',
+        to: 'sse.requesting.waiting',
         event: 'xstate.done.actor.postLegacyInitialized',
         operation: 'tools/list',
       },
       {
-        from: 'legacy.requesting.waiting',
+        from: 'sse.requesting.waiting',
         to: 'closed',
         event: 'SSE_MESSAGE',
         operation: 'tools/list',
@@ -356,7 +356,7 @@ describe('a wrong path', () => {
     expect((error as Error).message).toBe(
       'Connection "wrong" request failed with status 404 (after its Streamable HTTP POST was answered 404, legacy HTTP+SSE was tried)',
     );
-    // The modern probe, the 2025 initialize, then the legacy GET: each answered 404.
+    // The stateless probe, the 2025 initialize, then the legacy GET: each answered 404.
     expect(wire(server)).toEqual([
       'POST /mcp/mpc tools/list',
       'POST /mcp/mpc initialize',

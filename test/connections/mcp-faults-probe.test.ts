@@ -1,6 +1,6 @@
 /**
- * Fault scenarios of the modern probe: an `auto` connection's discovery sends MCP 2026-07-28
- * first. Only a 400, 404 or 405 without a modern JSON-RPC error reads as "a 2025 server" and leads
+ * Fault scenarios of the stateless probe: an `auto` connection's discovery sends MCP 2026-07-28
+ * first. Only a 400, 404 or 405 without a 2026-07-28 JSON-RPC error reads as "a 2025 server" and leads
  * to the 2025 handshake; every other failure of the probe ends discovery typed, as the same
  * failure of the 2025 `initialize` does, and never reaches legacy SSE.
  */
@@ -35,7 +35,7 @@ function probing(
   return defineMcpClientConnection({ name: 'probing', transport: { url: server.url }, ...extra });
 }
 
-/** A 2025 server whose modern requests get `answer` instead of the 2025 SDK's refusal. */
+/** A 2025 server whose stateless requests get `answer` instead of the 2025 SDK's refusal. */
 function answeringTheProbe(answer: FaultReply | FaultHandler): FaultHandler {
   const server2025 = mcpHandler();
   return (request, server) => {
@@ -46,7 +46,7 @@ function answeringTheProbe(answer: FaultReply | FaultHandler): FaultHandler {
   };
 }
 
-describe('the modern probe of an auto connection', () => {
+describe('the stateless probe of an auto connection', () => {
   it('times out typed at tools/list when the server never answers, and sends nothing else', async () => {
     const server = await start(answeringTheProbe(reply.hang()));
     const error = await rejectionOf(mountConnections([probing(server, { timeoutMs: 300 })]));
@@ -104,7 +104,7 @@ describe('the modern probe of an auto connection', () => {
     [-32020, 'answered HTTP 400 with MCP error (code -32020)'],
     [-32021, 'needs client capabilities its caller did not declare (none named)'],
   ])(
-    'takes a 400 carrying the modern error %i as a modern refusal: typed, no handshake',
+    'takes a 400 carrying the stateless error %i as a stateless refusal: typed, no handshake',
     async (code, violation) => {
       const server = await start(
         answeringTheProbe((request: SeenRequest) =>
@@ -139,7 +139,7 @@ describe('the modern probe of an auto connection', () => {
   });
 });
 
-describe('x-mcp-header on the modern wire', () => {
+describe('x-mcp-header on the stateless wire', () => {
   const TOOLS = [
     {
       name: 'echo',
@@ -164,7 +164,7 @@ describe('x-mcp-header on the modern wire', () => {
   ];
 
   it('skips a tool whose annotations are invalid, and sends Mcp-Param-* for the rest', async () => {
-    const server = await start(mcpHandler({}, { modern: true, tools: TOOLS }));
+    const server = await start(mcpHandler({}, { stateless: true, tools: TOOLS }));
     const skipped: unknown[] = [];
     const tools = await mountConnections([probing(server)], {
       onSkippedTool: (entry) => skipped.push(entry),
@@ -197,7 +197,7 @@ describe('x-mcp-header on the modern wire', () => {
   });
 });
 
-describe('a -32020 (the headers and the body disagree) on the modern wire', () => {
+describe('a -32020 (the headers and the body disagree) on the stateless wire', () => {
   const plain = {
     name: 'echo',
     description: 'Echoes.',
@@ -217,7 +217,7 @@ describe('a -32020 (the headers and the body disagree) on the modern wire', () =
     },
   };
 
-  /** A modern server that now annotates `region` and refuses a call without its header. */
+  /** A 2026-07-28 server that now annotates `region` and refuses a call without its header. */
   const strict = mcpHandler(
     {
       'tools/call': (request: SeenRequest) =>
@@ -236,11 +236,11 @@ describe('a -32020 (the headers and the body disagree) on the modern wire', () =
               }),
             ),
     },
-    { modern: true, tools: [annotated] },
+    { stateless: true, tools: [annotated] },
   );
 
   it('lists the tools again once, calls once more with the new headers, and keeps them', async () => {
-    const server = await start(mcpHandler({}, { modern: true, tools: [plain] }));
+    const server = await start(mcpHandler({}, { stateless: true, tools: [plain] }));
     const [echo] = await mountConnections([probing(server)]);
     if (echo === undefined) throw new Error('echo not mounted');
     server.setHandler(strict);
@@ -260,7 +260,7 @@ describe('a -32020 (the headers and the body disagree) on the modern wire', () =
   });
 
   it('gives up after the one retry when the server still refuses', async () => {
-    const server = await start(mcpHandler({}, { modern: true, tools: [plain] }));
+    const server = await start(mcpHandler({}, { stateless: true, tools: [plain] }));
     const [echo] = await mountConnections([probing(server)]);
     if (echo === undefined) throw new Error('echo not mounted');
     // The listing stays unannotated, so the retry sends no header and is refused again.
@@ -270,7 +270,7 @@ describe('a -32020 (the headers and the body disagree) on the modern wire', () =
           'tools/call': (request: SeenRequest) =>
             reply.json(400, mcpMessage.error(request.rpc?.id ?? null, -32020, 'Header mismatch')),
         },
-        { modern: true, tools: [plain] },
+        { stateless: true, tools: [plain] },
       ),
     );
     const from = server.count();
@@ -287,7 +287,7 @@ describe('a -32020 (the headers and the body disagree) on the modern wire', () =
 describe('a -32022 naming 2026-07-28 itself', () => {
   it('is retried once, under a new id, and the second answer stands', async () => {
     let refused = false;
-    const base = mcpHandler({}, { modern: true });
+    const base = mcpHandler({}, { stateless: true });
     const server = await start((request, fault) => {
       if (!refused && request.rpc?.method === 'tools/list') {
         refused = true;

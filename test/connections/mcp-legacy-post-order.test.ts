@@ -33,10 +33,10 @@ const CALL_WIRE = [
 ];
 /** The call's transitions up to its request, when every handshake answer comes in order. */
 const TO_REQUEST = [
-  ' -> legacy.connecting (xstate.init)',
-  'legacy.connecting -> legacy.initializing (SSE_ENDPOINT)',
-  'legacy.initializing -> legacy.notifying (SSE_MESSAGE)',
-  'legacy.notifying -> legacy.requesting.waiting (xstate.done.actor.postLegacyInitialized)',
+  ' -> sse.connecting (xstate.init)',
+  'sse.connecting -> sse.initializing (SSE_ENDPOINT)',
+  'sse.initializing -> sse.notifying (SSE_MESSAGE)',
+  'sse.notifying -> sse.requesting.waiting (xstate.done.actor.postLegacyInitialized)',
 ];
 
 /** Pushes the correct response onto the stream at once; answers the POST `afterMs` later. */
@@ -95,7 +95,7 @@ describe('a legacy request answered on the stream before its POST is accepted', 
     await expectEchoed(echo);
     expect(lines(records)).toEqual([
       ...TO_REQUEST,
-      'legacy.requesting.waiting -> closed (xstate.done.actor.postLegacyRequest)',
+      'sse.requesting.waiting -> closed (xstate.done.actor.postLegacyRequest)',
     ]);
     expect(wire(server, before)).toEqual(CALL_WIRE);
     // Only the stream is closed by the client; every POST was answered to its end.
@@ -108,7 +108,7 @@ describe('a legacy request answered on the stream before its POST is accepted', 
     });
     await expectEchoed(echo);
     expect(lines(records).at(-1)).toBe(
-      'legacy.requesting.waiting -> closed (xstate.done.actor.postLegacyRequest)',
+      'sse.requesting.waiting -> closed (xstate.done.actor.postLegacyRequest)',
     );
   });
 
@@ -122,7 +122,7 @@ describe('a legacy request answered on the stream before its POST is accepted', 
     expect(performance.now() - startedAt).toBeGreaterThanOrEqual(390);
     expect(lines(records)).toEqual([
       ...TO_REQUEST,
-      'legacy.requesting.waiting -> closed (xstate.after.REQUEST_DEADLINE.mcpOperation.legacy.requesting.waiting)',
+      'sse.requesting.waiting -> closed (xstate.after.REQUEST_DEADLINE.mcpOperation.sse.requesting.waiting)',
     ]);
     expect(wire(server, before)).toEqual(CALL_WIRE);
     // The stream and the POST that never answered, both closed by the client.
@@ -145,7 +145,7 @@ describe('a legacy request answered on the stream before its POST is accepted', 
     );
     expect(result).toMatchObject({ ok: false, code: 'CANCELLED' });
     expect(toolCauseFromResult(result)).toBe(reason);
-    expect(lines(records).at(-1)).toBe('legacy.requesting.waiting -> closed (CANCEL)');
+    expect(lines(records).at(-1)).toBe('sse.requesting.waiting -> closed (CANCEL)');
     expect(wire(server, before)).toEqual(CALL_WIRE);
   });
 });
@@ -158,7 +158,7 @@ describe('a legacy initialize answered on the stream before its POST is accepted
     await expectEchoed(echo);
     expect(lines(records).slice(0, 4)).toEqual([
       ...TO_REQUEST.slice(0, 2),
-      'legacy.initializing -> legacy.notifying (xstate.done.actor.postLegacyInitialize)',
+      'sse.initializing -> sse.notifying (xstate.done.actor.postLegacyInitialize)',
       TO_REQUEST[3],
     ]);
     expect(wire(server, before)).toEqual(CALL_WIRE);
@@ -173,7 +173,7 @@ describe('a legacy initialize answered on the stream before its POST is accepted
     expect(cause).toBeInstanceOf(ConnectionTimeoutError);
     expect(cause).toMatchObject({ operation: 'initialize', timeoutMs: 400 });
     expect(lines(records).at(-1)).toBe(
-      'legacy.initializing -> closed (xstate.after.HANDSHAKE_DEADLINE.mcpOperation.legacy.initializing)',
+      'sse.initializing -> closed (xstate.after.HANDSHAKE_DEADLINE.mcpOperation.sse.initializing)',
     );
   });
 });

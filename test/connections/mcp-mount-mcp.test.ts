@@ -28,7 +28,7 @@ async function listUpstream(url: string): Promise<readonly Tool[]> {
 }
 
 beforeAll(async () => {
-  const url = peers.url('/stateless-json');
+  const url = peers.url('/sessionless-json');
   upstreamTools = await listUpstream(url);
   const tools: readonly AnyRuntimeToolDefinition[] = await mountConnections([
     defineMcpClientConnection({ name: 'upstream-peer', transport: { url } }),

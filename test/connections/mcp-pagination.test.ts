@@ -23,7 +23,7 @@ function pageMessage(request: SeenRequest, pages: number) {
   const result = {
     tools: [tool(`t${page}`)],
     ...(page < pages ? { nextCursor: `page-${page + 1}` } : {}),
-    // A modern server's results carry `resultType` (MCP 2026-07-28).
+    // A 2026-07-28 server's results carry `resultType` (MCP 2026-07-28).
     ...(request.headers['mcp-protocol-version'] === '2026-07-28' ? { resultType: 'complete' } : {}),
   };
   return { jsonrpc: '2.0', id: request.rpc?.id, result };
@@ -41,7 +41,7 @@ function listCursors(server: FaultServer): (string | undefined)[] {
 }
 
 // These pages are served on the 2025-11-25 wire (the connections pin it); the last test pages on
-// the modern one.
+// the stateless one.
 describe('paginated discovery', () => {
   it('follows nextCursor and mounts the tools of every page with one handshake', async () => {
     const server = await start(mcpHandler({ 'tools/list': pagedList(3) }));
@@ -102,8 +102,8 @@ describe('paginated discovery', () => {
     expect(listCursors(server).length).toBeLessThan(40);
   });
 
-  it('pages the same way on the modern wire: one POST a page, no handshake', async () => {
-    const server = await start(mcpHandler({ 'tools/list': pagedList(3) }, { modern: true }));
+  it('pages the same way on the stateless wire: one POST a page, no handshake', async () => {
+    const server = await start(mcpHandler({ 'tools/list': pagedList(3) }, { stateless: true }));
     const tools = await mountConnections([
       defineMcpClientConnection({ name: 'paged', transport: { url: server.url } }),
     ]);

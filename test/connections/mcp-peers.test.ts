@@ -1,5 +1,5 @@
 /**
- * MCP connections against the MCP SDK's own servers on loopback: Streamable HTTP stateless (JSON
+ * MCP connections against the MCP SDK's own servers on loopback: Streamable HTTP sessionless (JSON
  * and SSE answers), stateful (session DELETE at teardown), and legacy HTTP+SSE behind 400/404/405.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -45,8 +45,8 @@ function wireLog(): string[] {
 }
 
 describe.each([
-  { path: '/stateless-json', transport: 'streamable-http' },
-  { path: '/stateless-sse', transport: 'streamable-http' },
+  { path: '/sessionless-json', transport: 'streamable-http' },
+  { path: '/sessionless-sse', transport: 'streamable-http' },
 ])('a Streamable HTTP peer at $path', ({ path }) => {
   it('discovers every tool and calls one with exactly initialize, initialized and tools/call', async () => {
     const tools = await mountConnections([connection(path)]);
@@ -67,16 +67,16 @@ describe.each([
 
 // A connection without a token provider has nothing to resolve: it starts with its first POST.
 const STREAMABLE_CALL = [
-  ['', 'streamable.initializing', 'xstate.init', 'initialize'],
+  ['', 'session.initializing', 'xstate.init', 'initialize'],
   [
-    'streamable.initializing',
-    'streamable.notifying',
+    'session.initializing',
+    'session.notifying',
     'xstate.done.actor.postInitialize',
     'notifications/initialized',
   ],
   [
-    'streamable.notifying',
-    'streamable.requesting.waiting',
+    'session.notifying',
+    'session.requesting.waiting',
     'xstate.done.actor.postInitialized',
     'tools/call',
   ],
@@ -84,22 +84,22 @@ const STREAMABLE_CALL = [
 
 describe.each([
   {
-    path: '/stateless-json',
+    path: '/sessionless-json',
     ending: [
-      ['streamable.requesting.waiting', 'closed', 'xstate.done.actor.postRequest', 'tools/call'],
+      ['session.requesting.waiting', 'closed', 'xstate.done.actor.postRequest', 'tools/call'],
     ],
   },
   {
-    path: '/stateless-sse',
+    path: '/sessionless-sse',
     ending: [
-      ['streamable.requesting.waiting', 'closed', 'xstate.done.actor.postRequest', 'tools/call'],
+      ['session.requesting.waiting', 'closed', 'xstate.done.actor.postRequest', 'tools/call'],
     ],
   },
   {
     path: '/stateful',
     ending: [
       [
-        'streamable.requesting.waiting',
+        'session.requesting.waiting',
         'endingSession',
         'xstate.done.actor.postRequest',
         'tools/call',
@@ -140,7 +140,7 @@ describe('a call through a connection with a token provider', () => {
     const records: TransitionRecord[] = [];
     const principals: unknown[] = [];
     const tools = await mountConnections([
-      connection('/stateless-json', {
+      connection('/sessionless-json', {
         token: (context) => {
           principals.push(context?.source);
           return 'secret';
@@ -156,14 +156,9 @@ describe('a call through a connection with a token provider', () => {
     expect(principals).toEqual([undefined, 'agent']);
     expect(records.map(({ from, to, event, operation }) => [from, to, event, operation])).toEqual([
       ['', 'credentials', 'xstate.init', 'initialize'],
-      [
-        'credentials',
-        'streamable.initializing',
-        'xstate.done.actor.resolveCredentials',
-        'initialize',
-      ],
+      ['credentials', 'session.initializing', 'xstate.done.actor.resolveCredentials', 'initialize'],
       ...STREAMABLE_CALL.slice(1),
-      ['streamable.requesting.waiting', 'closed', 'xstate.done.actor.postRequest', 'tools/call'],
+      ['session.requesting.waiting', 'closed', 'xstate.done.actor.postRequest', 'tools/call'],
     ]);
   });
 });
@@ -230,13 +225,13 @@ describe.each(['/legacy-404', '/legacy-405', '/legacy-400'])(
 describe('tool filters, budgets and the catalog', () => {
   it('mounts only allowed tools minus blocked ones', async () => {
     const tools = await mountConnections([
-      connection('/stateless-json', { tools: { allow: ['echo', 'add', 'big'], block: ['big'] } }),
+      connection('/sessionless-json', { tools: { allow: ['echo', 'add', 'big'], block: ['big'] } }),
     ]);
     expect(tools.map((tool) => tool.name)).toEqual(['echo', 'add']);
   });
 
   it('refuses a surface above maxTools after discovery', async () => {
-    const error = await mountConnections([connection('/stateless-json')], {
+    const error = await mountConnections([connection('/sessionless-json')], {
       budget: { maxTools: 2 },
     }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConnectionBudgetExceededError);
@@ -244,7 +239,7 @@ describe('tool filters, budgets and the catalog', () => {
   });
 
   it('refuses a surface above maxSchemaBytes and reports the bytes per connection', async () => {
-    const tools = await mountConnections([connection('/stateless-json')]);
+    const tools = await mountConnections([connection('/sessionless-json')]);
     const catalog = describeCatalog(tools);
     expect(catalog.totals.tools).toBe(PEER_TOOL_NAMES.length);
     expect(catalog.connections).toEqual([
@@ -257,7 +252,7 @@ describe('tool filters, budgets and the catalog', () => {
     ]);
     expect(catalog.totals.schemaBytes).toBeGreaterThan(100);
     await expect(
-      mountConnections([connection('/stateless-json')], { budget: { maxSchemaBytes: 10 } }),
+      mountConnections([connection('/sessionless-json')], { budget: { maxSchemaBytes: 10 } }),
     ).rejects.toMatchObject({
       limit: 10,
       actual: catalog.totals.schemaBytes,
@@ -268,7 +263,7 @@ describe('tool filters, budgets and the catalog', () => {
 
 describe('tool results', () => {
   it('relays a structured upstream refusal with its code, hint and retryability', async () => {
-    const tools = await mountConnections([connection('/stateless-json')]);
+    const tools = await mountConnections([connection('/sessionless-json')]);
     const result = await runTool(toolNamed(tools, 'fail'), {}, { source: 'agent' });
     expect(result).toEqual({
       ok: false,
@@ -281,7 +276,7 @@ describe('tool results', () => {
   });
 
   it('validates arguments against the converted server schema before any request', async () => {
-    const tools = await mountConnections([connection('/stateless-json')]);
+    const tools = await mountConnections([connection('/sessionless-json')]);
     peers.resetLog();
     const result = await runTool(toolNamed(tools, 'add'), { a: 'two', b: 3 }, { source: 'agent' });
     expect(result).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });

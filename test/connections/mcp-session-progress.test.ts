@@ -2,7 +2,7 @@
  * Progress a server sends only on the session's standalone stream, as mcp-framework 0.2.x does
  * (issue 43): a 2025 call that asked for progress in a stateful session holds that stream for its
  * length and relays only the reports that carry its token. A server that refuses the stream
- * (405), a stateless server and a call nobody listens to change nothing; the stream is closed with
+ * (405), a sessionless server and a call nobody listens to change nothing; the stream is closed with
  * the call on every outcome, and its failure never fails the call (its bytes count toward the
  * call's ceiling, as on every stream of the call). Against an SDK v1 server whose
  * tool sends its progress without a related request, and the fault server for a stream that
@@ -172,7 +172,7 @@ describe('a 2025 call that asks for progress in a stateful session', () => {
   });
 });
 
-describe('a 2025 call that asks for progress of a stateless server', () => {
+describe('a 2025 call that asks for progress of a sessionless server', () => {
   it('sends no GET: there is no session whose stream could carry it', async () => {
     const steps = await mountSteps({ stateless: true });
     const { result, reports } = await callListening(steps);

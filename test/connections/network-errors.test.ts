@@ -18,8 +18,8 @@ import {
   defineOpenApiConnection,
   mountConnections,
 } from '../../src/connections/index.js';
-import { DownloadError } from '../../src/wire/download-error.js';
-import { fetchForDownload } from '../../src/wire/download-fetch.js';
+import { DownloadError } from '../../src/wire/download/download-error.js';
+import { fetchForDownload } from '../../src/wire/download/download-fetch.js';
 import { listenOnLoopback, readBodyText } from '../fixtures/http-helpers.js';
 import { rejectionOf } from '../support/fault-suite.js';
 

@@ -13,8 +13,12 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mountConnections } from '../../src/connections/index.js';
-import { type LoggedServer, startV1Gateway, startV2Gateway } from '../fixtures/era-gateways.js';
 import { type FaultServer, mcpHandler, startFaultServer } from '../fixtures/fault-server.js';
+import {
+  type LoggedServer,
+  startV1Gateway,
+  startV2Gateway,
+} from '../fixtures/revision-gateways.js';
 import { connect } from '../support/fault-suite.js';
 import { sentMeta, useOtel } from '../support/otel.js';
 

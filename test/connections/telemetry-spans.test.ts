@@ -85,16 +85,16 @@ describe('an MCP operation span', () => {
     });
     expect(call.status).toEqual({ code: SpanStatusCode.UNSET });
     expect(call.events.map((event) => event.name)).toEqual([
-      'streamable.initializing',
-      'streamable.notifying',
-      'streamable.requesting.waiting',
+      'session.initializing',
+      'session.notifying',
+      'session.requesting.waiting',
       'endingSession',
       'closed',
     ]);
     // State names, the machine and elapsed ms only.
     expect(call.events[1]?.attributes).toEqual({
       'stitchkit.machine': 'mcpOperation',
-      'stitchkit.state.from': 'streamable.initializing',
+      'stitchkit.state.from': 'session.initializing',
       'stitchkit.elapsed_ms': expect.any(Number),
     });
     // Separate traces: the discovery and the call each started at the root.
@@ -161,11 +161,11 @@ describe('an MCP operation span', () => {
     const call = only('tools/call echo');
     expect(call.attributes['stitchkit.mcp.wire']).toBe('sse');
     expect(call.events.map((event) => event.name)).toEqual([
-      'streamable.initializing',
-      'legacy.connecting',
-      'legacy.initializing',
-      'legacy.notifying',
-      'legacy.requesting.waiting',
+      'session.initializing',
+      'sse.connecting',
+      'sse.initializing',
+      'sse.notifying',
+      'sse.requesting.waiting',
       'closed',
     ]);
   });
@@ -195,9 +195,9 @@ describe('an MCP operation span', () => {
       message: 'Connection "peer" timed out after 300 ms',
     });
     expect(call.events.map((event) => event.name)).toEqual([
-      'streamable.initializing',
-      'streamable.notifying',
-      'streamable.requesting.waiting',
+      'session.initializing',
+      'session.notifying',
+      'session.requesting.waiting',
       'cancellingRequest',
       'endingSession',
       'closed',
@@ -234,9 +234,9 @@ describe('an MCP operation span', () => {
       'server.port': PORT(),
     });
     expect(toolCall.events.map((event) => event.name)).toEqual([
-      'streamable.initializing',
-      'streamable.notifying',
-      'streamable.requesting.waiting',
+      'session.initializing',
+      'session.notifying',
+      'session.requesting.waiting',
       'endingSession',
       'closed',
     ]);

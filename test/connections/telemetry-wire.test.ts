@@ -169,9 +169,9 @@ describe('the options', () => {
     });
     expect(outer?.attributes['gen_ai.operation.name']).toBeUndefined();
     expect(outer?.events.map((event) => event.name)).toEqual([
-      'streamable.initializing',
-      'streamable.notifying',
-      'streamable.requesting.waiting',
+      'session.initializing',
+      'session.notifying',
+      'session.requesting.waiting',
       'closed',
     ]);
   });

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import mermaid from 'mermaid';
 import { describe, expect, it } from 'vitest';
-import { MACHINE_CATALOGUE } from '../../src/machines/catalogue.js';
+import { MACHINE_CATALOGUE } from '../../src/machines/registry.js';
 
 const DIR = resolve(import.meta.dirname, '../../visualizations');
 const diagrams = readdirSync(DIR).filter((name) => name.endsWith('.mmd'));

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnyStateNode } from 'xstate';
 import { renderSvg } from '../../scripts/visualize.js';
 import { toOverviewDot } from '../../src/diagrams/overview-dot.js';
-import { MACHINE_CATALOGUE } from '../../src/machines/catalogue.js';
+import { MACHINE_CATALOGUE } from '../../src/machines/registry.js';
 
 function nodesBelow(node: AnyStateNode): AnyStateNode[] {
   return Object.values(node.states as Record<string, AnyStateNode>).flatMap((child) => [

@@ -21,7 +21,7 @@ import { toOverviewDot } from '../../src/diagrams/overview-dot.js';
 import { toOverviewMermaid } from '../../src/diagrams/overview-mermaid.js';
 import { ROOT_ROW_NAME, toTransitionTable } from '../../src/diagrams/table.js';
 import { describeEventType } from '../../src/diagrams/walk.js';
-import { MACHINE_CATALOGUE } from '../../src/machines/catalogue.js';
+import { MACHINE_CATALOGUE } from '../../src/machines/registry.js';
 
 // The definition, read here without the walker under test.
 function nodesBelow(node: AnyStateNode): AnyStateNode[] {

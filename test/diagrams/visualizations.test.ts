@@ -7,7 +7,7 @@ import {
   freshnessMessage,
   renderVisualizations,
 } from '../../scripts/visualize.js';
-import { MACHINE_CATALOGUE } from '../../src/machines/catalogue.js';
+import { MACHINE_CATALOGUE } from '../../src/machines/registry.js';
 
 describe('visualizations/', () => {
   it('matches what the machine definitions generate (the failure shows the transition diff to review)', async () => {

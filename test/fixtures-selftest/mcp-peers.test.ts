@@ -25,7 +25,7 @@ function bearer(token: string) {
 }
 
 describe('streamable HTTP peers', () => {
-  it.each(['/stateless-json', '/stateless-sse', '/stateful'])(
+  it.each(['/sessionless-json', '/sessionless-sse', '/stateful'])(
     'serves list, echo and whoami on %s',
     async (path) => {
       const client = new Client({ name: 'selftest', version: '1.0.0' });
@@ -47,7 +47,9 @@ describe('streamable HTTP peers', () => {
 
   it('returns add sums, fail errors and big texts', async () => {
     const client = new Client({ name: 'selftest', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(peers.url('/stateless-json'))));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(peers.url('/sessionless-json'))),
+    );
     try {
       const add = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
       expect(add.structuredContent).toEqual({ sum: 5 });
@@ -84,7 +86,7 @@ describe('streamable HTTP peers', () => {
     peers.resetLog();
     const client = new Client({ name: 'selftest', version: '1.0.0' });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(peers.url('/stateless-json')), bearer('t-2')),
+      new StreamableHTTPClientTransport(new URL(peers.url('/sessionless-json')), bearer('t-2')),
     );
     await client.close();
     const posts = peers.log.filter((entry) => entry.method === 'POST');
@@ -93,18 +95,22 @@ describe('streamable HTTP peers', () => {
       [['notifications/initialized'], 202],
     ]);
     expect(posts[0]?.headers.authorization).toBe('Bearer t-2');
-    const get = await fetch(peers.url('/stateless-json'), {
+    const get = await fetch(peers.url('/sessionless-json'), {
       headers: { accept: 'text/event-stream' },
     });
     await get.body?.cancel();
     expect(get.status).toBe(405);
-    expect(peers.log.at(-1)).toMatchObject({ method: 'GET', path: '/stateless-json', status: 405 });
+    expect(peers.log.at(-1)).toMatchObject({
+      method: 'GET',
+      path: '/sessionless-json',
+      status: 405,
+    });
   });
 
   it('aborts the slow handler signal when the client goes away', async () => {
     const before = peers.abortedToolSignals;
     const controller = new AbortController();
-    const response = fetch(peers.url('/stateless-json'), {
+    const response = fetch(peers.url('/sessionless-json'), {
       method: 'POST',
       signal: controller.signal,
       headers: {

@@ -6,12 +6,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readSseMessages, type SseBudget } from '../../src/wire/sse-reader.js';
-import { createHostFence, isInsideFence } from '../../src/wire/url-fence.js';
+import { createHostFence, isInsideFence } from '../../src/wire/http/url-fence.js';
 import {
   MAX_WWW_AUTHENTICATE_CHARS,
   parseWwwAuthenticate,
-} from '../../src/wire/www-authenticate.js';
+} from '../../src/wire/http/www-authenticate.js';
+import { readSseMessages, type SseBudget } from '../../src/wire/read/sse-reader.js';
 import { expectedAdmission, FENCE, surfaceKinds, urlNear } from './fence-cases.js';
 import { fuzzParameters } from './fuzz-config.js';
 
@@ -134,13 +134,13 @@ describe('the host fence', () => {
           const fenceOf = createHostFence('fuzz', new URL(fence.connectionUrl), fence.allowHosts);
           // Every generated URL parses: the cases are built from valid parts.
           const admitted = isInsideFence(new URL(generated.text), fenceOf);
-          const verdict = expectedAdmission(generated, fence.entries);
-          count(verdict);
-          if (verdict === 'admitted') for (const kind of surfaceKinds(generated)) count(kind);
+          const revision = expectedAdmission(generated, fence.entries);
+          count(revision);
+          if (revision === 'admitted') for (const kind of surfaceKinds(generated)) count(kind);
           expect(
             admitted,
             `${generated.text} with fence ${fence.connectionUrl} + [${fence.allowHosts}]`,
-          ).toBe(verdict === 'admitted');
+          ).toBe(revision === 'admitted');
         },
       ),
       fuzzParameters(5_000),

@@ -249,8 +249,8 @@ describe.each(MACHINE_MODELS)('the edge sets of $name', ({ name, machine, models
   }, 180_000);
 });
 
-const MODERN_401 =
-  'modern.requesting.waiting{!session,!reopened,canResume,pagesLeft=49,inputRoundsLeft=2,MOVED} --done(postModernRequest) {"kind":"http-error","status":401,"body":"no"}';
+const STATELESS_401 =
+  'stateless.requesting.waiting{!session,!reopened,canResume,pagesLeft=49,inputRoundsLeft=2,SWITCHED} --done(postStatelessRequest) {"kind":"http-error","status":401,"body":"no"}';
 const OPENAPI_401 = (bytes: number) =>
   `requesting{readBytes=${bytes}} --done(sendRequest) {"kind":"http-error","status":401,"body":"expired"}`;
 const REFUSED =
@@ -273,17 +273,17 @@ const SEEDED_REMOVALS: readonly {
   readonly added: readonly string[];
 }[] = [
   {
-    // A 401 on the modern POST no longer asks for authorization: a plain request failure.
+    // A 401 on the stateless POST no longer asks for authorization: a plain request failure.
     machine: 'mcp-operation',
     model: 'tools/call, protocol 2026-07-28, a caller that answers by a retry',
-    row: 'modern.requesting done(postModernRequest) #1 [isUnauthorized]',
-    removed: ['!moved', 'moved'].map(
-      (moved) =>
-        `${MODERN_401.replace('MOVED', moved)} [isUnauthorized]--> closed [CONNECTION_AUTHORIZATION_REQUIRED]`,
+    row: 'stateless.requesting done(postStatelessRequest) #1 [isUnauthorized]',
+    removed: ['!switched', 'switched'].map(
+      (switched) =>
+        `${STATELESS_401.replace('SWITCHED', switched)} [isUnauthorized]--> closed [CONNECTION_AUTHORIZATION_REQUIRED]`,
     ),
-    added: ['!moved', 'moved'].map(
-      (moved) =>
-        `${MODERN_401.replace('MOVED', moved)} [isHttpError]--> closed [CONNECTION_REQUEST_FAILED]`,
+    added: ['!switched', 'switched'].map(
+      (switched) =>
+        `${STATELESS_401.replace('SWITCHED', switched)} [isHttpError]--> closed [CONNECTION_REQUEST_FAILED]`,
     ),
   },
   {

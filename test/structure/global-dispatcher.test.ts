@@ -70,14 +70,14 @@ console.log(JSON.stringify(read().map((value) => value?.marker ?? null)));
     expect(result).toEqual(['the host', 'the host']);
   });
 
-  it('is guarded in one place: only wire/undici.ts (and its restore step) import undici', () => {
+  it('is guarded in one place: only wire/http/undici.ts (and its restore step) import undici', () => {
     const SRC = join(ROOT, 'src');
     const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.ts'))
       .filter((file) => /from 'undici'/.test(readFileSync(join(SRC, file), 'utf8')));
     expect(files.map((file) => relative('.', file)).sort()).toEqual([
-      'wire/undici-global-restore.ts',
-      'wire/undici.ts',
+      'wire/http/undici-global-restore.ts',
+      'wire/http/undici.ts',
     ]);
   });
 });

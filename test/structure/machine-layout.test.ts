@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
-import { MACHINE_CATALOGUE } from '../../src/machines/catalogue.js';
+import { MACHINE_CATALOGUE } from '../../src/machines/registry.js';
 
 const MACHINES_DIR = resolve(import.meta.dirname, '../../src/machines');
 const ROLES = ['actors', 'guards', 'machine', 'policy', 'types'] as const;
@@ -17,7 +17,7 @@ const ROLES = ['actors', 'guards', 'machine', 'policy', 'types'] as const;
 /** The shared kit at the root of `src/machines/`. */
 const KIT = [
   'bytes-read.ts',
-  'catalogue.ts',
+  'registry.ts',
   'connection-outcomes.ts',
   'credentials.ts',
   'deadline.ts',

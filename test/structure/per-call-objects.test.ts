@@ -14,7 +14,7 @@ const SRC = resolve(import.meta.dirname, '../../src');
 
 /** The files whose code runs on every call: inputs, messages, reads, records, the runner. */
 const PER_CALL_FILES = [
-  'binding/run-tool.ts',
+  'binding/contract/run-tool.ts',
   'connections/mcp-operation-run.ts',
   'connections/mcp-tools.ts',
   'connections/openapi-tools.ts',
@@ -29,12 +29,12 @@ const PER_CALL_FILES = [
   'machines/run-machine.ts',
   'openapi/request.ts',
   'openapi/security.ts',
-  'wire/abortable-read.ts',
-  'wire/bounded-body.ts',
-  'wire/fetch-guarded.ts',
-  'wire/http-client.ts',
-  'wire/json-rpc.ts',
-  'wire/sse-reader.ts',
+  'wire/read/abortable-read.ts',
+  'wire/read/bounded-body.ts',
+  'wire/http/fetch-guarded.ts',
+  'wire/http/http-client.ts',
+  'wire/mcp/json-rpc.ts',
+  'wire/read/sse-reader.ts',
 ];
 
 /** `file:line` of every object literal in `text` that writes a key after a spread. */

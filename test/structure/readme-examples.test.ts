@@ -65,7 +65,7 @@ describe('README examples', () => {
   });
 
   it('runs every example against a real MCP server', async () => {
-    vi.stubEnv('MCP_URL', peers.url('/stateless-json'));
+    vi.stubEnv('MCP_URL', peers.url('/sessionless-json'));
     const logged: unknown[][] = [];
     const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
       logged.push(args);
@@ -99,12 +99,7 @@ describe('README examples', () => {
       [{ ok: true, data: { stored: 'archive://report.txt', bytes: 17 } }],
       // Watching: the states entered, the inspector called, the span's revision and events.
       [
-        [
-          'streamable.initializing',
-          'streamable.notifying',
-          'streamable.requesting.waiting',
-          'closed',
-        ],
+        ['session.initializing', 'session.notifying', 'session.requesting.waiting', 'closed'],
         true,
         '2025-11-25',
         4,

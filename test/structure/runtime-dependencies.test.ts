@@ -82,8 +82,8 @@ describe('the runtime dependencies', () => {
       readFileSync(file, 'utf8').includes("'@opentelemetry/api'"),
     );
     expect(readers.map((file) => relative(ROOT, file)).sort()).toEqual([
-      'dist/binding/otel-api.d.ts',
-      'dist/binding/otel-api.js',
+      'dist/binding/kernel/otel-api.d.ts',
+      'dist/binding/kernel/otel-api.js',
     ]);
     const reaching = consumerFiles().filter(
       (file) => file.endsWith('.d.ts') && readFileSync(file, 'utf8').includes('otel-api.js'),

@@ -1,6 +1,6 @@
 /**
  * A closed world of errors (decision 0035), pinned in the source: errors from the network can
- * only reach a caller through the wire's one seam (`src/wire/wire-failure.ts`). Only the files
+ * only reach a caller through the wire's one seam (`src/wire/errors/wire-failure.ts`). Only the files
  * listed here import undici or Node's client sockets, hold a dispatcher's `request`, or read a body
  * chunk by chunk, each with its reason; each exit of the wire (the request, the body readers, the
  * SSE reader, the download's request and body) sends what it catches through the seam; and no
@@ -15,21 +15,21 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Files that may import undici itself, each with its reason. */
 const UNDICI_IMPORTERS: Readonly<Record<string, string>> = {
-  'src/wire/undici.ts': 'the one import, between the snapshot and the restore (decision 0029)',
-  'src/wire/undici-global-restore.ts': 'restores the global dispatcher after that import',
+  'src/wire/http/undici.ts': 'the one import, between the snapshot and the restore (decision 0029)',
+  'src/wire/http/undici-global-restore.ts': 'restores the global dispatcher after that import',
 };
 
-/** Files that may import `src/wire/undici.ts`, each with its reason. */
+/** Files that may import `src/wire/http/undici.ts`, each with its reason. */
 const AGENT_HOLDERS: Readonly<Record<string, string>> = {
-  'src/wire/http-client.ts': 'the shared pool and requestOn, behind fetchWithoutRedirects',
-  'src/wire/dispatchers.ts': "a connection's own dispatcher, used only through sendOn",
-  'src/wire/download-fetch.ts': "the download's pinned agent, behind downloadFailure",
+  'src/wire/http/http-client.ts': 'the shared pool and requestOn, behind fetchWithoutRedirects',
+  'src/wire/http/dispatchers.ts': "a connection's own dispatcher, used only through sendOn",
+  'src/wire/download/download-fetch.ts': "the download's pinned agent, behind downloadFailure",
   'src/wire/index.ts': 'the Dispatcher type, re-exported (no value)',
 };
 
 /** Files that may import Node's sockets or HTTP modules, each with its reason. */
 const NODE_NET_IMPORTERS: Readonly<Record<string, string>> = {
-  'src/wire/address-policy.ts': 'isIPv4 and isIPv6, pure',
+  'src/wire/download/address-policy.ts': 'isIPv4 and isIPv6, pure',
   'src/cli/web-relay.ts': 'the demo servers relay (server side, types only)',
   'src/cli/demo-servers.ts': "the demo's embedded servers (server side)",
 };
@@ -37,41 +37,41 @@ const NODE_NET_IMPORTERS: Readonly<Record<string, string>> = {
 /** The raw I/O helpers and the files that may name them, each with its reason. */
 const RAW_IO: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   requestOn: {
-    'src/wire/http-client.ts': 'defines it; sendOnDispatcher, behind fetchWithoutRedirects',
-    'src/wire/download-fetch.ts': 'each hop, behind downloadFailure',
+    'src/wire/http/http-client.ts': 'defines it; sendOnDispatcher, behind fetchWithoutRedirects',
+    'src/wire/download/download-fetch.ts': 'each hop, behind downloadFailure',
   },
   sendWithUndici: {
-    'src/wire/http-client.ts': 'defines it',
-    'src/wire/fetch-guarded.ts': 'the default sender of fetchWithoutRedirects',
+    'src/wire/http/http-client.ts': 'defines it',
+    'src/wire/http/fetch-guarded.ts': 'the default sender of fetchWithoutRedirects',
   },
   sendOn: {
-    'src/wire/http-client.ts': 'defines it',
+    'src/wire/http/http-client.ts': 'defines it',
     'src/wire/index.ts': 're-exports it',
     'src/connections/connection-config.ts': 'a sender that only fetchWithoutRedirects calls',
   },
   forEachChunk: {
-    'src/wire/abortable-read.ts': 'defines it',
-    'src/wire/bounded-body.ts': 'consumeBounded, through the seam',
+    'src/wire/read/abortable-read.ts': 'defines it',
+    'src/wire/read/bounded-body.ts': 'consumeBounded, through the seam',
   },
   openChunks: {
-    'src/wire/abortable-read.ts': 'defines it',
-    'src/wire/sse-reader.ts': 'readSseBatches, through the seam',
+    'src/wire/read/abortable-read.ts': 'defines it',
+    'src/wire/read/sse-reader.ts': 'readSseBatches, through the seam',
     'src/operations/file-boundary.ts': "writes a download's body, already typed by the wire",
   },
   readChunk: {
-    'src/wire/abortable-read.ts': 'defines it',
-    'src/wire/sse-reader.ts': 'readSseBatches, through the seam',
+    'src/wire/read/abortable-read.ts': 'defines it',
+    'src/wire/read/sse-reader.ts': 'readSseBatches, through the seam',
     'src/operations/file-boundary.ts': "writes a download's body, already typed by the wire",
   },
 };
 
 /** Each exit of the wire and the seam it must send what it catches through. */
 const EXITS: readonly (readonly [file: string, name: string, seam: string])[] = [
-  ['src/wire/fetch-guarded.ts', 'fetchWithoutRedirects', 'wireFailure'],
-  ['src/wire/bounded-body.ts', 'consumeBounded', 'wireFailure'],
-  ['src/wire/sse-reader.ts', 'readSseBatches', 'wireFailure'],
-  ['src/wire/download-fetch.ts', 'fetchForDownload', 'downloadFailure'],
-  ['src/wire/download-fetch.ts', 'TypedDownloadBody', 'downloadFailure'],
+  ['src/wire/http/fetch-guarded.ts', 'fetchWithoutRedirects', 'wireFailure'],
+  ['src/wire/read/bounded-body.ts', 'consumeBounded', 'wireFailure'],
+  ['src/wire/read/sse-reader.ts', 'readSseBatches', 'wireFailure'],
+  ['src/wire/download/download-fetch.ts', 'fetchForDownload', 'downloadFailure'],
+  ['src/wire/download/download-fetch.ts', 'TypedDownloadBody', 'downloadFailure'],
 ];
 
 /** Where a caught error must not be rethrown as it came: the wire and the machines (their actors). */
@@ -143,7 +143,7 @@ function seamViolations(sources: Sources): string[] {
       }
     }
     if (/\b(?:dispatcher|agent|pool)\.(?:request|dispatch|stream|pipeline)\(/i.test(text)) {
-      if (file !== 'src/wire/http-client.ts') violations.push(`${file}: calls a dispatcher`);
+      if (file !== 'src/wire/http/http-client.ts') violations.push(`${file}: calls a dispatcher`);
     }
     if (/(?:globalThis\.|(?:await|return|=)\s+)fetch\(/.test(text)) {
       violations.push(`${file}: calls the global fetch`);
@@ -204,14 +204,14 @@ describe('the wire seam', () => {
         '}',
         'const answer = await fetch(url);',
       ].join('\n'),
-      'src/wire/sse-reader.ts': (sources['src/wire/sse-reader.ts'] ?? '').replace(
+      'src/wire/read/sse-reader.ts': (sources['src/wire/read/sse-reader.ts'] ?? '').replace(
         'throw wireFailure(',
         'throw (',
       ),
     };
     expect(seamViolations(planted).sort()).toEqual(
       [
-        'src/wire/sse-reader.ts: readSseBatches does not send what it catches through wireFailure',
+        'src/wire/read/sse-reader.ts: readSseBatches does not send what it catches through wireFailure',
         'src/machines/stray/stray.actors.ts: imports undici',
         "src/machines/stray/stray.actors.ts: imports the wire's undici module",
         'src/machines/stray/stray.actors.ts: imports node:net',

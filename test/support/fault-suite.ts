@@ -56,7 +56,7 @@ export function useFaultServers(): FaultServers {
 
 /**
  * Defines the MCP client connection `faulty` to `server`, with `extra` config on top. The fault
- * suites exercise the 2025-11-25 wire, so the connection speaks it (no modern probe first) unless
+ * suites exercise the 2025-11-25 wire, so the connection speaks it (no stateless probe first) unless
  * `extra.transport` says otherwise; the probe's own faults are `mcp-faults-probe.test.ts`.
  */
 export function connect(server: FaultServer, extra: Partial<McpClientConnectionConfig> = {}) {

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONNECTION_ERROR_CODES } from '../../src/wire/errors.js';
+import { CONNECTION_ERROR_CODES } from '../../src/wire/errors/errors.js';
 
 const SOURCE_ROOT = fileURLToPath(new URL('../../src/', import.meta.url));
 

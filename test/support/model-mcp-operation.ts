@@ -18,7 +18,7 @@ import {
   ConnectionResponseTooLargeError,
   ConnectionUrlError,
   createHostFence,
-  LATEST_PROTOCOL_VERSION,
+  SESSION_REVISION,
 } from '../../src/wire/index.js';
 import type { ModelOptions } from './model-graph.js';
 
@@ -68,7 +68,7 @@ const LEGACY_POST_ANSWER = /^xstate\.(done|error)\.actor\.postLegacy(Initialize|
 export function isPossibleMcpEvent(snapshot: AnyMachineSnapshot, event: AnyEventObject): boolean {
   const context = snapshot.context as McpOperationContext;
   if (context.legacyAccepted && LEGACY_POST_ANSWER.test(event.type)) return false;
-  if (!snapshot.matches({ streamable: 'awaitingResume' })) return true;
+  if (!snapshot.matches({ session: 'awaitingResume' })) return true;
   const deadlineFirst = deadlineBeforeResume(context);
   if (event.type.startsWith('xstate.after.RESUME_DELAY.')) return !deadlineFirst;
   if (event.type.startsWith('xstate.after.REQUEST_DEADLINE.')) return deadlineFirst;
@@ -77,7 +77,7 @@ export function isPossibleMcpEvent(snapshot: AnyMachineSnapshot, event: AnyEvent
 
 /** A state that waits for a legacy POST's acceptance and its answer on the stream. */
 function isLegacyPostStep(snapshot: AnyMachineSnapshot): boolean {
-  return snapshot.matches({ legacy: 'initializing' }) || snapshot.matches({ legacy: 'requesting' });
+  return snapshot.matches({ sse: 'initializing' }) || snapshot.matches({ sse: 'requesting' });
 }
 
 /**
@@ -94,8 +94,8 @@ export function serializeMcpState(snapshot: AnyMachineSnapshot): string {
     canResume: context.resumeAttempts < MAX_STREAM_RESUMPTIONS,
     pagesLeft: context.maxListPages - context.page - 1,
     inputRoundsLeft: context.maxInputRounds - context.inputRound,
-    moved: context.moved,
-    deadlineFirst: snapshot.matches({ streamable: 'awaitingResume' })
+    switched: context.switched,
+    deadlineFirst: snapshot.matches({ session: 'awaitingResume' })
       ? deadlineBeforeResume(context)
       : undefined,
     outcome: context.outcome === undefined ? undefined : context.outcome.ok,
@@ -128,7 +128,7 @@ const endedWithoutId: RpcExchange = { kind: 'interrupted', lastEventId: undefine
 const accepted: RpcExchange = { kind: 'accepted', status: 202 };
 const initialized = (session: boolean): RpcExchange => ({
   kind: 'response',
-  value: { protocolVersion: LATEST_PROTOCOL_VERSION },
+  value: { protocolVersion: SESSION_REVISION },
   sessionId: session ? new SecretValue('session-1') : undefined,
 });
 const listed = (nextCursor?: string): RpcExchange => ({
@@ -173,7 +173,7 @@ const requestOutcomes = (id: string, request: ModelledRequest) => [
   done(id, accepted),
 ];
 
-/** A refusal whose body is a JSON-RPC error (the modern wire's way to say no). */
+/** A refusal whose body is a JSON-RPC error (the stateless wire's way to say no). */
 const rpcRefusal = (status: number, code: number, data?: unknown): RpcExchange => ({
   kind: 'http-error',
   status,
@@ -181,14 +181,14 @@ const rpcRefusal = (status: number, code: number, data?: unknown): RpcExchange =
   rpcError: data === undefined ? { code, message: 'no' } : { code, message: 'no', data },
 });
 
-/** `initialize` refused with `-32022`: naming the modern revision, or naming none we speak. */
+/** `initialize` refused with `-32022`: naming the stateless revision, or naming none we speak. */
 const UNSUPPORTED_VERSION = [
   rpcRefusal(400, -32022, { supported: ['2026-07-28'], requested: '2025-11-25' }),
   rpcRefusal(400, -32022, { supported: ['2099-01-01'], requested: '2025-11-25' }),
 ];
 
-/** What the modern POST can answer: every status, two JSON-RPC refusals, and the answers. */
-/** A modern request answered without `resultType`: a 2025 server that ignored the envelope. */
+/** What the stateless POST can answer: every status, two JSON-RPC refusals, and the answers. */
+/** A stateless request answered without `resultType`: a 2025 server that ignored the envelope. */
 const untypedAnswer = (request: ModelledRequest): RpcExchange => ({
   ...(answers(request)[0] as Extract<RpcExchange, { kind: 'response' }>),
   untyped: true,
@@ -206,18 +206,18 @@ const askedForInput: RpcExchange = {
 };
 
 // `input_required` comes only with `tools/call` (the specification's multi round-trip requests).
-const modernOutcomes = (request: ModelledRequest) => [
-  ...requestOutcomes('postModernRequest', request),
-  ...(request === 'tools/call' ? [done('postModernRequest', askedForInput)] : []),
-  done('postModernRequest', untypedAnswer(request)),
-  done('postModernRequest', rpcRefusal(400, -32602)),
-  done('postModernRequest', rpcRefusal(404, -32601)),
+const statelessOutcomes = (request: ModelledRequest) => [
+  ...requestOutcomes('postStatelessRequest', request),
+  ...(request === 'tools/call' ? [done('postStatelessRequest', askedForInput)] : []),
+  done('postStatelessRequest', untypedAnswer(request)),
+  done('postStatelessRequest', rpcRefusal(400, -32602)),
+  done('postStatelessRequest', rpcRefusal(404, -32601)),
   // A 2025 server's refusal of a revision it does not speak (the 2025 SDK's answer).
-  done('postModernRequest', rpcRefusal(400, -32000)),
-  done('postModernRequest', rpcRefusal(400, -32022, { supported: ['2025-11-25'] })),
+  done('postStatelessRequest', rpcRefusal(400, -32000)),
+  done('postStatelessRequest', rpcRefusal(400, -32022, { supported: ['2025-11-25'] })),
   // Naming this very revision: one corrective retry.
-  done('postModernRequest', rpcRefusal(400, -32022, { supported: ['2026-07-28'] })),
-  done('postModernRequest', rpcRefusal(400, -32022, { supported: ['2099-01-01'] })),
+  done('postStatelessRequest', rpcRefusal(400, -32022, { supported: ['2026-07-28'] })),
+  done('postStatelessRequest', rpcRefusal(400, -32022, { supported: ['2099-01-01'] })),
 ];
 
 const legacyPostOutcomes = (id: string) => [
@@ -263,8 +263,10 @@ function eventCasesFor(
     'xstate.error.actor.postRequest': [failed('postRequest', new Error('network'))],
     'xstate.done.actor.resumeRequest': requestOutcomes('resumeRequest', request),
     'xstate.error.actor.resumeRequest': [failed('resumeRequest', new Error('network'))],
-    'xstate.done.actor.postModernRequest': modernOutcomes(request),
-    'xstate.error.actor.postModernRequest': [failed('postModernRequest', new Error('network'))],
+    'xstate.done.actor.postStatelessRequest': statelessOutcomes(request),
+    'xstate.error.actor.postStatelessRequest': [
+      failed('postStatelessRequest', new Error('network')),
+    ],
     'xstate.done.actor.answerInputRequests': [
       { type: 'xstate.done.actor.answerInputRequests', output: { confirm: { action: 'accept' } } },
     ],
@@ -293,7 +295,7 @@ function eventCasesFor(
         type: 'SSE_MESSAGE',
         bytes: 20,
         message: rpcResult(1, {
-          protocolVersion: LATEST_PROTOCOL_VERSION,
+          protocolVersion: SESSION_REVISION,
           capabilities: {},
           serverInfo: { name: 's', version: '1' },
         }),
@@ -409,7 +411,7 @@ export const mcpRelayModelOptions: ModelOptions = {
   input: { ...mcpModelInput, transportType: 'streamable-http', relay: samplingCaller },
 };
 
-const mcpModernModelInput = {
+const mcpStatelessModelInput = {
   ...mcpModelInput,
   protocolVersion: '2026-07-28',
   limits: extendingLimits,
@@ -420,9 +422,9 @@ const mcpModernModelInput = {
  * The call of a connection pinned to MCP 2026-07-28: one POST, no handshake, no session; at most
  * two `input_required` rounds, so the limit is reached in the model.
  */
-export const mcpModernModelOptions: ModelOptions = {
+export const mcpStatelessModelOptions: ModelOptions = {
   ...mcpModelOptions,
-  input: mcpModernModelInput,
+  input: mcpStatelessModelInput,
 };
 
 /** A caller that answers by a retry of the whole call (a gateway's 2026 client), bringing answers. */
@@ -436,48 +438,48 @@ const deferringCaller: McpCallerRelay = {
 };
 
 /**
- * The modern call of a gateway's 2026 client: its first POST carries the answers it brings, and
+ * The stateless call of a gateway's 2026 client: its first POST carries the answers it brings, and
  * an `input_required` answer ends the run with the questions instead of an answering round.
  */
-export const mcpModernDeferringModelOptions: ModelOptions = {
-  ...mcpModernModelOptions,
-  input: { ...mcpModernModelInput, relay: deferringCaller },
+export const mcpStatelessDeferringModelOptions: ModelOptions = {
+  ...mcpStatelessModelOptions,
+  input: { ...mcpStatelessModelInput, relay: deferringCaller },
 };
 
 /** The paged discovery (two pages at most) of a connection pinned to MCP 2026-07-28. */
-export const mcpModernListModelOptions: ModelOptions = {
+export const mcpStatelessListModelOptions: ModelOptions = {
   ...mcpListModelOptions,
   input: { ...mcpListModelInput, protocolVersion: '2026-07-28' },
 };
 
-const eraCallCases = eventCasesFor('tools/call');
+const revisionCallCases = eventCasesFor('tools/call');
 
 /** `initialize` outcomes that include the two `-32022` refusals. */
-const eraCases = {
-  ...eraCallCases,
+const revisionCases = {
+  ...revisionCallCases,
   'xstate.done.actor.postInitialize': [
-    ...(eraCallCases['xstate.done.actor.postInitialize'] ?? []),
+    ...(revisionCallCases['xstate.done.actor.postInitialize'] ?? []),
     ...UNSUPPORTED_VERSION.map((refusal) => done('postInitialize', refusal)),
   ],
 };
 
 /**
- * The call of a probing (`auto`) connection: the modern POST first; answered as a 2025 server
+ * The call of a probing (`auto`) connection: the stateless POST first; answered as a 2025 server
  * answers, the 2025 handshake (whose `-32022` can no longer move the run); never SSE from a
  * `-32022`.
  */
-export const mcpEraModelOptions: ModelOptions = {
+export const mcpAutoModelOptions: ModelOptions = {
   ...mcpModelOptions,
   input: { ...mcpModelInput, protocolVersion: 'auto', maxInputRounds: 1 },
-  eventCases: eraCases,
+  eventCases: revisionCases,
 };
 
 /**
  * The call of a tool whose discovery found a 2025 server: the 2025 handshake first; a `-32022`
- * naming 2026-07-28 (the server was upgraded) moves the call to the modern wire, once.
+ * naming 2026-07-28 (the server was upgraded) moves the call to the stateless wire, once.
  */
-export const mcpVerdictModelOptions: ModelOptions = {
+export const mcpDiscoveredModelOptions: ModelOptions = {
   ...mcpModelOptions,
-  input: { ...mcpModelInput, reprobe: true, maxInputRounds: 1 },
-  eventCases: eraCases,
+  input: { ...mcpModelInput, discovered: true, maxInputRounds: 1 },
+  eventCases: revisionCases,
 };

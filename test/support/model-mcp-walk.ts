@@ -8,17 +8,17 @@ import { type AnyEventObject, type AnyStateMachine, fromCallback, fromPromise } 
 import { mcpOperationMachine } from '../../src/machines/mcp-operation/mcp-operation.machine.js';
 import type { ModelOptions } from './model-graph.js';
 import {
-  mcpEraModelOptions,
+  mcpAutoModelOptions,
+  mcpDiscoveredModelOptions,
   mcpListModelOptions,
   mcpModelOptions,
-  mcpModernDeferringModelOptions,
-  mcpModernListModelOptions,
-  mcpModernModelOptions,
   mcpRelayModelOptions,
   mcpSseModelOptions,
+  mcpStatelessDeferringModelOptions,
+  mcpStatelessListModelOptions,
+  mcpStatelessModelOptions,
   mcpStreamableOnlyModelOptions,
   mcpTokenlessModelOptions,
-  mcpVerdictModelOptions,
 } from './model-mcp-operation.js';
 import type { WalkExecutor, WalkHarness } from './model-walk.js';
 
@@ -55,8 +55,8 @@ const EXTRA_MODELS: readonly { readonly name: string; readonly options: ModelOpt
   {
     name: 'tools/call, protocol 2026-07-28, no token provider',
     options: {
-      ...mcpModernModelOptions,
-      input: { ...(mcpModernModelOptions.input as object), resolvesToken: false },
+      ...mcpStatelessModelOptions,
+      input: { ...(mcpStatelessModelOptions.input as object), resolvesToken: false },
     },
   },
   {
@@ -89,16 +89,16 @@ export const MCP_MODELS: readonly { readonly name: string; readonly options: Mod
     name: 'tools/call relaying to a caller that can sample, transport streamable-http',
     options: mcpRelayModelOptions,
   },
-  { name: 'tools/call, protocol 2026-07-28', options: mcpModernModelOptions },
+  { name: 'tools/call, protocol 2026-07-28', options: mcpStatelessModelOptions },
   {
     name: 'tools/call, protocol 2026-07-28, a caller that answers by a retry',
-    options: mcpModernDeferringModelOptions,
+    options: mcpStatelessDeferringModelOptions,
   },
-  { name: 'tools/list, protocol 2026-07-28', options: mcpModernListModelOptions },
-  { name: 'tools/call, auto (the modern POST first)', options: mcpEraModelOptions },
+  { name: 'tools/list, protocol 2026-07-28', options: mcpStatelessListModelOptions },
+  { name: 'tools/call, auto (the stateless POST first)', options: mcpAutoModelOptions },
   {
-    name: 'tools/call, a 2025 verdict that may be contradicted once',
-    options: mcpVerdictModelOptions,
+    name: 'tools/call, a 2025 revision that may be contradicted once',
+    options: mcpDiscoveredModelOptions,
   },
   ...EXTRA_MODELS,
 ];

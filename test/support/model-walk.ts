@@ -6,7 +6,7 @@
  * Executors are keyed by event type and make the real actor take that edge: resolve or reject a
  * deferred invoke result, send an event, or advance time. Defaults: events not starting with
  * `xstate.` are sent as they are; `xstate.after.*` advances fake time by the delay resolved on the
- * actor's current snapshot (first to one millisecond before it, checking nothing moved). Invoke
+ * actor's current snapshot (first to one millisecond before it, checking nothing switched). Invoke
  * results have no default: the caller supplies how its deferreds settle.
  *
  * The report carries the edge set the real actor walked (`test/support/model-edges.ts`): each

@@ -3,7 +3,7 @@
  * the real actor: what the edge-set checks and their seeded defects iterate over.
  */
 import type { AnyStateMachine } from 'xstate';
-import { MACHINE_CATALOGUE } from '../../src/machines/catalogue.js';
+import { MACHINE_CATALOGUE } from '../../src/machines/registry.js';
 import { downloadModelOptions, downloadWalkHarness } from './model-download.js';
 import type { ModelOptions } from './model-graph.js';
 import { MCP_MODELS, mcpWalkHarness } from './model-mcp-walk.js';

@@ -8,7 +8,6 @@
  * own oracle judges its data.
  */
 import { z } from 'zod';
-import { BrandedError } from '../../src/binding/branded-error.js';
 import {
   CANCELLED_CODE,
   MCP_ERROR_PRESENTATION,
@@ -16,6 +15,7 @@ import {
   type ToolResult,
   toolCauseFromResult,
 } from '../../src/binding/index.js';
+import { BrandedError } from '../../src/binding/kernel/branded-error.js';
 import { LIBRARY_CODES } from './library-codes.js';
 
 export { LIBRARY_CODES } from './library-codes.js';
@@ -25,7 +25,7 @@ export type CallResult = Awaited<ReturnType<typeof runTool>>;
 
 /** How a caller judges what it was given back. */
 export interface OutcomeOracle {
-  /** The caller's own verdict on a success's data: `true` only for the data it expects. */
+  /** The caller's own revision on a success's data: `true` only for the data it expects. */
   readonly success: (data: unknown) => boolean;
   /** The reason the caller aborted with, when it aborted. */
   readonly cancelReason?: unknown;

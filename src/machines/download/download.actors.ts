@@ -4,10 +4,10 @@
  * The machine judges the head and then tells the actor where to write.
  */
 import { fromCallback, fromPromise } from 'xstate';
-import { cancelBody, type NodeBody } from '../../wire/abortable-read.js';
-import { DownloadError } from '../../wire/download-error.js';
-import type { DownloadResponse } from '../../wire/download-fetch.js';
-import { mediaTypeEssence } from '../../wire/media-type.js';
+import { DownloadError } from '../../wire/download/download-error.js';
+import type { DownloadResponse } from '../../wire/download/download-fetch.js';
+import { cancelBody, type NodeBody } from '../../wire/read/abortable-read.js';
+import { mediaTypeEssence } from '../../wire/read/media-type.js';
 import { declaredBytesOf } from './download.policy.js';
 import type {
   DownloadContext,

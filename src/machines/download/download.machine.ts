@@ -8,7 +8,7 @@
  * fetch or the write, and the boundary then removes its temporary file.
  */
 import { assign, sendTo, setup } from 'xstate';
-import { DownloadError } from '../../wire/download-error.js';
+import { DownloadError } from '../../wire/download/download-error.js';
 import { errorOf, reasonOf, runFailureActions } from '../connection-outcomes.js';
 import { remainingMs } from '../deadline.js';
 import { missingDownloadActors, transferInput } from './download.actors.js';

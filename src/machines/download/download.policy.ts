@@ -2,7 +2,11 @@
  * Pure rules of the `download` machine (ADR 0081): the defaults, the reading of a response
  * head, the file name, and the progress throttle. Pure: no I/O, no clock (time is passed in).
  */
-import { extensionForMediaType, extensionOf, mediaTypeForFileName } from '../../wire/media-type.js';
+import {
+  extensionForMediaType,
+  extensionOf,
+  mediaTypeForFileName,
+} from '../../wire/read/media-type.js';
 import type { DownloadHead } from './download.types.js';
 
 /** Default byte cap of a download: 100 MiB. */

@@ -38,12 +38,12 @@ import { SecretValue } from '../secret-value.js';
 import {
   buildRequestHeaders,
   decodeRpcResponse,
-  type ModernFraming,
   progressOf,
   requestProgressToken,
   runScopeOf,
   SSE_ACCEPT,
   STREAMABLE_ACCEPT,
+  type StatelessFraming,
 } from './mcp-operation.policy.js';
 import {
   type AnswerInputInput,
@@ -91,10 +91,10 @@ export interface ExchangeInput {
   /** The request's progress token: matching progress notifications are reported. */
   readonly progressToken?: string | number;
   /**
-   * A modern request (MCP 2026-07-28), framed with these headers; its answer is a modern result,
+   * A stateless request (MCP 2026-07-28), framed with these headers; its answer is a stateless result,
    * whose `resultType` is checked. Absent on the 2025 wires.
    */
-  readonly modern?: ModernFraming;
+  readonly stateless?: StatelessFraming;
   /** The operation's byte ceiling and what it has already read. */
   readonly maxBytes: number;
   readonly alreadyRead: number;
@@ -155,7 +155,7 @@ function actorBase(context: McpOperationContext): ActorBase {
 export function exchangeInput(
   context: McpOperationContext,
   self: ByteReporter,
-  shape: Pick<ExchangeInput, 'method' | 'message' | 'expectId' | 'lastEventId' | 'modern'>,
+  shape: Pick<ExchangeInput, 'method' | 'message' | 'expectId' | 'lastEventId' | 'stateless'>,
 ): ExchangeInput {
   return {
     base: actorBase(context),
@@ -301,7 +301,7 @@ async function readSseResponse(
       }
       if (await handleServerMessage(input.base, parsed, input.url, budget, send)) continue;
       if (!isResponseTo(parsed, expectId)) continue; // notifications and other ids: not ours
-      return responseExchange(parsed, expectId, scope, input.modern !== undefined, sessionId);
+      return responseExchange(parsed, expectId, scope, input.stateless !== undefined, sessionId);
     }
   }
   return { kind: 'interrupted', lastEventId, retryMs };
@@ -309,17 +309,17 @@ async function readSseResponse(
 
 /**
  * The exchange of the answer `parsed` to request `expectId`, with the session the server assigned
- * (a malformed answer throws the wire's refusal); a modern answer's marks (no `resultType`,
+ * (a malformed answer throws the wire's refusal); a stateless answer's marks (no `resultType`,
  * `input_required`) are present only when set.
  */
 function responseExchange(
   parsed: unknown,
   expectId: number,
   scope: OperationScope,
-  modern: boolean,
+  stateless: boolean,
   sessionId: SecretValue | undefined,
 ): RpcExchange {
-  const decoded = decodeRpcResponse(parsed, expectId, scope, modern);
+  const decoded = decodeRpcResponse(parsed, expectId, scope, stateless);
   if (!decoded.ok) throw decoded.error;
   if (decoded.inputRequired !== undefined) {
     return {
@@ -353,7 +353,7 @@ async function runExchange(
       accept: isPost ? STREAMABLE_ACCEPT : SSE_ACCEPT,
       ...(isPost ? { contentType: 'application/json' } : {}),
       ...(input.lastEventId === undefined ? {} : { lastEventId: input.lastEventId }),
-      ...input.modern,
+      ...input.stateless,
     }),
     signal,
     ...(input.message === undefined ? {} : { body: JSON.stringify(input.message) }),
@@ -407,7 +407,7 @@ async function readAnswer(
     parseJsonText(text, scope),
     input.expectId,
     scope,
-    input.modern !== undefined,
+    input.stateless !== undefined,
     sessionId,
   );
 }

@@ -33,27 +33,27 @@ export type WithSelf = WithContext & { readonly self: ByteReporter };
 export const CLOSING = '#mcpOperation.closing';
 
 /**
- * Whether the run speaks either revision: it probes (`auto`) or holds a verdict it may re-check
- * (`reprobe`); otherwise it speaks only the one it was pinned to.
+ * Whether the run speaks either revision: it probes (`auto`) or holds a revision it may re-check
+ * (`discovered`); otherwise it speaks only the one it was pinned to.
  */
 export function speaksEither(context: McpOperationContext): boolean {
-  return context.protocolChoice === 'auto' || context.reprobe;
+  return context.protocolChoice === 'auto' || context.discovered;
 }
 
-/** Whether the run may move to the other revision: it speaks either, and has not moved (never back). */
-export function mayMove(context: McpOperationContext): boolean {
-  return speaksEither(context) && !context.moved;
+/** Whether the run may move to the other revision: it speaks either, and has not switched (never back). */
+export function maySwitch(context: McpOperationContext): boolean {
+  return speaksEither(context) && !context.switched;
 }
 
 /**
  * An exchange, whether its answer may move the run to the other revision, whether the run still
- * probes (`auto`, no move yet: it holds no verdict), and whether it moved.
+ * probes (`auto`, no move yet: it holds no revision), and whether it switched.
  */
-export const moveOf = ({ context, event }: WithContext & ExchangeDone) => ({
+export const switchOf = ({ context, event }: WithContext & ExchangeDone) => ({
   exchange: event.output,
-  mayMove: mayMove(context),
-  probing: context.protocolChoice === 'auto' && !context.moved,
-  moved: context.moved,
+  maySwitch: maySwitch(context),
+  probing: context.protocolChoice === 'auto' && !context.switched,
+  switched: context.switched,
 });
 
 /** The bytes an event brings, for the budget edges. */
@@ -224,7 +224,7 @@ const extendsDeadline = {
 } as const;
 
 /**
- * The request's deadline on a POST's own answer (Streamable and modern alike), in a child state so
+ * The request's deadline on a POST's own answer (Streamable and stateless alike), in a child state so
  * that progress can restart it without leaving the
  * state that holds the request: each progress report is relayed, and with `maxTotalTimeoutMs` it
  * re-enters `waiting`, whose deadline is then the new window, capped from the request's start.

@@ -1,19 +1,19 @@
 /**
  * The named guards of `mcpOperation`. Each one is a total predicate over typed params that the
  * chart maps from the event or context at the transition, so a guard never inspects an untyped
- * event and its verdict does not depend on where it sits in a list. Pure: no I/O.
+ * event and its revision does not depend on where it sits in a list. Pure: no I/O.
  */
 
-import type { ToolCallerCapabilities } from '../../binding/caller.js';
+import type { ToolCallerCapabilities } from '../../binding/contract/caller.js';
 import {
   ConnectionResponseTooLargeError,
   ConnectionUrlError,
   type HostFence,
   isInsideFence,
   isResponseTo,
-  MODERN_ERROR,
-  MODERN_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
+  MCP_RPC_ERROR,
+  SESSION_REVISIONS,
+  STATELESS_REVISION,
   supportedVersionsOf,
 } from '../../wire/index.js';
 import { isUnauthorizedStatus } from '../connection-outcomes.js';
@@ -42,35 +42,35 @@ export interface InputRoundParams extends ExchangeParams {
   readonly defers: boolean;
 }
 
-/** An exchange, and whether the run still probes (`auto`, holding no verdict yet). */
+/** An exchange, and whether the run still probes (`auto`, holding no revision yet). */
 export interface ProbeParams extends ExchangeParams {
   readonly probing: boolean;
 }
 
-/** An exchange, and whether the run already retried or moved (it then does neither again). */
+/** An exchange, and whether the run already retried or switched (it then does neither again). */
 export interface RetryParams extends ExchangeParams {
-  readonly moved: boolean;
+  readonly switched: boolean;
 }
 
 /** An exchange, and whether the run may still move to the other revision. */
-export interface MoveParams extends ExchangeParams {
-  readonly mayMove: boolean;
+export interface SwitchParams extends ExchangeParams {
+  readonly maySwitch: boolean;
 }
 
-const MODERN_REFUSALS: ReadonlySet<number> = new Set(Object.values(MODERN_ERROR));
+const STATELESS_REFUSALS: ReadonlySet<number> = new Set(Object.values(MCP_RPC_ERROR));
 
-/** A JSON-RPC code only a modern server sends (`-32020`, `-32021`, `-32022`). */
-function isModernRefusal(code: number | undefined): boolean {
-  return code !== undefined && MODERN_REFUSALS.has(code);
+/** A JSON-RPC code only a 2026-07-28 server sends (`-32020`, `-32021`, `-32022`). */
+function isStatelessRefusal(code: number | undefined): boolean {
+  return code !== undefined && STATELESS_REFUSALS.has(code);
 }
 
-/** A refusal carrying `-32022`, the modern wire's "unsupported protocol version". */
+/** A refusal carrying `-32022`, the stateless wire's "unsupported protocol version". */
 function isUnsupportedVersionRefusal(
   exchange: RpcExchange,
 ): exchange is Extract<RpcExchange, { kind: 'http-error' }> {
   return (
     exchange.kind === 'http-error' &&
-    exchange.rpcError?.code === MODERN_ERROR.unsupportedProtocolVersion
+    exchange.rpcError?.code === MCP_RPC_ERROR.unsupportedProtocolVersion
   );
 }
 
@@ -129,7 +129,7 @@ export const mcpOperationGuards = {
   /**
    * The call asked for progress in a stateful session: the call holds the session's standalone GET
    * stream too, where some servers send a call's progress (mcp-framework does), and relays the
-   * reports that carry its token. A stateless server has no such stream to offer.
+   * reports that carry its token. A sessionless server has no such stream to offer.
    */
   listensForSessionProgress: (
     _: unknown,
@@ -178,10 +178,10 @@ export const mcpOperationGuards = {
     transportType === 'auto' && exchange.kind === 'http-error' && isFallbackStatus(exchange.status),
 
   /**
-   * The run starts on the modern wire: told to speak MCP 2026-07-28, or probing (`auto`) on a
-   * Streamable connection (legacy SSE has no modern wire).
+   * The run starts on the stateless wire: told to speak MCP 2026-07-28, or probing (`auto`) on a
+   * Streamable connection (legacy SSE has no stateless wire).
    */
-  startsModern: (
+  startsStateless: (
     _: unknown,
     {
       protocolChoice,
@@ -194,75 +194,73 @@ export const mcpOperationGuards = {
 
   /**
    * The server refused the 2025 handshake with `-32022`, naming 2026-07-28 among the versions it
-   * supports, and the run may still move: the request goes on the modern wire instead.
+   * supports, and the run may still move: the request goes on the stateless wire instead.
    */
-  offersModernVersion: (_: unknown, { exchange, mayMove }: MoveParams): boolean =>
-    mayMove &&
+  offersStatelessRevision: (_: unknown, { exchange, maySwitch }: SwitchParams): boolean =>
+    maySwitch &&
     isUnsupportedVersionRefusal(exchange) &&
-    supportedVersionsOf(exchange.rpcError).includes(MODERN_PROTOCOL_VERSION),
+    supportedVersionsOf(exchange.rpcError).includes(STATELESS_REVISION),
 
   /**
-   * The modern request was answered as a 2025 server answers it (400, 404 or 405 without a
-   * modern JSON-RPC error: `-32020`, `-32021`, `-32022`), and the run may still move: it speaks
+   * The stateless request was answered as a 2025 server answers it (400, 404 or 405 without a
+   * 2026-07-28 JSON-RPC error: `-32020`, `-32021`, `-32022`), and the run may still move: it speaks
    * 2025-11-25 instead, starting with `initialize`.
    */
-  isLegacyServer: (_: unknown, { exchange, mayMove }: MoveParams): boolean =>
-    mayMove &&
+  isSessionServer: (_: unknown, { exchange, maySwitch }: SwitchParams): boolean =>
+    maySwitch &&
     exchange.kind === 'http-error' &&
     isFallbackStatus(exchange.status) &&
-    !isModernRefusal(exchange.rpcError?.code),
+    !isStatelessRefusal(exchange.rpcError?.code),
 
   /**
-   * The modern request was refused with `-32022` naming 2026-07-28 itself, and the run has not
-   * retried or moved yet: one corrective retry, as the specification's negotiation allows.
+   * The stateless request was refused with `-32022` naming 2026-07-28 itself, and the run has not
+   * retried or switched yet: one corrective retry, as the specification's negotiation allows.
    */
-  offersModernRetry: (_: unknown, { exchange, moved }: RetryParams): boolean =>
-    !moved &&
+  offersStatelessRetry: (_: unknown, { exchange, switched }: RetryParams): boolean =>
+    !switched &&
     isUnsupportedVersionRefusal(exchange) &&
-    supportedVersionsOf(exchange.rpcError).includes(MODERN_PROTOCOL_VERSION),
+    supportedVersionsOf(exchange.rpcError).includes(STATELESS_REVISION),
 
   /**
    * The probe was answered without `resultType`, which every MCP 2026-07-28 result carries: a
    * 2025 server that ignored the envelope. A probing run speaks 2025-11-25 instead, so it calls in
-   * the revision its listing came from. A run that holds a verdict reads such a result as
+   * the revision its listing came from. A run that holds a revision reads such a result as
    * complete, as the specification says.
    */
   isUntypedAnswer: (_: unknown, { exchange, probing }: ProbeParams): boolean =>
     probing && exchange.kind === 'response' && exchange.untyped === true,
 
   /**
-   * The modern request was refused with `-32022` naming a 2025 revision this client speaks, and
+   * The stateless request was refused with `-32022` naming a 2025 revision this client speaks, and
    * the run may still move: it speaks 2025-11-25 instead.
    */
-  offersLegacyVersion: (_: unknown, { exchange, mayMove }: MoveParams): boolean =>
-    mayMove &&
+  offersSessionRevision: (_: unknown, { exchange, maySwitch }: SwitchParams): boolean =>
+    maySwitch &&
     isUnsupportedVersionRefusal(exchange) &&
-    supportedVersionsOf(exchange.rpcError).some((version) =>
-      SUPPORTED_PROTOCOL_VERSIONS.includes(version),
-    ),
+    supportedVersionsOf(exchange.rpcError).some((version) => SESSION_REVISIONS.includes(version)),
 
   /**
-   * The server refused the protocol version with `-32022` (MCP 2026-07-28): a modern server, so
+   * The server refused the protocol version with `-32022` (MCP 2026-07-28): a 2026-07-28 server, so
    * never a reason to fall back to legacy SSE.
    */
   isUnsupportedVersion: (_: unknown, { exchange }: ExchangeParams): boolean =>
     isUnsupportedVersionRefusal(exchange),
 
   /**
-   * The modern answer is `input_required` and the call may still answer a round: the caller is
+   * The stateless answer is `input_required` and the call may still answer a round: the caller is
    * asked, then the request is sent again with the answers.
    */
   asksForInput: (_: unknown, { exchange, round, maxRounds }: InputRoundParams): boolean =>
     exchange.kind === 'response' && exchange.inputRequired !== undefined && round < maxRounds,
 
   /**
-   * The modern answer is `input_required` and the caller answers by sending the whole call again
+   * The stateless answer is `input_required` and the caller answers by sending the whole call again
    * (a gateway in front of a 2026 client): the run ends with the questions instead of asking.
    */
   asksForDeferredInput: (_: unknown, { exchange, defers }: InputRoundParams): boolean =>
     defers && exchange.kind === 'response' && exchange.inputRequired !== undefined,
 
-  /** The modern answer is `input_required` again, past the rounds a call answers. */
+  /** The stateless answer is `input_required` again, past the rounds a call answers. */
   asksForInputPastLimit: (_: unknown, { exchange, round, maxRounds }: InputRoundParams): boolean =>
     exchange.kind === 'response' && exchange.inputRequired !== undefined && round >= maxRounds,
 

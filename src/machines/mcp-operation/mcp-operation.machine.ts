@@ -20,14 +20,14 @@ import {
   ConnectionResponseTooLargeError,
   ConnectionUrlError,
   type InputRequired,
-  LATEST_PROTOCOL_VERSION,
-  MODERN_ERROR,
-  MODERN_LOG_LEVEL,
-  MODERN_PROTOCOL_VERSION,
+  MCP_RPC_ERROR,
   type OperationScope,
   type RpcErrorBody,
   rpcRefusalViolation,
-  SUPPORTED_PROTOCOL_VERSIONS,
+  SESSION_REVISION,
+  SESSION_REVISIONS,
+  STATELESS_LOG_LEVEL,
+  STATELESS_REVISION,
 } from '../../wire/index.js';
 import { readSoFar } from '../bytes-read.js';
 import { connectionFailureActions, failed, reasonOf } from '../connection-outcomes.js';
@@ -51,8 +51,6 @@ import {
   type WithContext,
 } from './mcp-operation.edges.js';
 import { mcpOperationGuards } from './mcp-operation.guards.js';
-import { legacyRegion } from './mcp-operation.legacy.js';
-import { modernRegion } from './mcp-operation.modern.js';
 import {
   answeredState,
   cancelledMessage,
@@ -70,7 +68,9 @@ import {
   runScopeOf,
   SESSION_END_TIMEOUT_MS,
 } from './mcp-operation.policy.js';
-import { streamableRegion } from './mcp-operation.streamable.js';
+import { sessionRegion } from './mcp-operation.session.js';
+import { sseRegion } from './mcp-operation.sse.js';
+import { statelessRegion } from './mcp-operation.stateless.js';
 import type {
   AbandonCause,
   McpOperationContext,
@@ -93,10 +93,10 @@ function scopeOf(
   return runScopeOf(context, observedReadBytes);
 }
 
-/** The versions a run may speak: the one it was pinned to, else the modern and every 2025 one. */
+/** The versions a run may speak: the one it was pinned to, else the stateless and every 2025 one. */
 function clientVersionsOf(context: McpOperationContext): readonly string[] {
   return speaksEither(context)
-    ? [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS]
+    ? [STATELESS_REVISION, ...SESSION_REVISIONS]
     : [context.protocolChoice];
 }
 
@@ -123,21 +123,21 @@ const afterCancelNotice = [
 const toTheWire = [
   {
     guard: {
-      type: 'startsModern',
+      type: 'startsStateless',
       params: ({ context }: WithContext) => ({
         protocolChoice: context.protocolChoice,
         transportType: context.transportType,
       }),
     },
-    target: 'modern',
-    actions: ['switchToModern', 'beginRequest'],
+    target: 'stateless',
+    actions: ['switchToStateless', 'beginRequest'],
   },
   {
     guard: { type: 'isSseOnly', params: transportTypeOf },
-    target: 'legacy',
-    actions: ['switchToLegacy', beginStep('endpoint')],
+    target: 'sse',
+    actions: ['switchToSse', beginStep('endpoint')],
   },
-  { target: 'streamable', actions: [] },
+  { target: 'session', actions: [] },
 ] as const;
 
 /** `mcpOperation`'s setup: every implementation by name (exported for tests that vary the chart). */
@@ -227,24 +227,24 @@ export const mcpOperationSetup = setup({
       cursor: undefined,
       page: 0,
     })),
-    switchToLegacy: assign({ transport: 'sse' as const }),
+    switchToSse: assign({ transport: 'sse' as const }),
     // The Streamable HTTP status that sent the run to legacy SSE: its errors will name it.
     recordFallback: assign((_, params: { status: number }) => ({ fallbackStatus: params.status })),
-    // No handshake: the version is the modern wire's own, sent with every request.
-    switchToModern: assign({ modern: true, protocolVersion: MODERN_PROTOCOL_VERSION }),
+    // No handshake: the version is the stateless wire's own, sent with every request.
+    switchToStateless: assign({ stateless: true, protocolVersion: STATELESS_REVISION }),
     // Back to the 2025 handshake, which negotiates its own version.
-    switchToHandshake: assign({ modern: false, protocolVersion: undefined }),
-    // The run moved to the other revision (or retried its version); it never moves again.
-    markMoved: assign({ moved: true }),
+    switchToSession: assign({ stateless: false, protocolVersion: undefined }),
+    // The run switched to the other revision (or retried its version); it never moves again.
+    markSwitched: assign({ switched: true }),
     // A retry of the same request is a new request: a new JSON-RPC id.
     nextRequestId: assign(({ context }) => ({ pendingId: context.pendingId + 1 })),
-    // The server asks before it completes: one more round, its byte count kept. Only a modern
+    // The server asks before it completes: one more round, its byte count kept. Only a stateless
     // server sends `input_required`, so the revision is settled: the run no longer moves.
     assignInputRequired: assign(({ context, event }, params: { inputRequired: InputRequired }) => ({
       inputRequired: params.inputRequired,
       inputRound: context.inputRound + 1,
       readBytes: readSoFar(context, event),
-      moved: true,
+      switched: true,
     })),
     // Asked on behalf of a caller that answers by a retry: the run ends with the questions.
     failInputDeferred: assign(({ context, event }, params: { inputRequired: InputRequired }) =>
@@ -286,7 +286,7 @@ export const mcpOperationSetup = setup({
         ok: true as const,
         result: requestResult(context.request, context.collected, params.value),
         transport: context.transport,
-        protocolVersion: context.protocolVersion ?? LATEST_PROTOCOL_VERSION,
+        protocolVersion: context.protocolVersion ?? SESSION_REVISION,
       },
     })),
     failTooLarge: assign(({ context }, params: { bytes: number }) =>
@@ -305,7 +305,7 @@ export const mcpOperationSetup = setup({
           violation: `supports none of the MCP protocol versions this client speaks (server: ${
             params.supported.join(', ') || 'none named'
           }; client: ${clientVersionsOf(context).join(', ')})`,
-          rpcCode: MODERN_ERROR.unsupportedProtocolVersion,
+          rpcCode: MCP_RPC_ERROR.unsupportedProtocolVersion,
         }),
       ),
     ),
@@ -339,7 +339,7 @@ export const mcpOperationSetup = setup({
       abandoned: isCancellableRequest(
         context.operation,
         context.legacyAnswer !== undefined,
-        context.modern,
+        context.stateless,
       )
         ? params.cause
         : undefined,
@@ -378,14 +378,14 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       principal: input.principal === undefined ? undefined : new SecretValue(input.principal),
       relay: input.relay === undefined ? undefined : new SecretValue(input.relay),
       callerCapabilities: input.relay?.capabilities ?? {},
-      logLevel: input.relay?.takesLogs === true ? MODERN_LOG_LEVEL : undefined,
+      logLevel: input.relay?.takesLogs === true ? STATELESS_LOG_LEVEL : undefined,
       maxListPages: input.maxListPages ?? MAX_TOOL_LIST_PAGES,
       maxInputRounds: input.maxInputRounds ?? MAX_INPUT_ROUNDS,
       transportType: input.transportType ?? 'auto',
       protocolChoice: input.protocolVersion ?? 'auto',
-      reprobe: input.reprobe ?? false,
-      moved: false,
-      modern: false,
+      discovered: input.discovered ?? false,
+      switched: false,
+      stateless: false,
       resolvesToken: input.resolvesToken ?? true,
       token: undefined,
       transport: 'streamable-http',
@@ -457,11 +457,11 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       after: handshakeDeadline,
     },
     // Streamable HTTP: every message is a POST to the connection URL (its own file).
-    streamable: streamableRegion,
+    session: sessionRegion,
     // Legacy HTTP+SSE: one GET stream carries every answer (its own file).
-    legacy: legacyRegion,
+    sse: sseRegion,
     // MCP 2026-07-28: one POST per request, no handshake, no session (its own file).
-    modern: modernRegion,
+    stateless: statelessRegion,
     // The outcome is decided: close the standalone stream if one is held, then tell the server.
     closing: {
       entry: 'closeCallerStream',

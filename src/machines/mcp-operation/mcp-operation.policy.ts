@@ -4,7 +4,7 @@
  * is in `mcp-operation.server-requests.ts`, beside the I/O that posts it). Pure: no I/O, no clock (time is passed in).
  */
 
-import type { ToolCallerAnswered, ToolCallerCapabilities } from '../../binding/caller.js';
+import type { ToolCallerAnswered, ToolCallerCapabilities } from '../../binding/contract/caller.js';
 import {
   buildJsonRpcNotification,
   buildJsonRpcRequest,
@@ -13,9 +13,7 @@ import {
   inputRequiredOf,
   type JsonRpcNotification,
   type JsonRpcRequest,
-  LATEST_PROTOCOL_VERSION,
   META,
-  MODERN_PROTOCOL_VERSION,
   mcpHeaderValue,
   mcpParamHeaders,
   type OperationScope,
@@ -23,6 +21,8 @@ import {
   parseCallToolResult,
   parseInitializeResult,
   parseListToolsResult,
+  SESSION_REVISION,
+  STATELESS_REVISION,
   unwrapJsonRpcResponse,
   type WireTraceContext,
   writeTraceHeaders,
@@ -85,18 +85,18 @@ export interface HeaderParts {
   readonly trace?: WireTraceContext | undefined;
 }
 
-/** The headers that frame a modern request (MCP 2026-07-28); absent on the 2025 wires. */
-export interface ModernFraming {
-  /** The modern wire's `Mcp-Method`. */
+/** The headers that frame a stateless request (MCP 2026-07-28); absent on the 2025 wires. */
+export interface StatelessFraming {
+  /** The stateless wire's `Mcp-Method`. */
   readonly mcpMethod: string;
-  /** The modern wire's `Mcp-Name`, the tool a `tools/call` names. */
+  /** The stateless wire's `Mcp-Name`, the tool a `tools/call` names. */
   readonly mcpName?: string;
-  /** The modern wire's `Mcp-Param-*` headers, already encoded. */
+  /** The stateless wire's `Mcp-Param-*` headers, already encoded. */
   readonly mcpParams?: Readonly<Record<string, string>>;
 }
 
 /** How one exchange frames its body and its answer. */
-export interface HeaderFraming extends Partial<ModernFraming> {
+export interface HeaderFraming extends Partial<StatelessFraming> {
   readonly accept: string;
   readonly contentType?: string;
   readonly lastEventId?: string;
@@ -139,7 +139,7 @@ export function initializeMessage(
   trace?: WireTraceContext,
 ): JsonRpcRequest {
   const params: Record<string, unknown> = {
-    protocolVersion: LATEST_PROTOCOL_VERSION,
+    protocolVersion: SESSION_REVISION,
     capabilities: declaredCapabilities(capabilities),
     clientInfo: { ...CLIENT_INFO },
   };
@@ -160,8 +160,8 @@ function declaredCapabilities(capabilities: ToolCallerCapabilities): Record<stri
   return declared;
 }
 
-/** What a modern request's `_meta` envelope says of the call beside the protocol version. */
-export interface ModernEnvelope {
+/** What a stateless request's `_meta` envelope says of the call beside the protocol version. */
+export interface StatelessEnvelope {
   /** Sent with `tools/call` when someone listens to progress. */
   readonly progressToken: string | number | undefined;
   /** The capabilities the call's caller declared. */
@@ -173,21 +173,21 @@ export interface ModernEnvelope {
 }
 
 /**
- * The run's request on the modern wire (MCP 2026-07-28): the same method and params as
- * {@link requestMessage}, with the `_meta` envelope every modern request carries instead of a
+ * The run's request on the stateless wire (MCP 2026-07-28): the same method and params as
+ * {@link requestMessage}, with the `_meta` envelope every stateless request carries instead of a
  * session: the protocol version, the capabilities the call's caller declared, this client's
  * identity, the progress token when someone listens, and the log level when someone reads logs.
  */
-export function modernRequestMessage(
+export function statelessRequestMessage(
   request: McpRequest,
   id: number,
   cursor: string | undefined,
-  envelope: ModernEnvelope,
+  envelope: StatelessEnvelope,
   answered?: AnsweredInput,
 ): JsonRpcRequest {
   const { method, params } = requestEnvelope(request, cursor);
   const meta: Record<string, unknown> = {
-    [META.protocolVersion]: MODERN_PROTOCOL_VERSION,
+    [META.protocolVersion]: STATELESS_REVISION,
     [META.clientCapabilities]: declaredCapabilities(envelope.capabilities),
     [META.clientInfo]: { ...CLIENT_INFO },
   };
@@ -251,12 +251,12 @@ export function runScopeOf(
 /** How many `input_required` rounds one call answers before it refuses the server (the SDK's). */
 export const MAX_INPUT_ROUNDS = 10;
 
-/** The tool a request names, for the `Mcp-Name` header of a modern `tools/call`. */
+/** The tool a request names, for the `Mcp-Name` header of a stateless `tools/call`. */
 export function requestNameOf(request: McpRequest): string | undefined {
   return request.method === 'tools/call' ? request.params.name : undefined;
 }
 
-/** The `Mcp-Param-*` headers of a modern `tools/call`, when its tool mirrors any argument. */
+/** The `Mcp-Param-*` headers of a stateless `tools/call`, when its tool mirrors any argument. */
 export function requestParamHeadersOf(request: McpRequest): Record<string, string> | undefined {
   if (request.method !== 'tools/call' || request.headerParams === undefined) return undefined;
   if (request.headerParams.length === 0) return undefined;
@@ -400,14 +400,14 @@ export function decodeRpcResponse(
   message: unknown,
   expectedId: number,
   scope: OperationScope,
-  modern = false,
+  stateless = false,
 ): DecodedResponse {
   try {
     const result = unwrapJsonRpcResponse(message, expectedId, scope);
-    const inputRequired = modern ? inputRequiredOf(result, scope) : undefined;
+    const inputRequired = stateless ? inputRequiredOf(result, scope) : undefined;
     if (inputRequired !== undefined) return { ok: true, value: undefined, inputRequired };
     const value = parseResult(result, scope);
-    return modern && result.resultType === undefined
+    return stateless && result.resultType === undefined
       ? { ok: true, value, untyped: true }
       : { ok: true, value };
   } catch (error) {
@@ -437,10 +437,10 @@ function parseResult(result: Record<string, unknown>, scope: OperationScope): un
 export function isCancellableRequest(
   operation: string,
   answered: boolean,
-  modern = false,
+  stateless = false,
 ): boolean {
-  // On the modern wire closing the request's stream is the cancellation (MCP 2026-07-28).
-  return !modern && !answered && (operation === 'tools/call' || operation === 'tools/list');
+  // On the stateless wire closing the request's stream is the cancellation (MCP 2026-07-28).
+  return !stateless && !answered && (operation === 'tools/call' || operation === 'tools/list');
 }
 
 /**

@@ -15,7 +15,7 @@ import {
   type ToolCallerCapabilities,
   type ToolCallerMethod,
   type ToolLogMessage,
-} from '../../binding/caller.js';
+} from '../../binding/contract/caller.js';
 import {
   ConnectionProtocolError,
   drainBounded,
@@ -136,7 +136,7 @@ async function askCaller(
   if (relay === undefined) throw new TypeError('a caller capability was declared without a relay');
   const method = request.method as ToolCallerMethod;
   // A 2025 upstream asks mid-call, while this caller answers only by a retry of the whole call
-  // (a gateway's 2026 client, stateless): the eras cannot be bridged without holding the
+  // (a gateway's 2026 client, stateless): the revisions cannot be bridged without holding the
   // upstream's call open across the caller's requests.
   if (relay.defersInput) {
     throw new ConnectionProtocolError({

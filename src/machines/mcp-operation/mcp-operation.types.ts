@@ -5,8 +5,8 @@
  * `makeMcpOperationActors(deps)`.
  */
 
-import type { ToolCaller, ToolCallerCapabilities } from '../../binding/caller.js';
-import type { CallToolResult } from '../../binding/mcp-types.js';
+import type { ToolCaller, ToolCallerCapabilities } from '../../binding/contract/caller.js';
+import type { CallToolResult } from '../../binding/kernel/mcp-types.js';
 import type {
   AuthChallenge,
   ConnectionOperation,
@@ -14,10 +14,10 @@ import type {
   InputRequired,
   McpHeaderParam,
   McpToolList,
-  MODERN_LOG_LEVEL,
   OperationScope,
   PhaseLimits,
   RpcErrorBody,
+  STATELESS_LOG_LEVEL,
   WireTraceContext,
 } from '../../wire/index.js';
 import type { CancelEvent, MachineResult } from '../run-machine.js';
@@ -45,7 +45,7 @@ export type McpRequest =
   | {
       readonly method: 'tools/call';
       readonly params: { readonly name: string; readonly arguments: Record<string, unknown> };
-      /** The arguments the modern wire mirrors into `Mcp-Param-*` headers (`x-mcp-header`). */
+      /** The arguments the stateless wire mirrors into `Mcp-Param-*` headers (`x-mcp-header`). */
       readonly headerParams?: readonly McpHeaderParam[];
     };
 
@@ -59,9 +59,9 @@ export type McpTransportKind = 'streamable-http' | 'sse';
 export type McpTransportChoice = McpTransportKind | 'auto';
 
 /**
- * Which protocol revision to speak: `auto` tries the modern wire (MCP 2026-07-28, one POST per
+ * Which protocol revision to speak: `auto` tries the stateless wire (MCP 2026-07-28, one POST per
  * request) first and speaks 2025-11-25 when the server answers as a 2025 server; a named revision
- * is spoken as told (see `McpOperationInput.reprobe` for a verdict that may still move once).
+ * is spoken as told (see `McpOperationInput.discovered` for a revision that may still move once).
  */
 export type McpProtocolChoice = 'auto' | '2026-07-28' | '2025-11-25';
 
@@ -90,18 +90,18 @@ export interface McpOperationInput {
   /** The protocol revision to speak; default `auto`. */
   readonly protocolVersion?: McpProtocolChoice;
   /**
-   * The named revision is discovery's verdict rather than the connection's pin: one answer that
-   * contradicts it (a modern request answered as a 2025 server would, a 2025 `initialize` refused
+   * The named revision is discovery's revision rather than the connection's pin: one answer that
+   * contradicts it (a stateless request answered as a 2025 server would, a 2025 `initialize` refused
    * with `-32022` naming 2026-07-28) moves the run to the other revision, once. Default `false`.
    */
-  readonly reprobe?: boolean;
+  readonly discovered?: boolean;
   /** The request to perform after the handshake. */
   readonly request: McpRequest;
   /** Handshake limits are always the discovery limits; request limits are the phase's. */
   readonly limits: { readonly handshake: PhaseLimits; readonly request: PhaseLimits };
   /** How many `tools/list` pages to follow; default `MAX_TOOL_LIST_PAGES`. */
   readonly maxListPages?: number;
-  /** How many `input_required` rounds a modern call answers; default `MAX_INPUT_ROUNDS`. */
+  /** How many `input_required` rounds a stateless call answers; default `MAX_INPUT_ROUNDS`. */
   readonly maxInputRounds?: number;
   /**
    * Sent as `_meta.progressToken` with `tools/call` when someone listens to progress; each
@@ -138,9 +138,9 @@ export type DecodedResponse =
   | {
       readonly ok: true;
       readonly value: unknown;
-      /** A modern answer without `resultType`: a 2025 server that ignored the envelope. */
+      /** A stateless answer without `resultType`: a 2025 server that ignored the envelope. */
       readonly untyped?: boolean;
-      /** A modern `input_required` result: what the server asks before it completes. */
+      /** A stateless `input_required` result: what the server asks before it completes. */
       readonly inputRequired?: InputRequired;
     }
   | { readonly ok: false; readonly error: unknown };
@@ -152,10 +152,10 @@ export interface McpOperationContext
   > {
   /** The protocol revision the run was told to speak (`auto` unless pinned). */
   protocolChoice: McpProtocolChoice;
-  /** The run moved from one revision to the other already; it never moves back. */
-  moved: boolean;
-  /** The run speaks the modern wire (MCP 2026-07-28): one POST per request, no session. */
-  modern: boolean;
+  /** The run switched from one revision to the other already; it never moves back. */
+  switched: boolean;
+  /** The run speaks the stateless wire (MCP 2026-07-28): one POST per request, no session. */
+  stateless: boolean;
   /** The progress token of the request, when someone listens. */
   progressToken: string | number | undefined;
   /** The operation's trace context, when the host traces it. */
@@ -165,10 +165,10 @@ export interface McpOperationContext
   /** The capabilities declared upstream in `initialize`: the caller's, or none. */
   callerCapabilities: ToolCallerCapabilities;
   /**
-   * The log level a modern request asks for (`_meta` `logLevel`): `debug`, every message, when the
+   * The log level a stateless request asks for (`_meta` `logLevel`): `debug`, every message, when the
    * caller takes logs; absent otherwise, so the upstream sends none.
    */
-  logLevel: typeof MODERN_LOG_LEVEL | undefined;
+  logLevel: typeof STATELESS_LOG_LEVEL | undefined;
   /** The principal, wrapped so snapshots never serialise it; wiped at teardown. */
   principal: SecretValue<unknown> | undefined;
   /** The bearer token once resolved. */
@@ -274,7 +274,7 @@ export type RpcExchange = { readonly unreportedBytes?: number } & (
       readonly body: string;
       /** The `WWW-Authenticate` challenge of a 401 or 403, when it parses. */
       readonly challenge?: AuthChallenge;
-      /** The JSON-RPC error the body carries, when it is one (a modern refusal, say). */
+      /** The JSON-RPC error the body carries, when it is one (a stateless refusal, say). */
       readonly rpcError?: RpcErrorBody;
       /** A 429's or 503's `Retry-After`, in ms. */
       readonly retryAfterMs?: number;
@@ -285,11 +285,11 @@ export type RpcExchange = { readonly unreportedBytes?: number } & (
       readonly value: unknown;
       readonly sessionId: SecretValue | undefined;
       /**
-       * A modern request answered without `resultType`, which every MCP 2026-07-28 result carries:
+       * A stateless request answered without `resultType`, which every MCP 2026-07-28 result carries:
        * a 2025 server that ignored the envelope sends that.
        */
       readonly untyped?: boolean;
-      /** A modern `input_required` result (its `value` is then undefined). */
+      /** A stateless `input_required` result (its `value` is then undefined). */
       readonly inputRequired?: InputRequired;
     }
   | {

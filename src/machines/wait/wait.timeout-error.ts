@@ -6,9 +6,9 @@ import {
   AppError,
   TOOL_ERROR_PROJECTION,
   type ToolErrorProjecting,
-} from '../../binding/app-error.js';
-import { BrandedError } from '../../binding/branded-error.js';
-import { brandSymbol } from '../../binding/type-guards.js';
+} from '../../binding/kernel/app-error.js';
+import { BrandedError } from '../../binding/kernel/branded-error.js';
+import { brandSymbol } from '../../binding/kernel/type-guards.js';
 
 /**
  * The deadline of a wait passed: before its first poll returned a state (the `wait` machine's

@@ -13,9 +13,9 @@ import {
 import { downloadMachine } from '../../../src/machines/download/download.machine.js';
 import type { DownloadedFile } from '../../../src/machines/download/download.types.js';
 import { runMachine } from '../../../src/machines/run-machine.js';
-import type { NodeBody } from '../../../src/wire/abortable-read.js';
-import { DownloadError } from '../../../src/wire/download-error.js';
-import { fetchForDownload } from '../../../src/wire/download-fetch.js';
+import { DownloadError } from '../../../src/wire/download/download-error.js';
+import { fetchForDownload } from '../../../src/wire/download/download-fetch.js';
+import type { NodeBody } from '../../../src/wire/read/abortable-read.js';
 import { serveEachTest } from '../../support/loopback-server.js';
 
 const serve = serveEachTest();

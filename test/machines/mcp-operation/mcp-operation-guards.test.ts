@@ -1,6 +1,6 @@
 /**
  * The guards of `mcpOperation`, one table per guard: each is a total predicate over the params the
- * chart maps, so its verdict is checked here row by row, without the chart around it.
+ * chart maps, so its revision is checked here row by row, without the chart around it.
  */
 import { describe, expect, it } from 'vitest';
 import { mcpOperationGuards as guards } from '../../../src/machines/mcp-operation/mcp-operation.guards.js';
@@ -33,7 +33,7 @@ const EXCHANGES: readonly (readonly [string, RpcExchange])[] = [
   ['ended without an id', endedWithoutId],
 ];
 
-function verdicts(guard: (_: unknown, params: { exchange: RpcExchange }) => boolean): string[] {
+function revisions(guard: (_: unknown, params: { exchange: RpcExchange }) => boolean): string[] {
   return EXCHANGES.filter(([, exchange]) => guard(undefined, { exchange })).map(([label]) => label);
 }
 
@@ -43,7 +43,7 @@ describe('exchange guards', () => {
     ['isHttpError', guards.isHttpError, ['400', '401', '403', '404', '405', '500']],
     ['isResponse', guards.isResponse, ['a response']],
   ] as const)('%s holds for exactly %j', (_name, guard, expected) => {
-    expect(verdicts(guard)).toEqual(expected);
+    expect(revisions(guard)).toEqual(expected);
   });
 
   it.each([
@@ -54,7 +54,7 @@ describe('exchange guards', () => {
     'isFallbackStatus with transport %s holds for exactly %j',
     (transportType, expected) => {
       expect(
-        verdicts((_, params) => guards.isFallbackStatus(undefined, { ...params, transportType })),
+        revisions((_, params) => guards.isFallbackStatus(undefined, { ...params, transportType })),
       ).toEqual(expected);
     },
   );
@@ -179,12 +179,12 @@ describe('isAcceptedResponse and isEarlyResponse', () => {
     ['again, before the POST was accepted', false, held, false, false],
   ] as const)(
     'the pending result %s: accepted %s, early %s',
-    (_label, accepted, answer, ...verdicts) => {
+    (_label, accepted, answer, ...revisions) => {
       const step = { message: RESULT, pendingId: 2, accepted, answer };
       expect([
         guards.isAcceptedResponse(undefined, step),
         guards.isEarlyResponse(undefined, step),
-      ]).toEqual(verdicts);
+      ]).toEqual(revisions);
     },
   );
 });
@@ -236,7 +236,7 @@ describe('isLostSession', () => {
   const session = new SecretValue('s-1');
   it('holds for exactly a 404 to a request that carried a session id, before any re-open', () => {
     expect(
-      verdicts((_, { exchange }) =>
+      revisions((_, { exchange }) =>
         guards.isLostSession(undefined, {
           exchange,
           sessionId: session,
@@ -252,21 +252,21 @@ describe('isLostSession', () => {
     ['both', undefined, true],
   ] as const)('holds for nothing when %s', (_label, sessionId, reopened) => {
     expect(
-      verdicts((_, { exchange }) =>
+      revisions((_, { exchange }) =>
         guards.isLostSession(undefined, { exchange, sessionId, reopened }),
       ),
     ).toEqual([]);
   });
 });
 
-describe('the modern wire guards (MCP 2026-07-28)', () => {
+describe('the stateless wire guards (MCP 2026-07-28)', () => {
   const unsupported = (supported: unknown): RpcExchange => ({
     kind: 'http-error',
     status: 400,
     body: '',
     rpcError: { code: -32022, message: 'no', data: { supported } },
   });
-  const modernRefusal = (code: number): RpcExchange => ({
+  const statelessRefusal = (code: number): RpcExchange => ({
     kind: 'http-error',
     status: 400,
     body: '',
@@ -285,8 +285,8 @@ describe('the modern wire guards (MCP 2026-07-28)', () => {
     ['auto', 'sse', false],
     ['2026-07-28', 'auto', true],
     ['2025-11-25', 'auto', false],
-  ] as const)('startsModern for %s over %s is %s', (protocolChoice, transportType, expected) => {
-    expect(guards.startsModern(undefined, { protocolChoice, transportType })).toBe(expected);
+  ] as const)('startsStateless for %s over %s is %s', (protocolChoice, transportType, expected) => {
+    expect(guards.startsStateless(undefined, { protocolChoice, transportType })).toBe(expected);
   });
 
   it.each([
@@ -297,8 +297,8 @@ describe('the modern wire guards (MCP 2026-07-28)', () => {
     ['another JSON-RPC refusal', otherRefusal, true, false],
     ['a plain 400', refused(400), true, false],
     ['a response', response, true, false],
-  ] as const)('offersModernVersion: %s -> %s', (_label, exchange, mayMove, expected) => {
-    expect(guards.offersModernVersion(undefined, { exchange, mayMove })).toBe(expected);
+  ] as const)('offersStatelessRevision: %s -> %s', (_label, exchange, maySwitch, expected) => {
+    expect(guards.offersStatelessRevision(undefined, { exchange, maySwitch })).toBe(expected);
   });
 
   it.each([
@@ -310,11 +310,11 @@ describe('the modern wire guards (MCP 2026-07-28)', () => {
     ['a 401', refused(401), true, false],
     ['a 500', refused(500), true, false],
     ['-32022', unsupported(['2025-11-25']), true, false],
-    ['-32020 (header mismatch)', modernRefusal(-32020), true, false],
-    ['-32021 (missing capability)', modernRefusal(-32021), true, false],
+    ['-32020 (header mismatch)', statelessRefusal(-32020), true, false],
+    ['-32021 (missing capability)', statelessRefusal(-32021), true, false],
     ['a response', response, true, false],
-  ] as const)('isLegacyServer: %s -> %s', (_label, exchange, mayMove, expected) => {
-    expect(guards.isLegacyServer(undefined, { exchange, mayMove })).toBe(expected);
+  ] as const)('isSessionServer: %s -> %s', (_label, exchange, maySwitch, expected) => {
+    expect(guards.isSessionServer(undefined, { exchange, maySwitch })).toBe(expected);
   });
 
   it.each([
@@ -327,8 +327,8 @@ describe('the modern wire guards (MCP 2026-07-28)', () => {
     ],
     ['-32022 naming 2025-11-25, the run may not move', unsupported(['2025-11-25']), false, false],
     ['-32022 naming 2026-07-28 only', unsupported(['2026-07-28']), true, false],
-  ] as const)('offersLegacyVersion: %s -> %s', (_label, exchange, mayMove, expected) => {
-    expect(guards.offersLegacyVersion(undefined, { exchange, mayMove })).toBe(expected);
+  ] as const)('offersSessionRevision: %s -> %s', (_label, exchange, maySwitch, expected) => {
+    expect(guards.offersSessionRevision(undefined, { exchange, maySwitch })).toBe(expected);
   });
 
   it.each([
@@ -347,9 +347,9 @@ describe('the modern wire guards (MCP 2026-07-28)', () => {
 describe('isUntypedAnswer', () => {
   const untyped: RpcExchange = { ...response, untyped: true } as RpcExchange;
   it.each([
-    ['a modern answer without resultType, while probing', untyped, true, true],
+    ['a stateless answer without resultType, while probing', untyped, true, true],
     [
-      'the same, for a run that holds a verdict (complete, as the specification says)',
+      'the same, for a run that holds a revision (complete, as the specification says)',
       untyped,
       false,
       false,
@@ -361,7 +361,7 @@ describe('isUntypedAnswer', () => {
   });
 });
 
-describe('offersModernRetry', () => {
+describe('offersStatelessRetry', () => {
   const unsupported = (supported: unknown): RpcExchange => ({
     kind: 'http-error',
     status: 400,
@@ -373,7 +373,7 @@ describe('offersModernRetry', () => {
     ['the same, after a retry or a move', unsupported(['2026-07-28']), true, false],
     ['-32022 naming only 2025 revisions', unsupported(['2025-11-25']), false, false],
     ['a plain 400', refused(400), false, false],
-  ] as const)('%s -> %s', (_label, exchange, moved, expected) => {
-    expect(guards.offersModernRetry(undefined, { exchange, moved })).toBe(expected);
+  ] as const)('%s -> %s', (_label, exchange, switched, expected) => {
+    expect(guards.offersStatelessRetry(undefined, { exchange, switched })).toBe(expected);
   });
 });

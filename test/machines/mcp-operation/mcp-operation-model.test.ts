@@ -17,21 +17,21 @@ import { isInsideFence } from '../../../src/wire/index.js';
 import { checkModel, modelCheckProblems } from '../../support/model-check.js';
 import { buildModelGraph, type ModelEdge, type ModelOptions } from '../../support/model-graph.js';
 import {
-  mcpEraModelOptions,
+  mcpAutoModelOptions,
+  mcpDiscoveredModelOptions,
   mcpListModelOptions,
   mcpModelOptions,
-  mcpModernDeferringModelOptions,
-  mcpModernListModelOptions,
-  mcpModernModelOptions,
   mcpRelayModelOptions,
   mcpSseModelOptions,
+  mcpStatelessDeferringModelOptions,
+  mcpStatelessListModelOptions,
+  mcpStatelessModelOptions,
   mcpStreamableOnlyModelOptions,
   mcpTokenlessModelOptions,
-  mcpVerdictModelOptions,
 } from '../../support/model-mcp-operation.js';
 
 const ONLY_FIRST_INITIALIZE_ON_400_404_405 = [400, 404, 405].map((status) => ({
-  from: { streamable: 'initializing' },
+  from: { session: 'initializing' },
   event: 'xstate.done.actor.postInitialize',
   status,
 }));
@@ -101,11 +101,11 @@ const MODELS: readonly {
     probes: false,
   },
   {
-    // The modern wire (MCP 2026-07-28): credentials, one POST whose progress extends its window,
+    // The stateless wire (MCP 2026-07-28): credentials, one POST whose progress extends its window,
     // up to two input_required rounds (the model's limit), and the outcome; every other edge ends
     // the run (no cancellation notice, no session).
     name: 'tools/call, protocol 2026-07-28',
-    options: mcpModernModelOptions,
+    options: mcpStatelessModelOptions,
     size: { states: 15, edges: 116, finalEdges: 99, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
@@ -114,32 +114,32 @@ const MODELS: readonly {
     // A gateway's 2026 client: the same call, with an input_required answer ending the run (its
     // questions go back to the client) instead of an answering round.
     name: 'tools/call, protocol 2026-07-28, a caller that answers by a retry',
-    options: mcpModernDeferringModelOptions,
+    options: mcpStatelessDeferringModelOptions,
     size: { states: 7, edges: 54, finalEdges: 48, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
   {
     name: 'tools/list, protocol 2026-07-28',
-    options: mcpModernListModelOptions,
+    options: mcpStatelessListModelOptions,
     size: { states: 13, edges: 104, finalEdges: 91, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
   {
-    // A probing call: the modern POST first (one more state), then, answered as a 2025 server
+    // A probing call: the stateless POST first (one more state), then, answered as a 2025 server
     // answers, the 2025 call model; a -32022 after the move ends the run instead of moving back.
-    name: 'tools/call, auto (the modern POST first)',
-    options: mcpEraModelOptions,
+    name: 'tools/call, auto (the stateless POST first)',
+    options: mcpAutoModelOptions,
     size: { states: 75, edges: 633, finalEdges: 307, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
   {
-    // A call holding a 2025 verdict: the 2025 call model, and a -32022 naming 2026-07-28 moves it
-    // to the modern POST once.
-    name: 'tools/call, a 2025 verdict that may be contradicted once',
-    options: mcpVerdictModelOptions,
+    // A call holding a 2025 revision: the 2025 call model, and a -32022 naming 2026-07-28 moves it
+    // to the stateless POST once.
+    name: 'tools/call, a 2025 revision that may be contradicted once',
+    options: mcpDiscoveredModelOptions,
     size: { states: 74, edges: 608, finalEdges: 293, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
@@ -158,7 +158,7 @@ const LEGACY_STATES = [
 function fallbackEdges(machine: AnyStateMachine, options: ModelOptions) {
   return buildModelGraph(machine, options)
     .edges.filter(
-      (edge) => edge.targetSnapshot.matches('legacy') && !edge.sourceSnapshot.matches('legacy'),
+      (edge) => edge.targetSnapshot.matches('sse') && !edge.sourceSnapshot.matches('sse'),
     )
     .map((edge) => ({
       from: edge.sourceSnapshot.value,
@@ -171,7 +171,7 @@ function fallbackEdges(machine: AnyStateMachine, options: ModelOptions) {
 function postsOutsideFence(machine: AnyStateMachine, options: ModelOptions) {
   return buildModelGraph(machine, options)
     .edges.map((edge) => edge.targetSnapshot)
-    .filter((snapshot) => LEGACY_STATES.some((state) => snapshot.matches({ legacy: state })))
+    .filter((snapshot) => LEGACY_STATES.some((state) => snapshot.matches({ sse: state })))
     .filter((snapshot) => {
       const { endpoint, fence } = snapshot.context as McpOperationContext;
       return endpoint === undefined || !isInsideFence(new URL(endpoint), fence);
@@ -206,7 +206,7 @@ describe.each(MODELS)('mcpOperation model of $name', ({ options, size, intoLegac
     const graph = buildModelGraph(mcpOperationMachine, options);
     const offenders: string[] = [];
     for (const snapshot of graph.states.values()) {
-      if (snapshot.status !== 'active' || snapshot.matches('legacy')) continue;
+      if (snapshot.status !== 'active' || snapshot.matches('sse')) continue;
       for (const id of [
         'postInitialize',
         'postReinitialize',
@@ -221,7 +221,7 @@ describe.each(MODELS)('mcpOperation model of $name', ({ options, size, intoLegac
           } as never;
           if (!snapshot.can(event)) continue;
           const [next] = transition(mcpOperationMachine, snapshot, event);
-          const fellBack = next.matches('legacy');
+          const fellBack = next.matches('sse');
           const where = JSON.stringify(snapshot.value);
           const expected = probes && id === 'postInitialize' && [400, 404, 405].includes(status);
           if (fellBack && !expected) offenders.push(`${where} ${id} ${status}`);
@@ -236,7 +236,7 @@ describe.each(MODELS)('mcpOperation model of $name', ({ options, size, intoLegac
     const graph = buildModelGraph(mcpOperationMachine, options);
     const offenders: string[] = [];
     for (const snapshot of graph.states.values()) {
-      if (snapshot.status !== 'active' || snapshot.matches('legacy')) continue;
+      if (snapshot.status !== 'active' || snapshot.matches('sse')) continue;
       for (const status of [400, 404, 405]) {
         for (const supported of [['2026-07-28'], ['2099-01-01'], []]) {
           const event = {
@@ -250,7 +250,7 @@ describe.each(MODELS)('mcpOperation model of $name', ({ options, size, intoLegac
           } as never;
           if (!snapshot.can(event)) continue;
           const [next] = transition(mcpOperationMachine, snapshot, event);
-          if (next.matches('legacy')) offenders.push(`${status} ${supported.join(',')}`);
+          if (next.matches('sse')) offenders.push(`${status} ${supported.join(',')}`);
         }
       }
     }
@@ -260,7 +260,7 @@ describe.each(MODELS)('mcpOperation model of $name', ({ options, size, intoLegac
   it('never reaches a state that posts to the legacy endpoint unless the endpoint is inside the fence', () => {
     const graph = buildModelGraph(mcpOperationMachine, options);
     const posting = graph.edges.filter((edge) =>
-      LEGACY_STATES.some((state) => edge.targetSnapshot.matches({ legacy: state })),
+      LEGACY_STATES.some((state) => edge.targetSnapshot.matches({ sse: state })),
     );
     expect(posting).toHaveLength(size.legacyPostEdges);
     expect(postsOutsideFence(mcpOperationMachine, options)).toEqual([]);
@@ -332,7 +332,7 @@ describe('mcpOperation of a connection without a token provider', () => {
       };
     };
     expect(initialOf(mcpTokenlessModelOptions)).toEqual({
-      value: { streamable: 'initializing' },
+      value: { session: 'initializing' },
       resolving: false,
       credentialEdges: 0,
     });
@@ -349,7 +349,7 @@ describe('mcpOperation holding the session standalone stream', () => {
     buildModelGraph(mcpOperationMachine, options)
       .edges.filter((edge) => touchesCallerStream(mcpOperationMachine, edge, 'xstate.spawnChild'))
       .map(sessionFactsOf);
-  const notifying = { streamable: 'notifying' };
+  const notifying = { session: 'notifying' };
 
   it('holds it for a caller that declared something, in every session, from notifying', () => {
     // notifying's done (accepted, 500) and its network error, in each session state.
@@ -387,15 +387,15 @@ describe('mcpOperation holding the session standalone stream', () => {
     const graph = buildModelGraph(mcpOperationMachine, mcpStreamableOnlyModelOptions);
     const late = graph.edges.filter(
       (edge) =>
-        edge.sourceSnapshot.matches({ streamable: 'openingCallerStream' }) &&
+        edge.sourceSnapshot.matches({ session: 'openingCallerStream' }) &&
         edge.event.type.startsWith('xstate.after.HANDSHAKE_DEADLINE.'),
     );
     expect(distinct(late.map((edge) => edge.targetSnapshot.value))).toEqual([
-      { streamable: { requesting: 'waiting' } },
+      { session: { requesting: 'waiting' } },
     ]);
     const relayLate = buildModelGraph(mcpOperationMachine, mcpRelayModelOptions).edges.filter(
       (edge) =>
-        edge.sourceSnapshot.matches({ streamable: 'openingCallerStream' }) &&
+        edge.sourceSnapshot.matches({ session: 'openingCallerStream' }) &&
         edge.event.type.startsWith('xstate.after.HANDSHAKE_DEADLINE.'),
     );
     expect(
@@ -411,8 +411,8 @@ function reopenings(machine: AnyStateMachine, options: ModelOptions) {
   return buildModelGraph(machine, options)
     .edges.filter(
       (edge) =>
-        edge.targetSnapshot.matches({ streamable: 'reinitializing' }) &&
-        !edge.sourceSnapshot.matches({ streamable: 'reinitializing' }),
+        edge.targetSnapshot.matches({ session: 'reinitializing' }) &&
+        !edge.sourceSnapshot.matches({ session: 'reinitializing' }),
     )
     .map((edge) => ({
       ...sessionFactsOf(edge),
@@ -425,8 +425,8 @@ const SESSION_MODELS = [
   ['tools/call', mcpModelOptions],
   ['tools/list', mcpListModelOptions],
   ['tools/call relaying to a caller', mcpRelayModelOptions],
-  ['tools/call, auto', mcpEraModelOptions],
-  ['tools/call, a 2025 verdict', mcpVerdictModelOptions],
+  ['tools/call, auto', mcpAutoModelOptions],
+  ['tools/call, a 2025 revision', mcpDiscoveredModelOptions],
 ] as const;
 
 describe('mcpOperation when the server lost the session', () => {
@@ -435,7 +435,7 @@ describe('mcpOperation when the server lost the session', () => {
     (_, options) => {
       expect(distinct(reopenings(mcpOperationMachine, options))).toEqual([
         {
-          from: { streamable: { requesting: 'waiting' } },
+          from: { session: { requesting: 'waiting' } },
           session: true,
           reopened: false,
           event: 'xstate.done.actor.postRequest',
@@ -452,7 +452,7 @@ describe('mcpOperation when the server lost the session', () => {
       const second = graph.edges.filter(
         (edge) =>
           (edge.sourceSnapshot.context as McpOperationContext).sessionReopened &&
-          edge.sourceSnapshot.matches({ streamable: 'requesting' }) &&
+          edge.sourceSnapshot.matches({ session: 'requesting' }) &&
           edge.event.type === 'xstate.done.actor.postRequest' &&
           (edge.event as { output?: { status?: number } }).output?.status === 404,
       );
@@ -473,7 +473,7 @@ describe('mcpOperation when the server lost the session', () => {
     const graph = buildModelGraph(mcpOperationMachine, mcpRelayModelOptions);
     const holding = graph.edges.filter(
       (edge) =>
-        edge.targetSnapshot.matches({ streamable: 'reinitializing' }) &&
+        edge.targetSnapshot.matches({ session: 'reinitializing' }) &&
         'callerStream' in edge.sourceSnapshot.children,
     );
     expect(holding.length).toBeGreaterThan(0);
@@ -483,10 +483,10 @@ describe('mcpOperation when the server lost the session', () => {
   });
 
   it('never leaves the new session initialize for legacy SSE or the other revision', () => {
-    const leaving = buildModelGraph(mcpOperationMachine, mcpEraModelOptions)
-      .edges.filter((edge) => edge.sourceSnapshot.matches({ streamable: 'reinitializing' }))
+    const leaving = buildModelGraph(mcpOperationMachine, mcpAutoModelOptions)
+      .edges.filter((edge) => edge.sourceSnapshot.matches({ session: 'reinitializing' }))
       .map((edge) => edge.targetSnapshot.value)
-      .filter((value) => typeof value === 'object' && !('streamable' in value));
+      .filter((value) => typeof value === 'object' && !('session' in value));
     expect(distinct(leaving)).toEqual([]);
   });
 });
@@ -552,7 +552,7 @@ describe('the checks catch defects seeded into a copy of mcpOperation', () => {
     expect(reopenings(neverReopens, mcpModelOptions)).toEqual([]);
   });
 
-  it('sees the progress stream held for a stateless server once the guard ignores the session', () => {
+  it('sees the progress stream held for a sessionless server once the guard ignores the session', () => {
     const ignoresSession = mcpOperationMachine.provide({
       guards: {
         listensForSessionProgress: (args, params) =>

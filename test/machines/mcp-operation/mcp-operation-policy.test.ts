@@ -14,12 +14,12 @@ import {
   isSessionLostStatus,
   MAX_RESUME_DELAY_MS,
   mergeToolPages,
-  modernRequestMessage,
   nextCursorOf,
   requestEnvelope,
   requestMessage,
   requestProgressToken,
   resumeDelayMs,
+  statelessRequestMessage,
 } from '../../../src/machines/mcp-operation/mcp-operation.policy.js';
 import { SecretValue, secretHeaders } from '../../../src/machines/secret-value.js';
 import { ConnectionProtocolError } from '../../../src/wire/index.js';
@@ -82,7 +82,7 @@ describe('isCancellableRequest', () => {
     ]);
   });
 
-  it('is never true on the modern wire, where closing the request is the cancellation', () => {
+  it('is never true on the stateless wire, where closing the request is the cancellation', () => {
     expect(
       ['tools/call', 'tools/list'].map((operation) => isCancellableRequest(operation, false, true)),
     ).toEqual([false, false]);
@@ -133,7 +133,7 @@ describe('buildRequestHeaders', () => {
     });
   });
 
-  it('adds the modern Mcp-Method and Mcp-Name, the name in its base64 form when unsafe', () => {
+  it('adds the stateless Mcp-Method and Mcp-Name, the name in its base64 form when unsafe', () => {
     const parts = {
       staticHeaders: secretHeaders(undefined),
       token: undefined,
@@ -244,7 +244,7 @@ describe('decodeRpcResponse', () => {
   });
 });
 
-describe('modernRequestMessage', () => {
+describe('statelessRequestMessage', () => {
   const meta = {
     'io.modelcontextprotocol/protocolVersion': '2026-07-28',
     'io.modelcontextprotocol/clientCapabilities': {},
@@ -254,7 +254,7 @@ describe('modernRequestMessage', () => {
   it('carries the envelope instead of a session, and the progress token of a call', () => {
     const call = { method: 'tools/call', params: { name: 'echo', arguments: { a: 1 } } } as const;
     const envelope = { progressToken: 'p-1', capabilities: {}, logLevel: undefined };
-    expect(modernRequestMessage(call, 2, undefined, envelope)).toEqual({
+    expect(statelessRequestMessage(call, 2, undefined, envelope)).toEqual({
       jsonrpc: '2.0',
       id: 2,
       method: 'tools/call',
@@ -265,7 +265,7 @@ describe('modernRequestMessage', () => {
   it('asks for every log level only when the caller takes logs', () => {
     const call = { method: 'tools/call', params: { name: 'echo', arguments: {} } } as const;
     const envelope = { progressToken: undefined, capabilities: {}, logLevel: 'debug' };
-    expect(modernRequestMessage(call, 4, undefined, envelope).params).toEqual({
+    expect(statelessRequestMessage(call, 4, undefined, envelope).params).toEqual({
       name: 'echo',
       arguments: {},
       _meta: { ...meta, 'io.modelcontextprotocol/logLevel': 'debug' },
@@ -274,7 +274,7 @@ describe('modernRequestMessage', () => {
 
   it('asks for the next tools/list page with its cursor, and declares what the caller declared', () => {
     expect(
-      modernRequestMessage({ method: 'tools/list' }, 3, 'c-2', {
+      statelessRequestMessage({ method: 'tools/list' }, 3, 'c-2', {
         progressToken: 'p-1',
         capabilities: { elicitation: {}, roots: { listChanged: true } },
         logLevel: undefined,

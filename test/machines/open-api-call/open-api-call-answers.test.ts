@@ -9,12 +9,12 @@ import { openApiCallMachine } from '../../../src/machines/open-api-call/open-api
 import type { OpenApiCallInput } from '../../../src/machines/open-api-call/open-api-call.types.js';
 import { runMachine } from '../../../src/machines/run-machine.js';
 import type { CredentialPlacement } from '../../../src/openapi/types.js';
+import { createHostFence } from '../../../src/wire/http/url-fence.js';
 import {
   ConnectionAuthorizationRequiredError,
   ConnectionCredentialError,
   ConnectionRequestError,
 } from '../../../src/wire/index.js';
-import { createHostFence } from '../../../src/wire/url-fence.js';
 import { serveEachTest } from '../../support/loopback-server.js';
 
 const serve = serveEachTest();

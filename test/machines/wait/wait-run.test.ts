@@ -1,6 +1,6 @@
 import { createInspector } from '@statelyai/inspect';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { projectToolError } from '../../../src/binding/app-error.js';
+import { projectToolError } from '../../../src/binding/kernel/app-error.js';
 import type { TransitionRecord } from '../../../src/machines/observe.js';
 import { runMachine } from '../../../src/machines/run-machine.js';
 import { makeWaitActors, type WaitPollContext } from '../../../src/machines/wait/wait.actors.js';

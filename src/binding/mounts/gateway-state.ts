@@ -1,0 +1,160 @@
+/**
+ * The `requestState` a gateway hands its MCP 2026-07-28 client with an `input_required` answer:
+ * the upstream's own state wrapped in the gateway's, bound to the tool and its arguments and
+ * sealed with HMAC-SHA256, so that a tampered state, one minted for another tool or other
+ * arguments, or one past its lifetime is refused. Signed, not encrypted: the upstream's state is
+ * opaque to the client but readable by it, as it was before the gateway. A mount seals with the
+ * codec the server's own seam verifies with, and refuses a server whose seam is not one
+ * (decision 0038).
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isRecord } from '../kernel/type-guards.js';
+import { GatewayStateError } from './gateway-state-error.js';
+
+/** Options of {@link createGatewayRequestState}. */
+export interface GatewayRequestStateOptions {
+  /**
+   * The HMAC key; every gateway instance that may receive a retry must share it. Default: 32
+   * random bytes for this codec (a retry must then reach the same process).
+   */
+  readonly key?: string | Uint8Array;
+  /** How long a state stays valid, in seconds; default 600. */
+  readonly ttlSeconds?: number;
+}
+
+/**
+ * A gateway's request-state codec. Hand it to the v2 SDK `McpServer` that serves the tools
+ * (`new McpServer(info, { requestState })`), and the same one to `mountMcp` (`requestState`) or
+ * none: the server then refuses a bad state with JSON-RPC `-32602` before the tool runs, and
+ * `mountMcp` refuses a v2 server created without it.
+ */
+export interface GatewayRequestState {
+  /** Throws when `state` fails verification; resolves `undefined` (the tool reads it raw). */
+  verify(state: string): Promise<undefined>;
+}
+
+/** What a sealed state holds. */
+interface SealedState {
+  /** The tool the state was minted for. */
+  readonly tool: string;
+  /** SHA-256 of the arguments' JSON. */
+  readonly args: string;
+  /** The upstream's own state, when it sent one. */
+  readonly upstream: string | undefined;
+}
+
+/** The seal and open pair behind a {@link GatewayRequestState}. */
+export interface GatewayStateCodec {
+  /** Seals the upstream's state for a retry of `tool` with `args`. */
+  mint(tool: string, args: unknown, upstream: string | undefined): string;
+  /** The upstream's state a valid `state` holds for `tool` and `args`, or `false` when it is not. */
+  open(
+    state: string,
+    tool: string,
+    args: unknown,
+  ): { readonly upstream: string | undefined } | false;
+}
+
+const VERSION = 'g1';
+const DEFAULT_TTL_SECONDS = 600;
+const codecs = new WeakMap<GatewayRequestState, GatewayStateCodec>();
+/** The same codecs by their `verify` function: what a v2 server keeps of its option. */
+const verifiers = new WeakMap<object, GatewayStateCodec>();
+
+const base64url = (bytes: Buffer | string) => Buffer.from(bytes).toString('base64url');
+const digestOf = (args: unknown) =>
+  createHash('sha256')
+    .update(JSON.stringify(args ?? {}))
+    .digest('base64url');
+
+/** Creates a gateway request-state codec (see {@link GatewayRequestState}). */
+export function createGatewayRequestState(
+  options: GatewayRequestStateOptions = {},
+): GatewayRequestState {
+  const key = options.key === undefined ? randomBytes(32) : Buffer.from(options.key);
+  if (key.length < 16)
+    throw new TypeError('createGatewayRequestState: the key needs 16 bytes or more');
+  const ttlSeconds = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
+  const mac = (body: string) => createHmac('sha256', key).update(`${VERSION}.${body}`).digest();
+
+  const unseal = (state: string): (SealedState & { readonly exp: number }) | undefined => {
+    const [version, body, tag] = state.split('.');
+    if (version !== VERSION || body === undefined || tag === undefined) return undefined;
+    const expected = mac(body);
+    const given = Buffer.from(tag, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    let payload: unknown;
+    try {
+      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    } catch {
+      return undefined;
+    }
+    if (!isRecord(payload) || typeof payload.t !== 'string' || typeof payload.a !== 'string') {
+      return undefined;
+    }
+    if (typeof payload.e !== 'number' || payload.e * 1000 < Date.now()) return undefined;
+    const upstream = typeof payload.u === 'string' ? payload.u : undefined;
+    return { tool: payload.t, args: payload.a, upstream, exp: payload.e };
+  };
+
+  const codec: GatewayStateCodec = {
+    mint(tool, args, upstream) {
+      const payload: Record<string, unknown> = {
+        t: tool,
+        a: digestOf(args),
+        e: Math.floor(Date.now() / 1000) + ttlSeconds,
+      };
+      if (upstream !== undefined) payload.u = upstream;
+      const body = base64url(JSON.stringify(payload));
+      return `${VERSION}.${body}.${base64url(mac(body))}`;
+    },
+    open(state, tool, args) {
+      const sealed = unseal(state);
+      if (sealed === undefined || sealed.tool !== tool || sealed.args !== digestOf(args)) {
+        return false;
+      }
+      return { upstream: sealed.upstream };
+    },
+  };
+  const requestState: GatewayRequestState = {
+    async verify(state) {
+      if (unseal(state) === undefined) throw new Error('invalid request state');
+      return undefined;
+    },
+  };
+  codecs.set(requestState, codec);
+  verifiers.set(requestState.verify, codec);
+  return requestState;
+}
+
+/**
+ * Where the v2 SDK's low-level server (2.x) keeps the `requestState.verify` hook it was created
+ * with. It takes the hook only at construction and has no setter, so a mount can read the seam
+ * but not install one.
+ */
+const SEAM_FIELD = '_requestStateVerify';
+
+/**
+ * The codec a mount on `server` seals with: the one the server's own seam verifies with (v2
+ * SDK). `undefined` for a server with no such seam (the v1 SDK, which speaks only 2025-11-25 and
+ * so never carries a state): the mount then mints no state and accepts none. Throws
+ * {@link GatewayStateError} for a v2 server created without the gateway's codec, with another
+ * verifier, or with another codec than `requestState`.
+ */
+export function gatewayStateCodecOf(
+  server: { readonly server: unknown },
+  requestState: GatewayRequestState | undefined,
+): GatewayStateCodec | undefined {
+  const given = requestState === undefined ? undefined : codecs.get(requestState);
+  if (requestState !== undefined && given === undefined) {
+    throw new GatewayStateError('foreign-codec');
+  }
+  const low = server.server;
+  if (!isRecord(low) || !Object.hasOwn(low, SEAM_FIELD)) return undefined;
+  const hook = low[SEAM_FIELD];
+  if (hook === undefined) throw new GatewayStateError('unverified');
+  const seam = typeof hook === 'function' ? verifiers.get(hook) : undefined;
+  if (seam === undefined) throw new GatewayStateError('foreign-verifier');
+  if (given !== undefined && given !== seam) throw new GatewayStateError('two-codecs');
+  return seam;
+}

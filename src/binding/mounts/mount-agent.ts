@@ -1,0 +1,143 @@
+/**
+ * Mounts runtime tools as an AI-SDK-shaped ToolSet without depending on the `ai` package: the
+ * input schema is a Standard Schema (with Standard JSON Schema), which the AI SDK accepts.
+ */
+import { agentToolErrorFromResult } from '../contract/agent-tool-error.js';
+import type { ToolCallerHandler } from '../contract/caller.js';
+import type { ToolCallHooks, ToolLifecycle } from '../contract/hooks.js';
+import { runTool } from '../contract/run-tool.js';
+import type { AnyRuntimeToolDefinition } from '../contract/runtime-tool.js';
+import type { JsonSchemaObject } from '../contract/zod-schema.js';
+import {
+  type AgentApprovalPolicy,
+  type AgentNeedsApproval,
+  assertApprovalPolicy,
+  needsApprovalFor,
+} from './approval.js';
+import { collectToolSurface, sharedInputJsonSchema } from './tool-surface.js';
+
+/** Standard JSON Schema converter options, as the AI SDK passes them. */
+export interface AgentJsonSchemaOptions {
+  /** The JSON Schema dialect requested (the AI SDK asks for `draft-07`). */
+  readonly target: string;
+}
+
+/**
+ * A Standard Schema V1 with a Standard JSON Schema converter. Validation accepts any value as is:
+ * the canonical runner validates after `beforeToolCall`, so the SDK must not validate first.
+ */
+export interface AgentInputSchema {
+  /** The Standard Schema properties. */
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => { value: unknown };
+    readonly jsonSchema: {
+      readonly input: (options: AgentJsonSchemaOptions) => JsonSchemaObject;
+      readonly output: (options: AgentJsonSchemaOptions) => JsonSchemaObject;
+    };
+  };
+}
+
+/** What the AI SDK passes to `execute` (the fields this package reads). */
+export interface AgentToolCallOptions {
+  /** The model's id for this call; reaches every hook and the handler. */
+  toolCallId: string;
+  /** Aborts the call; becomes the handler's `ctx.signal`. */
+  abortSignal?: AbortSignal;
+  /** The messages the AI SDK passes along (`ai` 6 and 7); not read. */
+  messages?: readonly unknown[];
+  /** The AI SDK's user-defined context (`experimental_context`, `ai` 6); not read. */
+  experimental_context?: unknown;
+  /** The tool's context (`ai` 7); not read. */
+  context?: unknown;
+  /** The sandbox the tool runs in (`ai` 7, `experimental_sandbox`); not read. */
+  experimental_sandbox?: unknown;
+}
+
+/** One tool of an {@link AgentToolSet}, shaped like an AI SDK `Tool`. */
+export interface AgentTool {
+  /** The tool's description for the model. */
+  description: string;
+  /** The input schema the model is shown. */
+  inputSchema: AgentInputSchema;
+  /** Runs the call through the canonical runner; rejects with an `AgentToolError` on failure. */
+  execute(args: unknown, options: AgentToolCallOptions): Promise<unknown>;
+  /** Present when the mount's `approval` policy may ask for approval (the AI SDK's own field). */
+  needsApproval?: AgentNeedsApproval;
+}
+
+/** An AI-SDK-shaped ToolSet: tool name to tool. */
+export type AgentToolSet = Record<string, AgentTool>;
+
+/** Options of {@link mountAgent}. */
+export interface AgentMountOptions {
+  /** The definitions to mount; only those exposed on `AGENT` are. */
+  runtimeTools: readonly AnyRuntimeToolDefinition[];
+  /** Observers of every call. */
+  hooks?: ToolCallHooks;
+  /** The gate around every handler. */
+  lifecycle?: ToolLifecycle;
+  /** Host context spread into every call context. */
+  context?: Readonly<Record<string, unknown>>;
+  /** Which calls need the host's approval before they run; default `'none'`. */
+  approval?: AgentApprovalPolicy;
+  /**
+   * Answers what a tool asks its caller (sampling, elicitation, roots) and receives its log
+   * messages, for every call. Without it, a tool's requests to its caller get `-32601`.
+   */
+  caller?: ToolCallerHandler;
+}
+
+/**
+ * Builds an AI-SDK-shaped ToolSet from the definitions exposed on `AGENT`. Success returns the
+ * result data (the `present.agent` value when declared); failure throws an `AgentToolError`.
+ * The AI SDK has no progress channel, so the handler's `ctx.reportProgress` is a no-op here.
+ * With `approval`, calls the policy selects carry the AI SDK's `needsApproval`: the SDK then asks
+ * for approval instead of executing, and a denied call never reaches the runner or the upstream.
+ * Throws at mount on a bad definition, a duplicate name (naming both sources) or a bad policy.
+ */
+export function mountAgent(options: AgentMountOptions): AgentToolSet {
+  const { hooks, lifecycle, context } = options;
+  const approval = options.approval ?? 'none';
+  assertApprovalPolicy(approval);
+  const tools: AgentToolSet = {};
+  for (const definition of collectToolSurface(options.runtimeTools, 'AGENT')) {
+    const inputSchema = agentInputSchema(sharedInputJsonSchema(definition));
+    const needsApproval = needsApprovalFor(approval, definition, context);
+    tools[definition.name] = {
+      ...(needsApproval === undefined ? {} : { needsApproval }),
+      description: definition.description,
+      inputSchema,
+      async execute(args, callOptions) {
+        const result = await runTool(definition, args, {
+          source: 'agent',
+          signal: callOptions?.abortSignal,
+          toolCallId: callOptions?.toolCallId,
+          context,
+          hooks,
+          lifecycle,
+          transport: 'AGENT',
+          ...(options.caller === undefined ? {} : { caller: options.caller }),
+        });
+        if (result.ok) return result.data;
+        throw agentToolErrorFromResult(result);
+      },
+    };
+  }
+  return tools;
+}
+
+function agentInputSchema(jsonSchema: Readonly<JsonSchemaObject>): AgentInputSchema {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'stitchkit-transport',
+      validate: (value) => ({ value }),
+      jsonSchema: {
+        input: () => structuredClone(jsonSchema),
+        output: () => structuredClone(jsonSchema),
+      },
+    },
+  };
+}

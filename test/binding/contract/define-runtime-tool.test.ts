@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import * as zm from 'zod/mini';
+import {
+  type AnyRuntimeToolDefinition,
+  defineRuntimeTool,
+  resolveToolTransports,
+  runTool,
+} from '../../../src/binding/index.js';
+
+const valid = {
+  name: 'lookup',
+  description: 'Looks something up',
+  identity: { serviceName: 'demo', action: 'lookup', method: 'GET' as const },
+  input: z.object({ id: z.string() }),
+  handler: () => null,
+};
+
+describe('defineRuntimeTool', () => {
+  it('returns the definition it was given', () => {
+    expect(defineRuntimeTool(valid)).toBe(valid);
+  });
+
+  it.each([
+    {
+      label: 'a name with a space',
+      patch: { name: 'bad name' },
+      message: 'Runtime tool "bad name": name must match [A-Za-z0-9_-]{1,64} (got 8 characters)',
+    },
+    {
+      label: 'a 65-character name',
+      patch: { name: 'a'.repeat(65) },
+      message: `Runtime tool "${'a'.repeat(65)}": name must match [A-Za-z0-9_-]{1,64} (got 65 characters)`,
+    },
+    {
+      label: 'an empty name',
+      patch: { name: '' },
+      message: 'Runtime tool "": name must match [A-Za-z0-9_-]{1,64} (got 0 characters)',
+    },
+    {
+      label: 'empty transports',
+      patch: { transports: [] },
+      message: 'Runtime tool "lookup": must expose at least one transport',
+    },
+    {
+      label: 'an unknown transport',
+      patch: { transports: ['HTTP'] },
+      message: 'Runtime tool "lookup": unknown transport "HTTP" (expected MCP, AGENT or CLI)',
+    },
+    {
+      label: 'a non-object input',
+      patch: { input: z.string() },
+      message: 'Runtime tool "lookup": input must be a zod 4 object schema (z.object)',
+    },
+    {
+      label: 'a raw shape as input',
+      patch: { input: { id: z.string() } },
+      message: 'Runtime tool "lookup": input must be a zod 4 object schema (z.object)',
+    },
+    {
+      label: 'an unknown method',
+      patch: { identity: { serviceName: 'demo', action: 'lookup', method: 'TRACE' } },
+      message:
+        'Runtime tool "lookup": identity.method must be one of GET, HEAD, POST, PUT, PATCH, DELETE',
+    },
+    {
+      label: 'a missing action',
+      patch: { identity: { serviceName: 'demo', method: 'GET' } },
+      message: 'Runtime tool "lookup": identity.action must be a non-empty string',
+    },
+    {
+      label: 'a non-zod output',
+      patch: { output: { type: 'object' } },
+      message: 'Runtime tool "lookup": output must be a zod 4 schema',
+    },
+    {
+      label: 'an outputJsonSchema that describes no object',
+      patch: { outputJsonSchema: { type: 'string' } },
+      message:
+        'Runtime tool "lookup": outputJsonSchema must be a JSON Schema object with type "object"',
+    },
+    {
+      label: 'a missing handler',
+      patch: { handler: undefined },
+      message: 'Runtime tool "lookup": handler must be a function',
+    },
+    {
+      label: 'a presenter that is not a function',
+      patch: { present: { mcp: 'text' } },
+      message: 'Runtime tool "lookup": present.mcp must be a function',
+    },
+  ])('refuses $label, naming the tool', ({ patch, message }) => {
+    const definition = { ...valid, ...patch } as unknown as AnyRuntimeToolDefinition;
+    expect(() => defineRuntimeTool(definition)).toThrow(new TypeError(message));
+  });
+
+  it('accepts an object schema built with zod/mini and validates with it', async () => {
+    const input = zm.object({ id: zm.string() }) as unknown as z.ZodObject;
+    const tool = defineRuntimeTool({ ...valid, input, handler: (ctx) => ctx.input });
+    expect(await runTool(tool, { id: 'a' }, { source: 'internal' })).toEqual({
+      ok: true,
+      data: { id: 'a' },
+    });
+    const refused = await runTool(tool, { id: 1 }, { source: 'internal' });
+    expect(refused.ok === false && refused.code).toBe('VALIDATION_ERROR');
+  });
+});
+
+describe('resolveToolTransports', () => {
+  it.each([
+    [undefined, ['MCP', 'AGENT']],
+    [['CLI'], ['CLI']],
+    [
+      ['AGENT', 'MCP', 'CLI'],
+      ['MCP', 'AGENT', 'CLI'],
+    ],
+  ] as const)('resolves %j to %j', (transports, expected) => {
+    expect(resolveToolTransports({ transports })).toEqual(expected);
+  });
+});

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { MACHINE_CATALOGUE } from '../../src/machines/registry.js';
+
+describe('MACHINE_CATALOGUE', () => {
+  it('lists the six machines in index order, each under its file stem', () => {
+    expect(MACHINE_CATALOGUE.map(({ name, machine }) => [name, machine.id])).toEqual([
+      ['mcp-operation', 'mcpOperation'],
+      ['spec-load', 'specLoad'],
+      ['open-api-call', 'openApiCall'],
+      ['retry', 'retry'],
+      ['wait', 'wait'],
+      ['download', 'download'],
+    ]);
+  });
+
+  it('gives each a one-sentence summary for the visualizations index', () => {
+    for (const { summary } of MACHINE_CATALOGUE) {
+      expect(summary).toMatch(/^[A-Z].{20,}\.$/);
+    }
+  });
+});
