@@ -4,13 +4,8 @@
  * compiled input validator. Pure: the I/O is the machines'.
  */
 export { annotationsForMethod } from './annotations.js';
-export { assertOpenApiDocument, type DocumentOperation, listOperations } from './document.js';
-export {
-  type ExpandedSchema,
-  MAX_EXPANDED_DEPTH,
-  MAX_EXPANDED_NODES,
-  RefExpander,
-} from './expand.js';
+export { assertOpenApiDocument, listOperations } from './document.js';
+export { MAX_EXPANDED_DEPTH, MAX_EXPANDED_NODES, RefExpander } from './expand.js';
 export { lazyInputValidator } from './input-validator.js';
 export {
   createToolNamer,
@@ -20,13 +15,11 @@ export {
 } from './naming.js';
 export {
   type CompiledOperation,
-  type CompiledParameter,
   compileOperation,
   documentServerUrl,
   type OperationDocument,
-  type ParameterLocation,
 } from './operation.js';
-export { type OpenApiRefusalReason, OperationRefusal, refuse } from './refusal.js';
+export { type OpenApiRefusalReason, OperationRefusal } from './refusal.js';
 export { buildOpenApiRequest, operationBaseUrl, pathUnder } from './request.js';
-export { apiKeyPlacement, selectCredentialPlacement } from './security.js';
-export type { CredentialPlacement, OpenApiRequest } from './types.js';
+export { apiKeyPlacement } from './security.js';
+export type { CredentialPlacement } from './types.js';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { runTool, toolCauseFromResult } from '../../src/binding/index.js';
 import { ConnectionRequestError } from '../../src/connections/index.js';
-import { retryAfterMsOf } from '../../src/wire/index.js';
+import { retryAfterMsOf } from '../../src/wire/http/retry-after.js';
 import { mcpHandler, reply } from '../fixtures/fault-server.js';
 import { mountEcho, useFaultServers } from '../support/fault-suite.js';
 
