@@ -38,17 +38,7 @@ export type {
   ToolErrorInfo,
   ToolLifecycle,
 } from './contract/hooks.js';
-export type { McpCallPresentation } from './contract/presentation.js';
-export {
-  MCP_ERROR_PRESENTATION,
-  MCP_INPUT_REQUIRED,
-  type McpErrorPresenting,
-  type McpInputRequest,
-  type McpInputRequiring,
-  mcpErrorPresentationOf,
-  mcpInputRequestOf,
-  presentOutput,
-} from './contract/presentation.js';
+export { presentOutput } from './contract/presentation.js';
 export type { RunToolOptions } from './contract/run-tool.js';
 export { isProgressListened, runTool } from './contract/run-tool.js';
 export type {
@@ -58,7 +48,6 @@ export type {
   RuntimeToolDefinition,
   RuntimeToolHandlerContext,
   RuntimeToolIdentity,
-  ToolAnnotations,
   ToolHttpMethod,
   ToolProgressReporter,
   ToolSource,
@@ -91,6 +80,16 @@ export {
   projectToolError,
   TOOL_ERROR_PROJECTION,
 } from './kernel/app-error.js';
+export {
+  MCP_ERROR_PRESENTATION,
+  MCP_INPUT_REQUIRED,
+  type McpErrorPresenting,
+  type McpInputRequest,
+  type McpInputRequiring,
+  mcpErrorPresentationOf,
+  mcpInputRequestOf,
+} from './kernel/mcp-protocols.js';
+export type { McpCallPresentation, ToolAnnotations } from './kernel/mcp-types.js';
 export type {
   AgentApprovalFunction,
   AgentApprovalPolicy,

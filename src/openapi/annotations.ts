@@ -3,7 +3,7 @@
  * GET and HEAD are read-only, DELETE is destructive, PUT and DELETE are idempotent, and every
  * OpenAPI tool reaches an open world. The title is the operation's `summary`. Pure.
  */
-import type { ToolAnnotations } from '../binding/index.js';
+import type { ToolAnnotations } from '../binding/kernel/mcp-types.js';
 import type { OpenApiMethod } from './types.js';
 
 /** The annotations of an operation with `method` and an optional `summary`. */

@@ -5,7 +5,7 @@
  * are refused before any I/O. The credential is placed later, by the machine. Pure: no I/O.
  */
 
-import { AppError } from '../binding/index.js';
+import { AppError } from '../binding/kernel/app-error.js';
 import { hasHeaderBreak } from '../wire/core/header-text.js';
 import type { CompiledOperation } from './operation.js';
 import type { OpenApiRequest } from './types.js';

@@ -4,9 +4,10 @@
  * validation -> presenter -> afterToolCall (onToolError first when something threw).
  */
 import { AppError } from '../kernel/app-error.js';
+import { isPlainObject } from '../kernel/type-guards.js';
 import { type ToolCallerHandler, toolCallerOf } from './caller.js';
 import { callHookContained, type ToolCallHooks, type ToolLifecycle } from './hooks.js';
-import { isPlainObject, presentOutput } from './presentation.js';
+import { presentOutput } from './presentation.js';
 import type {
   AnyRuntimeToolDefinition,
   RuntimeToolCallContext,

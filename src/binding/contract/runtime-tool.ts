@@ -4,7 +4,7 @@
  */
 
 import type { z } from 'zod';
-import type { CallToolResult } from '../kernel/mcp-types.js';
+import type { CallToolResult, ToolAnnotations } from '../kernel/mcp-types.js';
 import type { ToolCaller } from './caller.js';
 import { isZodObjectSchema, isZodSchema } from './zod-schema.js';
 
@@ -45,20 +45,6 @@ export interface RuntimeToolIdentity {
   method: ToolHttpMethod;
   /** An optional authorization scope. */
   scope?: string;
-}
-
-/** MCP tool annotations (the SDK's `ToolAnnotations` shape): hints, never guarantees. */
-export interface ToolAnnotations {
-  /** A human-readable title. */
-  title?: string;
-  /** The tool does not modify its environment. */
-  readOnlyHint?: boolean;
-  /** The tool may perform destructive updates. */
-  destructiveHint?: boolean;
-  /** Repeating a call with the same arguments has no additional effect. */
-  idempotentHint?: boolean;
-  /** The tool interacts with an open world of external entities. */
-  openWorldHint?: boolean;
 }
 
 /** What an MCP presenter returns: a tool result without `isError`. */

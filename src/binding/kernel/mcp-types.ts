@@ -11,3 +11,20 @@ export type CallToolResult = z.infer<typeof CallToolResultSchema>;
 
 /** An MCP tool as `tools/list` describes it. */
 export type Tool = z.infer<typeof ToolSchema>;
+
+/** A successful MCP tool result as the runner presents it (never with `isError`). */
+export type McpCallPresentation = Pick<CallToolResult, 'content' | 'structuredContent' | '_meta'>;
+
+/** MCP tool annotations (the SDK's `ToolAnnotations` shape): hints, never guarantees. */
+export interface ToolAnnotations {
+  /** A human-readable title. */
+  title?: string;
+  /** The tool does not modify its environment. */
+  readOnlyHint?: boolean;
+  /** The tool may perform destructive updates. */
+  destructiveHint?: boolean;
+  /** Repeating a call with the same arguments has no additional effect. */
+  idempotentHint?: boolean;
+  /** The tool interacts with an open world of external entities. */
+  openWorldHint?: boolean;
+}

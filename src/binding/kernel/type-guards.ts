@@ -21,3 +21,11 @@ export function hasBrand(value: unknown, brand: symbol): boolean {
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** True for `{}`-style objects (prototype `Object.prototype` or `null`). */
+// Stricter than `isRecord`: class instances, Dates and Maps are not plain data to present.
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}

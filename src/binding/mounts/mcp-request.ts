@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { ToolCallerError, ToolLogMessage } from '../contract/caller.js';
-import type { ToolAnnotations } from '../contract/runtime-tool.js';
+import type { ToolAnnotations } from '../kernel/mcp-types.js';
 import { isRecord } from '../kernel/type-guards.js';
 
 /** What the mounts register on an `McpServer`: the same config on either SDK line. */

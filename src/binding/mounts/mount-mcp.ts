@@ -5,12 +5,6 @@
 import { z } from 'zod';
 import type { ToolCallerAnswered, ToolCallerHandler, ToolLogMessage } from '../contract/caller.js';
 import type { ToolCallHooks, ToolLifecycle } from '../contract/hooks.js';
-import {
-  type McpCallPresentation,
-  mcpErrorPresentationOf,
-  mcpInputRequestOf,
-  mcpRequiredCapabilitiesOf,
-} from '../contract/presentation.js';
 import { runTool } from '../contract/run-tool.js';
 import type { AnyRuntimeToolDefinition, ToolProgressReporter } from '../contract/runtime-tool.js';
 import {
@@ -22,7 +16,12 @@ import {
 } from '../contract/tool-result.js';
 import type { JsonSchemaObject } from '../contract/zod-schema.js';
 import { AppError } from '../kernel/app-error.js';
-import type { CallToolResult } from '../kernel/mcp-types.js';
+import {
+  mcpErrorPresentationOf,
+  mcpInputRequestOf,
+  mcpRequiredCapabilitiesOf,
+} from '../kernel/mcp-protocols.js';
+import type { CallToolResult, McpCallPresentation } from '../kernel/mcp-types.js';
 import { inRemoteContext } from '../kernel/otel-api.js';
 import { MAX_TIMER_MS } from '../kernel/timers.js';
 import { isRecord } from '../kernel/type-guards.js';

@@ -6,11 +6,11 @@ import {
   type AnyRuntimeToolDefinition,
   assertRuntimeToolDefinition,
   resolveToolTransports,
-  type ToolAnnotations,
   type ToolHttpMethod,
   type ToolTransport,
 } from '../contract/runtime-tool.js';
 import { type JsonSchemaObject, toInputJsonSchema } from '../contract/zod-schema.js';
+import type { ToolAnnotations } from '../kernel/mcp-types.js';
 
 /** A transport a tool surface is advertised on. */
 export type AdvertisedTransport = 'MCP' | 'AGENT';

@@ -7,19 +7,19 @@
  */
 
 import {
-  MCP_INPUT_REQUIRED,
-  MCP_REQUIRED_CAPABILITIES,
-  type McpCapabilityRequiring,
-  type McpInputRequest,
-  type McpInputRequiring,
-} from '../../binding/contract/presentation.js';
-import {
   AppError,
   isRetryableStatus,
   TOOL_ERROR_PROJECTION,
   type ToolErrorProjecting,
 } from '../../binding/kernel/app-error.js';
 import { BrandedError } from '../../binding/kernel/branded-error.js';
+import {
+  MCP_INPUT_REQUIRED,
+  MCP_REQUIRED_CAPABILITIES,
+  type McpCapabilityRequiring,
+  type McpInputRequest,
+  type McpInputRequiring,
+} from '../../binding/kernel/mcp-protocols.js';
 import { brandSymbol } from '../../binding/kernel/type-guards.js';
 import {
   type ConnectionOperation,
