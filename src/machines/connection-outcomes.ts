@@ -81,6 +81,34 @@ export const violationOf = ({ event: { output } }: Answered) => ({
   violation: output.kind === 'malformed' ? (output.violation ?? '') : '',
 });
 
+/**
+ * The edges every connection chart takes alike, into `target` (where its outcome is final). An
+ * answer in hand, after the chart's own edges (a 401 first where it has one): a refused status,
+ * then a malformed answer.
+ */
+export function refusedAnswerEdges<T extends string>(target: T) {
+  return [
+    {
+      guard: { type: 'isHttpError', params: exchangeOf },
+      target,
+      actions: { type: 'failHttpStatus', params: refusalOf },
+    },
+    {
+      guard: { type: 'isMalformed', params: exchangeOf },
+      target,
+      actions: { type: 'failProtocol', params: violationOf },
+    },
+  ] as const;
+}
+/** An actor's failure ends the run with that failure as its outcome. */
+export function failOnActorError<T extends string>(target: T) {
+  return { target, actions: { type: 'failWithError', params: errorOf } } as const;
+}
+/** The caller's abort, from any state, ends the run with its exact reason as the outcome. */
+export function failOnCancel<T extends string>(target: T) {
+  return { target, actions: { type: 'failCancelled', params: reasonOf } } as const;
+}
+
 /** The context every connection machine has: somewhere to put its outcome. */
 type WithOutcome = MachineContext & { readonly outcome: unknown };
 

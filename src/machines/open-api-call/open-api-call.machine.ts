@@ -10,11 +10,10 @@ import { readSoFar } from '../bytes-read.js';
 import {
   challengeOf,
   connectionFailureActions,
-  errorOf,
   exchangeOf,
-  reasonOf,
-  refusalOf,
-  violationOf,
+  failOnActorError,
+  failOnCancel,
+  refusedAnswerEdges,
 } from '../connection-outcomes.js';
 import { toCredentials } from '../credentials.js';
 import { remainingMs } from '../deadline.js';
@@ -112,12 +111,7 @@ export const openApiCallMachine = openApiCallSetup.createMachine({
     return { ...context };
   },
   // The caller's abort, from any state: the outcome is its exact reason.
-  on: {
-    CANCEL: {
-      target: '.closed',
-      actions: { type: 'failCancelled', params: reasonOf },
-    },
-  },
+  on: { CANCEL: failOnCancel('.closed') },
   states: {
     // A connection with a token provider resolves the call's token first; one without sends at
     // once.
@@ -143,7 +137,7 @@ export const openApiCallMachine = openApiCallSetup.createMachine({
             params: ({ event }) => ({ token: event.output }),
           },
         },
-        onError: { target: CLOSED, actions: { type: 'failWithError', params: errorOf } },
+        onError: failOnActorError(CLOSED),
       },
       after: callDeadline,
     },
@@ -160,19 +154,10 @@ export const openApiCallMachine = openApiCallSetup.createMachine({
             target: CLOSED,
             actions: { type: 'failUnauthorized', params: challengeOf },
           },
-          {
-            guard: { type: 'isHttpError', params: exchangeOf },
-            target: CLOSED,
-            actions: { type: 'failHttpStatus', params: refusalOf },
-          },
-          {
-            guard: { type: 'isMalformed', params: exchangeOf },
-            target: CLOSED,
-            actions: { type: 'failProtocol', params: violationOf },
-          },
+          ...refusedAnswerEdges(CLOSED),
           { target: CLOSED, actions: { type: 'succeed', params: answerOf } },
         ],
-        onError: { target: CLOSED, actions: { type: 'failWithError', params: errorOf } },
+        onError: failOnActorError(CLOSED),
       },
       on: {
         BYTES_READ: {

@@ -7,11 +7,9 @@ import { assign, setup } from 'xstate';
 import { operationScope } from '../../wire/index.js';
 import {
   connectionFailureActions,
-  errorOf,
-  exchangeOf,
-  reasonOf,
-  refusalOf,
-  violationOf,
+  failOnActorError,
+  failOnCancel,
+  refusedAnswerEdges,
 } from '../connection-outcomes.js';
 import { fetchSpecInput, makeSpecLoadActors } from './spec-load.actors.js';
 import { specLoadGuards } from './spec-load.guards.js';
@@ -63,7 +61,7 @@ export const specLoadMachine = specLoadSetup.createMachine({
   initial: 'fetching',
   context: ({ input }) => ({ ...input, outcome: undefined }),
   // The caller's abort, from any state: the outcome is its exact reason.
-  on: { CANCEL: { target: '.closed', actions: { type: 'failCancelled', params: reasonOf } } },
+  on: { CANCEL: failOnCancel('.closed') },
   states: {
     // GET the document: fenced, no credential, redirects refused, bounded, under the deadline.
     fetching: {
@@ -73,19 +71,10 @@ export const specLoadMachine = specLoadSetup.createMachine({
         src: 'fetchSpec',
         input: ({ context }) => fetchSpecInput(context),
         onDone: [
-          {
-            guard: { type: 'isHttpError', params: exchangeOf },
-            target: 'closed',
-            actions: { type: 'failHttpStatus', params: refusalOf },
-          },
-          {
-            guard: { type: 'isMalformed', params: exchangeOf },
-            target: 'closed',
-            actions: { type: 'failProtocol', params: violationOf },
-          },
+          ...refusedAnswerEdges('closed'),
           { target: 'closed', actions: { type: 'succeed', params: documentOf } },
         ],
-        onError: { target: 'closed', actions: { type: 'failWithError', params: errorOf } },
+        onError: failOnActorError('closed'),
       },
       after: {
         SPEC_DEADLINE: {
