@@ -51,14 +51,8 @@ export type RetryEvent = CancelEvent | AttemptEvent;
 /** Output of `retry`: the value of the attempt that succeeded, or the failure that ended it. */
 export type RetryOutput = MachineResult<{ readonly value: unknown }>;
 
-/** Context of `retry`. */
-export interface RetryContext {
-  readonly connectionName: string;
-  readonly operation: ConnectionOperation;
-  readonly attempts: number;
-  readonly repeatable: boolean;
-  readonly budgetMs: number;
-  readonly runAttempt: RunAttempt;
+/** Context of `retry`: its input as given, and the run's progress. */
+export interface RetryContext extends RetryInput {
   /** Absolute deadline of the whole operation: the first attempt's start plus `budgetMs`. */
   readonly deadlineAt: number;
   /** 1-based number of the attempt running (or the last one). */
