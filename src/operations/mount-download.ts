@@ -52,33 +52,28 @@ export function mountDownload<Shape extends z.ZodRawShape>(
   const name = options.name ?? 'download';
   assertRawToolName(name, 'mountDownload');
   resolveDownloadLimits(options);
-  registerRawTool(
-    server,
-    name,
-    { description: options.description, inputSchema: options.inputSchema },
-    async (args, request) => {
-      const progress = rawProgress(request);
-      const path = options.pathFromArgs?.(args);
-      try {
-        const file = await runDownloadOperation({
-          ...options,
-          resolveUrl: ({ signal }) => options.resolveUrl(args, { signal }),
-          signal: request.signal,
-          ...(path === undefined ? {} : { path }),
-          ...(progress === undefined
-            ? {}
-            : {
-                onProgress: (tick) =>
-                  progress(tick.receivedBytes, tick.totalBytes, downloadProgressMessage(tick)),
-              }),
-        });
-        return textResult(JSON.stringify(file, null, 2), false);
-      } catch (error) {
-        if (DownloadError.isInstance(error) && error.code === 'DOWNLOAD_NOT_FOUND') {
-          return textResult('Nothing to download.', true);
-        }
-        return textResult(failureText('Download failed', error), true);
+  registerRawTool(server, name, options, async (args, request) => {
+    const progress = rawProgress(request);
+    const path = options.pathFromArgs?.(args);
+    try {
+      const file = await runDownloadOperation({
+        ...options,
+        resolveUrl: ({ signal }) => options.resolveUrl(args, { signal }),
+        signal: request.signal,
+        ...(path === undefined ? {} : { path }),
+        ...(progress === undefined
+          ? {}
+          : {
+              onProgress: (tick) =>
+                progress(tick.receivedBytes, tick.totalBytes, downloadProgressMessage(tick)),
+            }),
+      });
+      return textResult(JSON.stringify(file, null, 2), false);
+    } catch (error) {
+      if (DownloadError.isInstance(error) && error.code === 'DOWNLOAD_NOT_FOUND') {
+        return textResult('Nothing to download.', true);
       }
-    },
-  );
+      return textResult(failureText('Download failed', error), true);
+    }
+  });
 }

@@ -49,40 +49,35 @@ export function mountWait<Shape extends z.ZodRawShape>(
   if (options.defaultTimeout !== undefined) {
     assertWaitTimeoutSeconds(options.defaultTimeout, 'defaultTimeout');
   }
-  registerRawTool(
-    server,
-    name,
-    { description: options.description, inputSchema: options.inputSchema },
-    async (args, request) => {
-      const progress = rawProgress(request);
-      try {
-        const result = await runWaitOperation<unknown>({
-          poll: ({ signal }) => options.poll(args, { signal }),
-          done: (state) => options.done(state),
-          timeoutSeconds: options.timeoutFromArgs?.(args),
-          defaultTimeoutSeconds: options.defaultTimeout,
-          signal: request.signal,
-          ...(options.backoff === undefined ? {} : { backoffSeconds: options.backoff }),
-          ...(progress === undefined
-            ? {}
-            : {
-                onPoll: (tick) =>
-                  progress(
-                    tick.poll,
-                    undefined,
-                    waitProgressMessage(tick.state, tick.poll, tick.elapsedMs),
-                  ),
-              }),
-        });
-        if (options.render !== undefined) {
-          const rendering = options.render(result.state, result.timedOut);
-          return textResult(rendering.text, rendering.isError === true);
-        }
-        return textResult(JSON.stringify(result.state, null, 2), result.timedOut);
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return textResult(`Wait failed: ${message}`, true);
+  registerRawTool(server, name, options, async (args, request) => {
+    const progress = rawProgress(request);
+    try {
+      const result = await runWaitOperation<unknown>({
+        poll: ({ signal }) => options.poll(args, { signal }),
+        done: (state) => options.done(state),
+        timeoutSeconds: options.timeoutFromArgs?.(args),
+        defaultTimeoutSeconds: options.defaultTimeout,
+        signal: request.signal,
+        ...(options.backoff === undefined ? {} : { backoffSeconds: options.backoff }),
+        ...(progress === undefined
+          ? {}
+          : {
+              onPoll: (tick) =>
+                progress(
+                  tick.poll,
+                  undefined,
+                  waitProgressMessage(tick.state, tick.poll, tick.elapsedMs),
+                ),
+            }),
+      });
+      if (options.render !== undefined) {
+        const rendering = options.render(result.state, result.timedOut);
+        return textResult(rendering.text, rendering.isError === true);
       }
-    },
-  );
+      return textResult(JSON.stringify(result.state, null, 2), result.timedOut);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return textResult(`Wait failed: ${message}`, true);
+    }
+  });
 }
