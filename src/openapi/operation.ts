@@ -6,6 +6,7 @@
 
 import { isRecord } from '../binding/kernel/type-guards.js';
 import { isHttpToken } from '../wire/core/header-text.js';
+import { mediaTypeEssence } from '../wire/read/media-type.js';
 import { MAX_EXPANDED_NODES, type RefExpander } from './expand.js';
 import { refuse } from './refusal.js';
 import { selectCredentialPlacement } from './security.js';
@@ -80,11 +81,6 @@ function isScalarSchema(schema: unknown): boolean {
     if (Array.isArray(members) && !members.every(isScalarSchema)) return false;
   }
   return true;
-}
-
-/** The essence of a media type, lowercased (`application/json; charset=utf-8` -> `application/json`). */
-function mediaEssence(mediaType: string): string {
-  return (mediaType.split(';')[0] ?? '').trim().toLowerCase();
 }
 
 function isServerTemplate(url: string): boolean {
@@ -231,7 +227,7 @@ function checkBody(
   if (!isRecord(content) || Object.keys(content).length === 0) {
     return refuse('invalid-operation', 'has a request body without content');
   }
-  const json = Object.keys(content).find((type) => mediaEssence(type) === 'application/json');
+  const json = Object.keys(content).find((type) => mediaTypeEssence(type) === 'application/json');
   if (json === undefined) {
     return refuse('non-json-body', 'has a request body that is not application/json');
   }

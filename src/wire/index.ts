@@ -13,6 +13,7 @@ export {
   type PhaseLimits,
   phaseOfOperation,
 } from './core/operation.js';
+export { challengeOfResponse } from './core/www-authenticate.js';
 export {
   ConnectionCredentialError,
   type CredentialProblem,
@@ -32,6 +33,7 @@ export {
   ConnectionUrlError,
 } from './errors/errors.js';
 export { failureClassOf } from './errors/failure-class.js';
+export { MCP_RPC_ERROR } from './errors/mcp-rpc-error.js';
 export {
   ConnectionNetworkError,
   isRetryableNetworkFailure,
@@ -52,7 +54,6 @@ export {
   parseConnectionUrl,
   resolveEndpointUrl,
 } from './http/url-fence.js';
-export { challengeOfResponse } from './http/www-authenticate.js';
 export {
   buildJsonRpcNotification,
   buildJsonRpcRequest,
@@ -74,7 +75,6 @@ export {
   type InputRequest,
   type InputRequired,
   inputRequiredOf,
-  MCP_RPC_ERROR,
   type McpHeaderParam,
   META,
   mcpHeaderValue,

@@ -10,7 +10,7 @@ import { createHostFence, isInsideFence } from '../../src/wire/http/url-fence.js
 import {
   MAX_WWW_AUTHENTICATE_CHARS,
   parseWwwAuthenticate,
-} from '../../src/wire/http/www-authenticate.js';
+} from '../../src/wire/core/www-authenticate.js';
 import { readSseMessages, type SseBudget } from '../../src/wire/read/sse-reader.js';
 import { expectedAdmission, FENCE, surfaceKinds, urlNear } from './fence-cases.js';
 import { fuzzParameters } from './fuzz-config.js';

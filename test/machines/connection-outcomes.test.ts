@@ -5,7 +5,7 @@ import {
   refusalOf,
   violationOf,
 } from '../../src/machines/connection-outcomes.js';
-import type { AuthChallenge } from '../../src/wire/http/www-authenticate.js';
+import type { AuthChallenge } from '../../src/wire/core/www-authenticate.js';
 
 const challenge: AuthChallenge = { scheme: 'bearer', realm: 'api' };
 const answer = (output: Record<string, unknown>) =>

@@ -12,6 +12,8 @@ import {
 } from '../../binding/kernel/app-error.js';
 import { BrandedError } from '../../binding/kernel/branded-error.js';
 import { brandSymbol } from '../../binding/kernel/type-guards.js';
+import { describeNetworkFailure } from '../errors/network-error.js';
+import { wireFaultOf } from '../errors/wire-failure.js';
 import type { HostRefusal } from './address-policy.js';
 
 /** Stable codes of a failed download. */
@@ -130,4 +132,28 @@ export class DownloadError extends BrandedError implements ToolErrorProjecting {
       },
     });
   }
+}
+
+/** Words for an HTTP-level fault of a download, model-safe (no host, no address). */
+const DOWNLOAD_HTTP_FAULT = 'the answer broke HTTP/1.1';
+/** Words for a download head past its bound. */
+const DOWNLOAD_HEAD_TOO_LARGE = 'the answer head was too large';
+
+/**
+ * `error` as it must leave a download: `signal.reason` once aborted, a {@link DownloadError}
+ * unchanged, anything else `DOWNLOAD_FAILED` saying which failure (never where), its cause the raw
+ * error. The download's counterpart of the wire's one seam (`wireFailure`, decision 0035), over
+ * the same {@link wireFaultOf}.
+ */
+export function downloadFailure(error: unknown, host: string, signal: AbortSignal): unknown {
+  if (signal.aborted) return signal.reason;
+  if (DownloadError.isInstance(error)) return error;
+  const fault = wireFaultOf(error);
+  const detail =
+    fault.kind === 'network'
+      ? describeNetworkFailure(fault.failure)
+      : fault.kind === 'http'
+        ? DOWNLOAD_HTTP_FAULT
+        : DOWNLOAD_HEAD_TOO_LARGE;
+  return new DownloadError({ code: 'DOWNLOAD_FAILED', host, cause: error, detail });
 }

@@ -10,13 +10,12 @@
 
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { downloadFailure } from '../errors/wire-failure.js';
 import { AGENT_OPTIONS, requestOn } from '../http/http-client.js';
 import { Agent, type Dispatcher, ProxyAgent } from '../http/undici.js';
 import type { NodeBody, WireResponse } from '../read/abortable-read.js';
 import { raceAbort, throwIfAborted } from '../read/abortable-read.js';
 import { addressRefusal, hostRefusal, writtenHost } from './address-policy.js';
-import { DownloadError } from './download-error.js';
+import { DownloadError, downloadFailure } from './download-error.js';
 
 /** One answer of a name lookup. */
 export interface ResolvedAddress {

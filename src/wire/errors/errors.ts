@@ -28,13 +28,11 @@ import {
   phaseOfOperation,
 } from '../core/operation.js';
 import { redactUrl } from '../core/redact.js';
-import type { AuthChallenge } from '../http/www-authenticate.js';
+import type { AuthChallenge } from '../core/www-authenticate.js';
+import { MCP_RPC_ERROR } from './mcp-rpc-error.js';
 
 export type { ConnectionOperation, ConnectionPhase, OperationScope } from '../core/operation.js';
-export type { AuthChallenge } from '../http/www-authenticate.js';
-
-/** JSON-RPC `-32021`: a client capability the request did not declare (MCP 2026-07-28). */
-const MISSING_CLIENT_CAPABILITY = -32021;
+export type { AuthChallenge } from '../core/www-authenticate.js';
 
 /** ` during <operation>` for a failure's message, or nothing when it has no operation. */
 export function duringOperation(operation: ConnectionOperation | undefined): string {
@@ -402,7 +400,7 @@ export class ConnectionProtocolError
 
   /** A `-32021` refusal's `data.requiredCapabilities`, for a gateway to refuse its client alike. */
   [MCP_REQUIRED_CAPABILITIES](): Readonly<Record<string, unknown>> | undefined {
-    if (this.rpcCode !== MISSING_CLIENT_CAPABILITY) return undefined;
+    if (this.rpcCode !== MCP_RPC_ERROR.missingClientCapability) return undefined;
     const data = this.rpcData as { requiredCapabilities?: unknown } | undefined;
     const required = data?.requiredCapabilities;
     return typeof required === 'object' && required !== null && !Array.isArray(required)

@@ -9,8 +9,6 @@
  * or code nobody listed still ends typed. Pure: no I/O.
  */
 import { BrandedError } from '../../binding/kernel/branded-error.js';
-import { DownloadError } from '../download/download-error.js';
-import { isHeadersOverflow, MAX_HEADER_BYTES } from '../http/http-client.js';
 import {
   type ConnectionErrorScope,
   ConnectionProtocolError,
@@ -19,11 +17,25 @@ import {
 } from './errors.js';
 import {
   ConnectionNetworkError,
-  describeNetworkFailure,
   firstInCauses,
   type NetworkFailure,
   networkFailureOf,
 } from './network-error.js';
+
+/**
+ * The most bytes of response headers any answer may have (64 KiB, where undici's default is
+ * 16 KiB): room for an oversized `WWW-Authenticate` to be read and set aside (its parser bounds
+ * it), while a head past it fails as `ConnectionResponseTooLargeError`.
+ */
+export const MAX_HEADER_BYTES = 65_536;
+
+/** undici's code for a response head past `maxHeaderSize`. */
+const HEADERS_OVERFLOW = 'UND_ERR_HEADERS_OVERFLOW';
+
+/** The request failed because the answer's head was larger than {@link MAX_HEADER_BYTES}. */
+export function isHeadersOverflow(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === HEADERS_OVERFLOW;
+}
 
 /** What a foreign error is, read once for both the connection and the download errors. */
 export type WireFault =
@@ -137,27 +149,4 @@ export function streamFailureIn(error: unknown, scope: ConnectionErrorScope): un
     return wireFailure((error as Error).cause, scope);
   }
   return wireFailure(error, scope);
-}
-
-/** Words for an HTTP-level fault of a download, model-safe (no host, no address). */
-const DOWNLOAD_HTTP_FAULT = 'the answer broke HTTP/1.1';
-/** Words for a download head past its bound. */
-const DOWNLOAD_HEAD_TOO_LARGE = 'the answer head was too large';
-
-/**
- * `error` as it must leave a download: `signal.reason` once aborted, a {@link DownloadError}
- * unchanged, anything else `DOWNLOAD_FAILED` saying which failure (never where), its cause the raw
- * error. The download's counterpart of {@link wireFailure}, over the same {@link wireFaultOf}.
- */
-export function downloadFailure(error: unknown, host: string, signal: AbortSignal): unknown {
-  if (signal.aborted) return signal.reason;
-  if (DownloadError.isInstance(error)) return error;
-  const fault = wireFaultOf(error);
-  const detail =
-    fault.kind === 'network'
-      ? describeNetworkFailure(fault.failure)
-      : fault.kind === 'http'
-        ? DOWNLOAD_HTTP_FAULT
-        : DOWNLOAD_HEAD_TOO_LARGE;
-  return new DownloadError({ code: 'DOWNLOAD_FAILED', host, cause: error, detail });
 }

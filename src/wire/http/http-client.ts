@@ -6,15 +6,9 @@
  * bounds are the callers'.
  */
 
+import { MAX_HEADER_BYTES } from '../errors/wire-failure.js';
 import type { NodeBody, WireResponse } from '../read/abortable-read.js';
 import { Agent, type Dispatcher } from './undici.js';
-
-/**
- * The most bytes of response headers any answer may have (64 KiB, where undici's default is
- * 16 KiB): room for an oversized `WWW-Authenticate` to be read and set aside (its parser bounds
- * it), while a head past it fails as `ConnectionResponseTooLargeError`.
- */
-export const MAX_HEADER_BYTES = 65_536;
 
 /**
  * The options of every agent this library creates. undici's own timeouts are off: a head awaited
@@ -28,14 +22,6 @@ export const AGENT_OPTIONS = {
   bodyTimeout: 0,
   maxHeaderSize: MAX_HEADER_BYTES,
 } as const;
-
-/** undici's code for a response head past `maxHeaderSize`. */
-const HEADERS_OVERFLOW = 'UND_ERR_HEADERS_OVERFLOW';
-
-/** The request failed because the answer's head was larger than {@link MAX_HEADER_BYTES}. */
-export function isHeadersOverflow(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === HEADERS_OVERFLOW;
-}
 
 /** The pool every connection request shares; created on the first request. */
 let pool: Agent | undefined;

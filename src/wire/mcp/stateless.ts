@@ -9,6 +9,7 @@ import { isRecord } from '../../binding/kernel/type-guards.js';
 import { isHttpToken } from '../core/header-text.js';
 import type { OperationScope } from '../core/operation.js';
 import { ConnectionProtocolError } from '../errors/errors.js';
+import { MCP_RPC_ERROR } from '../errors/mcp-rpc-error.js';
 
 /** The protocol revision of the stateless wire. */
 export const STATELESS_REVISION = '2026-07-28';
@@ -27,13 +28,6 @@ export const META = Object.freeze({
  * is sent and a server sends every level.
  */
 export const STATELESS_LOG_LEVEL = 'debug';
-
-/** JSON-RPC codes of the stateless wire's refusals (specification, basic: "Error codes"). */
-export const MCP_RPC_ERROR = Object.freeze({
-  headerMismatch: -32020,
-  missingClientCapability: -32021,
-  unsupportedProtocolVersion: -32022,
-});
 
 /** A JSON-RPC error object, as an HTTP answer's body carries it. */
 export interface RpcErrorBody {

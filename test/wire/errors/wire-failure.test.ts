@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { toolResultFromError } from '../../../src/binding/index.js';
 import type { OperationScope } from '../../../src/wire/core/operation.js';
-import { DownloadError } from '../../../src/wire/download/download-error.js';
+import { DownloadError, downloadFailure } from '../../../src/wire/download/download-error.js';
 import {
   ConnectionProtocolError,
   ConnectionResponseTooLargeError,
@@ -14,7 +14,6 @@ import {
 } from '../../../src/wire/errors/errors.js';
 import { ConnectionNetworkError } from '../../../src/wire/errors/network-error.js';
 import {
-  downloadFailure,
   streamFailureIn,
   wireFailure,
   wireFaultOf,

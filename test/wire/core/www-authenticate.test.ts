@@ -9,7 +9,7 @@ import {
   challengeOfResponse,
   MAX_WWW_AUTHENTICATE_CHARS,
   parseWwwAuthenticate,
-} from '../../../src/wire/http/www-authenticate.js';
+} from '../../../src/wire/core/www-authenticate.js';
 
 const METADATA = 'https://mcp.example.test/.well-known/oauth-protected-resource/mcp';
 
