@@ -5,12 +5,43 @@
  * the one chart (refusals, deadlines, the byte budget, paging, the best-effort notification), and
  * the param mappers say what each guard and action reads from the event or the context.
  */
-import { supportedVersionsOf } from '../../wire/index.js';
-import { challengeOf, errorOf, exchangeOf, refusalOf } from '../connection-outcomes.js';
+import { type Assigner, assign, emit, type PropertyAssigner, stopChild } from 'xstate';
+import {
+  ConnectionProtocolError,
+  ConnectionResponseTooLargeError,
+  MCP_RPC_ERROR,
+  SESSION_REVISION,
+  SESSION_REVISIONS,
+  STATELESS_REVISION,
+  supportedVersionsOf,
+} from '../../wire/index.js';
+import { readSoFar } from '../bytes-read.js';
+import { challengeOf, errorOf, exchangeOf, failed, refusalOf } from '../connection-outcomes.js';
+import { remainingMs } from '../deadline.js';
+import type { SecretValue } from '../secret-value.js';
 import { type ByteReporter, exchangeInput } from './mcp-operation.actors.js';
 import type { PageParams } from './mcp-operation.guards.js';
-import { initializedMessage, nextCursorOf } from './mcp-operation.policy.js';
-import type { McpOperationContext, RpcExchange } from './mcp-operation.types.js';
+import {
+  INITIALIZE_ID,
+  initializedMessage,
+  isCancellableRequest,
+  mergeToolPages,
+  nextCursorOf,
+  REQUEST_ID,
+  requestResult,
+  requestWindowEnd,
+  resumeDelayMs,
+  runScopeOf,
+  SESSION_END_TIMEOUT_MS,
+} from './mcp-operation.policy.js';
+import type {
+  AbandonCause,
+  McpOperationContext,
+  McpOperationEvent,
+  McpProgressEvent,
+  McpToolList,
+  RpcExchange,
+} from './mcp-operation.types.js';
 
 /** The steps of the handshake, each with its own operation name and the handshake's budget. */
 export type HandshakeStep =
@@ -255,3 +286,141 @@ export const requestWindow = {
 export const supportedOf = ({ event }: ExchangeDone) => ({
   supported: event.output.kind === 'http-error' ? supportedVersionsOf(event.output.rpcError) : [],
 });
+
+/**
+ * An `assign` typed for `mcpOperation`'s context and events: how the shared actions below and each
+ * region's own actions are written outside the machine file, then spread into its setup.
+ */
+export function assignRun<P = undefined>(
+  assignment:
+    | Assigner<McpOperationContext, McpOperationEvent, P, McpOperationEvent, never>
+    | PropertyAssigner<McpOperationContext, McpOperationEvent, P, McpOperationEvent, never>,
+) {
+  return assign<McpOperationContext, McpOperationEvent, P, McpOperationEvent, never>(assignment);
+}
+
+/** The versions a run may speak: the one it was pinned to, else the stateless and every 2025 one. */
+function clientVersionsOf(context: McpOperationContext): readonly string[] {
+  return speaksEither(context)
+    ? [STATELESS_REVISION, ...SESSION_REVISIONS]
+    : [context.protocolChoice];
+}
+
+/** The named deadlines of `mcpOperation`: each state's delay is the time its window has left. */
+export const mcpOperationDelays = {
+  HANDSHAKE_DEADLINE: ({ context }: WithContext) =>
+    remainingMs(context.handshakeDeadlineAt, Date.now()),
+  REQUEST_DEADLINE: ({ context }: WithContext) =>
+    remainingMs(context.requestDeadlineAt, Date.now()),
+  RESUME_DELAY: ({ context }: WithContext) => resumeDelayMs(context.retryMs),
+  SESSION_END_DEADLINE: SESSION_END_TIMEOUT_MS,
+};
+
+/** The actions two or more parts of the chart take, spread into the setup of `mcpOperation`. */
+export const sharedActions = {
+  beginHandshakeStep: assignRun(({ context }, params: { operation: HandshakeStep }) => ({
+    operation: params.operation,
+    readBytes: 0,
+    maxBytes: context.limits.handshake.maxResponseBytes,
+    pendingId: INITIALIZE_ID,
+    legacyAccepted: false,
+  })),
+  // A request sent again in a re-opened session keeps its first attempt's window (decision 0037).
+  beginRequest: assignRun(({ context }) => ({
+    operation: context.request.method,
+    readBytes: 0,
+    maxBytes: context.limits.request.maxResponseBytes,
+    ...(context.sessionReopened
+      ? {}
+      : {
+          requestStartedAt: Date.now(),
+          requestDeadlineAt: requestWindowEnd(Date.now(), Date.now(), context.limits.request),
+        }),
+    pendingId: REQUEST_ID,
+    legacyAnswer: undefined,
+    legacyAccepted: false,
+  })),
+  // Progress restarts the request's window, never past its cap from the request's start.
+  extendDeadline: assignRun(({ context }) => ({
+    requestDeadlineAt: requestWindowEnd(
+      context.requestStartedAt,
+      Date.now(),
+      context.limits.request,
+    ),
+  })),
+  // The next page keeps the byte budget and the deadline of the whole listing.
+  collectPage: assignRun(({ context, event }, params: Answer) => ({
+    readBytes: readSoFar(context, event),
+    collected: mergeToolPages(context.collected, params.value as McpToolList),
+    cursor: nextCursorOf(params.value),
+    page: context.page + 1,
+    pendingId: context.pendingId + 1,
+    legacyAnswer: undefined,
+    legacyAccepted: false,
+  })),
+  recordBytesRead: assignRun(({ context }, params: { bytes: number }) => ({
+    readBytes: context.readBytes + params.bytes,
+  })),
+  assignInitialized: assignRun((_, params: Answer & { sessionId: SecretValue | undefined }) => ({
+    protocolVersion: (params.value as { protocolVersion?: string } | undefined)?.protocolVersion,
+    sessionId: params.sessionId,
+  })),
+  switchToSse: assignRun({ transport: 'sse' as const }),
+  // No handshake: the version is the stateless wire's own, sent with every request.
+  switchToStateless: assignRun({ stateless: true, protocolVersion: STATELESS_REVISION }),
+  // The run switched to the other revision (or retried its version); it never moves again.
+  markSwitched: assignRun({ switched: true }),
+  succeed: assignRun(({ context }, params: Answer) => ({
+    outcome: {
+      ok: true as const,
+      result: requestResult(context.request, context.collected, params.value),
+      transport: context.transport,
+      protocolVersion: context.protocolVersion ?? SESSION_REVISION,
+    },
+  })),
+  failTooLarge: assignRun(({ context }, params: { bytes: number }) =>
+    failed(
+      new ConnectionResponseTooLargeError({
+        ...runScopeOf(context, context.readBytes + params.bytes),
+        maxBytes: context.maxBytes,
+      }),
+    ),
+  ),
+  // `-32022` with no version both sides speak: named, so the host sees why.
+  failUnsupportedVersion: assignRun(({ context }, params: { supported: readonly string[] }) =>
+    failed(
+      new ConnectionProtocolError({
+        ...runScopeOf(context, context.readBytes),
+        violation: `supports none of the MCP protocol versions this client speaks (server: ${
+          params.supported.join(', ') || 'none named'
+        }; client: ${clientVersionsOf(context).join(', ')})`,
+        rpcCode: MCP_RPC_ERROR.unsupportedProtocolVersion,
+      }),
+    ),
+  ),
+  // The upstream's progress for our request, handed to whoever runs the machine, in order.
+  relayProgress: emit<
+    McpOperationContext,
+    McpOperationEvent,
+    ProgressReport,
+    McpOperationEvent,
+    McpProgressEvent
+  >((_, params) => ({ type: 'progress' as const, ...params })),
+  // A sent request given up: teardown tells the server (`notifications/cancelled`) when
+  // `isCancellableRequest` says the request is still in progress.
+  abandonRequest: assignRun(({ context }, params: { cause: AbandonCause }) => ({
+    abandoned: isCancellableRequest(
+      context.operation,
+      context.legacyAnswer !== undefined,
+      context.stateless,
+    )
+      ? params.cause
+      : undefined,
+  })),
+  closeCallerStream: stopChild<
+    McpOperationContext,
+    McpOperationEvent,
+    undefined,
+    McpOperationEvent
+  >('callerStream'),
+};

@@ -13,40 +13,24 @@
  * machine, so the model, the diagrams and every transition record see one machine. A state reads
  * in its region file (or here), the guards and the actors.
  */
-import { assign, emit, setup, spawnChild, stopChild } from 'xstate';
-import {
-  ConnectionInputRequiredError,
-  ConnectionProtocolError,
-  ConnectionResponseTooLargeError,
-  ConnectionUrlError,
-  type InputRequired,
-  MCP_RPC_ERROR,
-  type OperationScope,
-  type RpcErrorBody,
-  rpcRefusalViolation,
-  SESSION_REVISION,
-  SESSION_REVISIONS,
-  STATELESS_LOG_LEVEL,
-  STATELESS_REVISION,
-} from '../../wire/index.js';
+import { setup } from 'xstate';
+import { STATELESS_LOG_LEVEL } from '../../wire/index.js';
 import { readSoFar } from '../bytes-read.js';
-import { connectionFailureActions, failed, reasonOf } from '../connection-outcomes.js';
+import { connectionFailureActions, reasonOf } from '../connection-outcomes.js';
 import { toCredentials } from '../credentials.js';
-import { remainingMs } from '../deadline.js';
 import { SecretValue } from '../secret-value.js';
 import {
-  callerStreamInput,
   deleteSessionInput,
   exchangeInput,
   makeMcpOperationActors,
 } from './mcp-operation.actors.js';
 import {
-  type Answer,
+  assignRun,
   beginStep,
   failOnError,
-  type HandshakeStep,
   handshakeDeadline,
-  speaksEither,
+  mcpOperationDelays,
+  sharedActions,
   type With,
   type WithContext,
 } from './mcp-operation.edges.js';
@@ -54,51 +38,21 @@ import { mcpOperationGuards } from './mcp-operation.guards.js';
 import {
   answeredState,
   cancelledMessage,
-  decodeRpcResponse,
   INITIALIZE_ID,
-  isCancellableRequest,
   MAX_INPUT_ROUNDS,
   MAX_TOOL_LIST_PAGES,
-  mergeToolPages,
-  nextCursorOf,
-  REQUEST_ID,
-  requestResult,
-  requestWindowEnd,
-  resumeDelayMs,
   runScopeOf,
-  SESSION_END_TIMEOUT_MS,
 } from './mcp-operation.policy.js';
-import { sessionRegion } from './mcp-operation.session.js';
-import { sseRegion } from './mcp-operation.sse.js';
-import { statelessRegion } from './mcp-operation.stateless.js';
+import { sessionActions, sessionRegion } from './mcp-operation.session.js';
+import { sseActions, sseRegion } from './mcp-operation.sse.js';
+import { statelessActions, statelessRegion } from './mcp-operation.stateless.js';
 import type {
-  AbandonCause,
   McpOperationContext,
   McpOperationEvent,
   McpOperationInput,
   McpOperationOutput,
   McpProgressEvent,
-  McpToolList,
-  RpcExchange,
 } from './mcp-operation.types.js';
-
-/**
- * The scope of the operation in progress, for its errors. Keys are written out rather than
- * spread (docs/architecture.md, "Per-call objects"): this runs on every event of a call.
- */
-function scopeOf(
-  context: McpOperationContext,
-  observedReadBytes = context.readBytes,
-): OperationScope {
-  return runScopeOf(context, observedReadBytes);
-}
-
-/** The versions a run may speak: the one it was pinned to, else the stateless and every 2025 one. */
-function clientVersionsOf(context: McpOperationContext): readonly string[] {
-  return speaksEither(context)
-    ? [STATELESS_REVISION, ...SESSION_REVISIONS]
-    : [context.protocolChoice];
-}
 
 const tokenOf = ({ event }: With<{ readonly output: SecretValue | undefined }>) => ({
   token: event.output,
@@ -106,8 +60,6 @@ const tokenOf = ({ event }: With<{ readonly output: SecretValue | undefined }>) 
 const transportTypeOf = ({ context }: WithContext) => ({ transportType: context.transportType });
 const sessionOf = ({ context }: WithContext) => ({ sessionId: context.sessionId });
 const abandonedOf = ({ context }: WithContext) => ({ abandoned: context.abandoned });
-
-type ProgressReport = { progress: number; total?: number; message?: string };
 
 /** After the cancellation notice: end the session if there is one, else close. */
 const afterCancelNotice = [
@@ -151,206 +103,20 @@ export const mcpOperationSetup = setup({
   },
   actors: makeMcpOperationActors(),
   guards: mcpOperationGuards,
-  delays: {
-    HANDSHAKE_DEADLINE: ({ context }) => remainingMs(context.handshakeDeadlineAt, Date.now()),
-    REQUEST_DEADLINE: ({ context }) => remainingMs(context.requestDeadlineAt, Date.now()),
-    RESUME_DELAY: ({ context }) => resumeDelayMs(context.retryMs),
-    SESSION_END_DEADLINE: SESSION_END_TIMEOUT_MS,
-  },
+  delays: mcpOperationDelays,
   actions: {
     // A failure's scope takes the bytes an answer in hand carries unreported.
     ...connectionFailureActions<McpOperationContext, McpOperationEvent>((context, event) =>
-      scopeOf(context, readSoFar(context, event)),
+      runScopeOf(context, readSoFar(context, event)),
     ),
-    assignToken: assign((_, params: { token: SecretValue | undefined }) => ({
+    // What two or more parts of the chart take (the glossary), then what each wire takes alone.
+    ...sharedActions,
+    ...sessionActions,
+    ...sseActions,
+    ...statelessActions,
+    assignToken: assignRun((_, params: { token: SecretValue | undefined }) => ({
       token: params.token,
     })),
-    beginHandshakeStep: assign(({ context }, params: { operation: HandshakeStep }) => ({
-      operation: params.operation,
-      readBytes: 0,
-      maxBytes: context.limits.handshake.maxResponseBytes,
-      pendingId: INITIALIZE_ID,
-      legacyAccepted: false,
-    })),
-    // A request sent again in a re-opened session keeps its first attempt's window (decision 0037).
-    beginRequest: assign(({ context }) => ({
-      operation: context.request.method,
-      readBytes: 0,
-      maxBytes: context.limits.request.maxResponseBytes,
-      ...(context.sessionReopened
-        ? {}
-        : {
-            requestStartedAt: Date.now(),
-            requestDeadlineAt: requestWindowEnd(Date.now(), Date.now(), context.limits.request),
-          }),
-      pendingId: REQUEST_ID,
-      legacyAnswer: undefined,
-      legacyAccepted: false,
-    })),
-    // Progress restarts the request's window, never past its cap from the request's start.
-    extendDeadline: assign(({ context }) => ({
-      requestDeadlineAt: requestWindowEnd(
-        context.requestStartedAt,
-        Date.now(),
-        context.limits.request,
-      ),
-    })),
-    // The next page keeps the byte budget and the deadline of the whole listing.
-    collectPage: assign(({ context, event }, params: Answer) => ({
-      readBytes: readSoFar(context, event),
-      collected: mergeToolPages(context.collected, params.value as McpToolList),
-      cursor: nextCursorOf(params.value),
-      page: context.page + 1,
-      pendingId: context.pendingId + 1,
-      legacyAnswer: undefined,
-      legacyAccepted: false,
-    })),
-    recordBytesRead: assign(({ context }, params: { bytes: number }) => ({
-      readBytes: context.readBytes + params.bytes,
-    })),
-    assignInitialized: assign((_, params: Answer & { sessionId: SecretValue | undefined }) => ({
-      protocolVersion: (params.value as { protocolVersion?: string } | undefined)?.protocolVersion,
-      sessionId: params.sessionId,
-    })),
-    // The server lost the session: a new client's handshake, with no session id and no version
-    // header, inside the request's window (never past the run's deadlines); a listing starts
-    // over, since its cursor belonged to the lost session (decision 0037). Never again in a run.
-    reopenSession: assign(({ context }) => ({
-      sessionId: undefined,
-      sessionReopened: true,
-      protocolVersion: undefined,
-      handshakeDeadlineAt: Math.min(
-        Date.now() + context.limits.handshake.timeoutMs,
-        context.requestDeadlineAt,
-      ),
-      collected: undefined,
-      cursor: undefined,
-      page: 0,
-    })),
-    switchToSse: assign({ transport: 'sse' as const }),
-    // The Streamable HTTP status that sent the run to legacy SSE: its errors will name it.
-    recordFallback: assign((_, params: { status: number }) => ({ fallbackStatus: params.status })),
-    // No handshake: the version is the stateless wire's own, sent with every request.
-    switchToStateless: assign({ stateless: true, protocolVersion: STATELESS_REVISION }),
-    // Back to the 2025 handshake, which negotiates its own version.
-    switchToSession: assign({ stateless: false, protocolVersion: undefined }),
-    // The run switched to the other revision (or retried its version); it never moves again.
-    markSwitched: assign({ switched: true }),
-    // A retry of the same request is a new request: a new JSON-RPC id.
-    nextRequestId: assign(({ context }) => ({ pendingId: context.pendingId + 1 })),
-    // The server asks before it completes: one more round, its byte count kept. Only a stateless
-    // server sends `input_required`, so the revision is settled: the run no longer moves.
-    assignInputRequired: assign(({ context, event }, params: { inputRequired: InputRequired }) => ({
-      inputRequired: params.inputRequired,
-      inputRound: context.inputRound + 1,
-      readBytes: readSoFar(context, event),
-      switched: true,
-    })),
-    // Asked on behalf of a caller that answers by a retry: the run ends with the questions.
-    failInputDeferred: assign(({ context, event }, params: { inputRequired: InputRequired }) =>
-      failed(
-        new ConnectionInputRequiredError({
-          ...scopeOf(context, readSoFar(context, event)),
-          ...params.inputRequired,
-        }),
-      ),
-    ),
-    // The caller answered: the retry carries the answers under a new id.
-    assignInputResponses: assign(
-      ({ context }, params: { responses: Readonly<Record<string, unknown>> }) => ({
-        inputResponses: params.responses,
-        pendingId: context.pendingId + 1,
-      }),
-    ),
-    assignEndpoint: assign((_, params: { url: string }) => ({ endpoint: params.url })),
-    assignInterruption: assign(({ context, event }, params: RpcExchange) =>
-      params.kind === 'interrupted'
-        ? {
-            readBytes: readSoFar(context, event),
-            lastEventId: params.lastEventId,
-            retryMs: params.retryMs,
-            resumeAttempts: context.resumeAttempts + 1,
-          }
-        : {},
-    ),
-    // The endpoint accepted the legacy POST; its answer's bytes count (decision 0019).
-    acceptPost: assign(({ context, event }) => ({
-      legacyAccepted: true,
-      readBytes: readSoFar(context, event),
-    })),
-    assignLegacyAnswer: assign(({ context }, params: { message: unknown }) => ({
-      legacyAnswer: decodeRpcResponse(params.message, context.pendingId, scopeOf(context)),
-    })),
-    succeed: assign(({ context }, params: Answer) => ({
-      outcome: {
-        ok: true as const,
-        result: requestResult(context.request, context.collected, params.value),
-        transport: context.transport,
-        protocolVersion: context.protocolVersion ?? SESSION_REVISION,
-      },
-    })),
-    failTooLarge: assign(({ context }, params: { bytes: number }) =>
-      failed(
-        new ConnectionResponseTooLargeError({
-          ...scopeOf(context, context.readBytes + params.bytes),
-          maxBytes: context.maxBytes,
-        }),
-      ),
-    ),
-    // `-32022` with no version both sides speak: named, so the host sees why.
-    failUnsupportedVersion: assign(({ context }, params: { supported: readonly string[] }) =>
-      failed(
-        new ConnectionProtocolError({
-          ...scopeOf(context),
-          violation: `supports none of the MCP protocol versions this client speaks (server: ${
-            params.supported.join(', ') || 'none named'
-          }; client: ${clientVersionsOf(context).join(', ')})`,
-          rpcCode: MCP_RPC_ERROR.unsupportedProtocolVersion,
-        }),
-      ),
-    ),
-    // A 4xx whose body is a JSON-RPC error: the server's refusal, relayed as it said it.
-    failRpcRefusal: assign(
-      ({ context, event }, params: { status: number; rpcError: RpcErrorBody }) =>
-        failed(
-          new ConnectionProtocolError({
-            ...scopeOf(context, readSoFar(context, event)),
-            violation: rpcRefusalViolation(params.status, params.rpcError),
-            rpcCode: params.rpcError.code,
-            rpcMessage: params.rpcError.message,
-            ...(params.rpcError.data === undefined ? {} : { rpcData: params.rpcError.data }),
-          }),
-        ),
-    ),
-    failEndpointOutsideFence: assign(({ context }) =>
-      failed(
-        new ConnectionUrlError({
-          ...scopeOf(context),
-          refusal: 'refused an SSE endpoint outside its host fence',
-          url: context.endpoint,
-        }),
-      ),
-    ),
-    // The upstream's progress for our request, handed to whoever runs the machine, in order.
-    relayProgress: emit((_, params: ProgressReport) => ({ type: 'progress' as const, ...params })),
-    // A sent request given up: teardown tells the server (`notifications/cancelled`) when
-    // `isCancellableRequest` says the request is still in progress.
-    abandonRequest: assign(({ context }, params: { cause: AbandonCause }) => ({
-      abandoned: isCancellableRequest(
-        context.operation,
-        context.legacyAnswer !== undefined,
-        context.stateless,
-      )
-        ? params.cause
-        : undefined,
-    })),
-    // The session's standalone GET stream of a relaying or progress-listening call; it lives until
-    // the outcome is decided, or until the session it belongs to is lost.
-    openCallerStream: spawnChild('callerStream', {
-      id: 'callerStream',
-      input: ({ context }) => callerStreamInput(context),
-    }),
-    closeCallerStream: stopChild('callerStream'),
     // Leaving each state already aborted its requests and stopped its stream reader; teardown
     // wipes the credential, session id, principal and caller relay, so no later holder can use
     // them.
@@ -447,7 +213,10 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       invoke: {
         id: 'resolveCredentials',
         src: 'resolveCredentials',
-        input: ({ context }) => ({ principal: context.principal, scope: scopeOf(context) }),
+        input: ({ context }) => ({
+          principal: context.principal,
+          scope: runScopeOf(context, context.readBytes),
+        }),
         onDone: toTheWire.map((edge) => ({
           ...edge,
           actions: [{ type: 'assignToken' as const, params: tokenOf }, ...edge.actions],

@@ -6,10 +6,17 @@
  * server lost the one it carried (404). A state of this region reads here, in the guards
  * and in the actors; `mcp-operation.edges.ts` is the glossary of the fragments it shares.
  */
+import { spawnChild } from 'xstate';
+import { readSoFar } from '../bytes-read.js';
 import { exchangeOf } from '../connection-outcomes.js';
-import { exchangeInput } from './mcp-operation.actors.js';
+import {
+  callerStreamInput,
+  exchangeInput,
+  type makeMcpOperationActors,
+} from './mcp-operation.actors.js';
 import {
   answerOf,
+  assignRun,
   beginStep,
   CLOSING,
   type ExchangeDone,
@@ -37,7 +44,7 @@ import {
   requestMessage,
   requestProgressToken,
 } from './mcp-operation.policy.js';
-import type { RpcExchange } from './mcp-operation.types.js';
+import type { McpOperationContext, McpOperationEvent, RpcExchange } from './mcp-operation.types.js';
 
 /** What `initialize` answered: its value and the session the server assigned. */
 const initializedOf = (args: ExchangeDone) => {
@@ -260,3 +267,53 @@ export const sessionRegion = {
     },
   },
 } as const;
+
+/** The standalone-stream actor as the spawn below names it. */
+type CallerStreamActor = {
+  src: 'callerStream';
+  logic: ReturnType<typeof makeMcpOperationActors>['callerStream'];
+  id: string | undefined;
+};
+
+/** The actions only the session wire takes, spread into the setup of `mcpOperation`. */
+export const sessionActions = {
+  // The Streamable HTTP status that sent the run to legacy SSE: its errors will name it.
+  recordFallback: assignRun((_, params: { status: number }) => ({ fallbackStatus: params.status })),
+  assignInterruption: assignRun(({ context, event }, params: RpcExchange) =>
+    params.kind === 'interrupted'
+      ? {
+          readBytes: readSoFar(context, event),
+          lastEventId: params.lastEventId,
+          retryMs: params.retryMs,
+          resumeAttempts: context.resumeAttempts + 1,
+        }
+      : {},
+  ),
+  // The server lost the session: a new client's handshake, with no session id and no version
+  // header, inside the request's window (never past the run's deadlines); a listing starts
+  // over, since its cursor belonged to the lost session (decision 0037). Never again in a run.
+  reopenSession: assignRun(({ context }) => ({
+    sessionId: undefined,
+    sessionReopened: true,
+    protocolVersion: undefined,
+    handshakeDeadlineAt: Math.min(
+      Date.now() + context.limits.handshake.timeoutMs,
+      context.requestDeadlineAt,
+    ),
+    collected: undefined,
+    cursor: undefined,
+    page: 0,
+  })),
+  // The session's standalone GET stream of a relaying or progress-listening call; it lives until
+  // the outcome is decided, or until the session it belongs to is lost.
+  openCallerStream: spawnChild<
+    McpOperationContext,
+    McpOperationEvent,
+    undefined,
+    McpOperationEvent,
+    CallerStreamActor
+  >('callerStream', {
+    id: 'callerStream',
+    input: ({ context }: WithContext) => callerStreamInput(context),
+  }),
+};

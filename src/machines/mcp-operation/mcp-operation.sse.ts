@@ -6,10 +6,13 @@
  * actors; `mcp-operation.edges.ts` is the glossary of the fragments it shares.
  */
 
-import { type AuthChallenge, streamFailureIn } from '../../wire/index.js';
+import { type AuthChallenge, ConnectionUrlError, streamFailureIn } from '../../wire/index.js';
+import { readSoFar } from '../bytes-read.js';
+import { failed } from '../connection-outcomes.js';
 import { exchangeInput, legacyStreamInput } from './mcp-operation.actors.js';
 import {
   type Answer,
+  assignRun,
   beginStep,
   CLOSING,
   countBytes,
@@ -29,6 +32,7 @@ import {
   type WithSelf,
 } from './mcp-operation.edges.js';
 import {
+  decodeRpcResponse,
   initializeMessage,
   progressOf,
   requestMessage,
@@ -319,3 +323,29 @@ export const sseRegion = {
     },
   },
 } as const;
+
+/** The actions only the HTTP+SSE wire takes, spread into the setup of `mcpOperation`. */
+export const sseActions = {
+  assignEndpoint: assignRun((_, params: { url: string }) => ({ endpoint: params.url })),
+  // The endpoint accepted the legacy POST; its answer's bytes count (decision 0019).
+  acceptPost: assignRun(({ context, event }) => ({
+    legacyAccepted: true,
+    readBytes: readSoFar(context, event),
+  })),
+  assignLegacyAnswer: assignRun(({ context }, params: { message: unknown }) => ({
+    legacyAnswer: decodeRpcResponse(
+      params.message,
+      context.pendingId,
+      runScopeOf(context, context.readBytes),
+    ),
+  })),
+  failEndpointOutsideFence: assignRun(({ context }) =>
+    failed(
+      new ConnectionUrlError({
+        ...runScopeOf(context, context.readBytes),
+        refusal: 'refused an SSE endpoint outside its host fence',
+        url: context.endpoint,
+      }),
+    ),
+  ),
+};

@@ -7,10 +7,20 @@
  * closes the request (no `notifications/cancelled`, no `DELETE`). A state of this region reads here,
  * in the guards and in the actors; `mcp-operation.edges.ts` is the glossary of what it shares.
  */
-import { exchangeOf } from '../connection-outcomes.js';
+
+import {
+  ConnectionInputRequiredError,
+  ConnectionProtocolError,
+  type InputRequired,
+  type RpcErrorBody,
+  rpcRefusalViolation,
+} from '../../wire/index.js';
+import { readSoFar } from '../bytes-read.js';
+import { exchangeOf, failed } from '../connection-outcomes.js';
 import { answerInputInput, exchangeInput } from './mcp-operation.actors.js';
 import {
   answerOf,
+  assignRun,
   beginStep,
   CLOSING,
   type ExchangeDone,
@@ -33,6 +43,7 @@ import {
   type AnsweredInput,
   requestNameOf,
   requestParamHeadersOf,
+  runScopeOf,
   statelessRequestMessage,
 } from './mcp-operation.policy.js';
 import type { McpOperationContext, RpcExchange } from './mcp-operation.types.js';
@@ -188,3 +199,50 @@ export const statelessRegion = {
     },
   },
 } as const;
+
+/** The actions only the stateless wire takes, spread into the setup of `mcpOperation`. */
+export const statelessActions = {
+  // Back to the 2025 handshake, which negotiates its own version.
+  switchToSession: assignRun({ stateless: false, protocolVersion: undefined }),
+  // A retry of the same request is a new request: a new JSON-RPC id.
+  nextRequestId: assignRun(({ context }) => ({ pendingId: context.pendingId + 1 })),
+  // The server asks before it completes: one more round, its byte count kept. Only a stateless
+  // server sends `input_required`, so the revision is settled: the run no longer moves.
+  assignInputRequired: assignRun(
+    ({ context, event }, params: { inputRequired: InputRequired }) => ({
+      inputRequired: params.inputRequired,
+      inputRound: context.inputRound + 1,
+      readBytes: readSoFar(context, event),
+      switched: true,
+    }),
+  ),
+  // Asked on behalf of a caller that answers by a retry: the run ends with the questions.
+  failInputDeferred: assignRun(({ context, event }, params: { inputRequired: InputRequired }) =>
+    failed(
+      new ConnectionInputRequiredError({
+        ...runScopeOf(context, readSoFar(context, event)),
+        ...params.inputRequired,
+      }),
+    ),
+  ),
+  // The caller answered: the retry carries the answers under a new id.
+  assignInputResponses: assignRun(
+    ({ context }, params: { responses: Readonly<Record<string, unknown>> }) => ({
+      inputResponses: params.responses,
+      pendingId: context.pendingId + 1,
+    }),
+  ),
+  // A 4xx whose body is a JSON-RPC error: the server's refusal, relayed as it said it.
+  failRpcRefusal: assignRun(
+    ({ context, event }, params: { status: number; rpcError: RpcErrorBody }) =>
+      failed(
+        new ConnectionProtocolError({
+          ...runScopeOf(context, readSoFar(context, event)),
+          violation: rpcRefusalViolation(params.status, params.rpcError),
+          rpcCode: params.rpcError.code,
+          rpcMessage: params.rpcError.message,
+          ...(params.rpcError.data === undefined ? {} : { rpcData: params.rpcError.data }),
+        }),
+      ),
+  ),
+};
