@@ -1,8 +1,71 @@
 /**
- * `stitchkit-transport`: external MCP servers as typed tools, generic native operations as managed
- * tools, and the XState machines behind them. The root re-exports the connection API, the
- * operations and the tool contract; the machines live under `stitchkit-transport/machines`.
+ * `stitchkit-transport`: what a user starts with: connections defined and mounted, tools run and
+ * mounted, the wait, download and upload operations, and the errors a caller catches.
+ * Held back, as only integrations need them (on the subpaths): constants, projections, adapters.
  */
-export * from './binding/index.js';
-export * from './connections/index.js';
-export * from './operations/index.js';
+
+export type {
+  AgentMountOptions,
+  McpMountOptions,
+  RunToolOptions,
+  RuntimeToolDefinition,
+  RuntimeToolHandlerContext,
+  ToolResult,
+} from './binding/index.js';
+export {
+  AgentToolError,
+  AppError,
+  defineRuntimeTool,
+  mountAgent,
+  mountMcp,
+  runTool,
+} from './binding/index.js';
+export type {
+  AuthChallenge,
+  Catalog,
+  ConnectionDefinition,
+  ConnectionMountOptions,
+  ConnectionTokenProvider,
+  McpClientConnection,
+  McpClientConnectionConfig,
+  NetworkFailure,
+  OpenApiConnection,
+  OpenApiConnectionConfig,
+  SkippedTool,
+  TransitionObserver,
+  TransitionRecord,
+} from './connections/index.js';
+export {
+  ConnectionAuthorizationRequiredError,
+  ConnectionBudgetExceededError,
+  ConnectionCredentialError,
+  ConnectionInputRequiredError,
+  ConnectionNetworkError,
+  ConnectionOperationError,
+  ConnectionProtocolError,
+  ConnectionRequestError,
+  ConnectionResponseTooLargeError,
+  ConnectionTimeoutError,
+  ConnectionToolNameCollisionError,
+  ConnectionUrlError,
+  defineMcpClientConnection,
+  defineOpenApiConnection,
+  describeCatalog,
+  mountConnections,
+} from './connections/index.js';
+export type {
+  DownloadToolConfig,
+  FileBoundary,
+  FileBoundaryOptions,
+  UploadToolConfig,
+  WaitToolConfig,
+} from './operations/index.js';
+export {
+  createFileBoundary,
+  DownloadError,
+  defineDownloadTool,
+  defineUploadTool,
+  defineWaitTool,
+  FileBoundaryError,
+  WaitTimeoutError,
+} from './operations/index.js';

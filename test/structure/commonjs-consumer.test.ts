@@ -57,9 +57,14 @@ describe('a CommonJS consumer', () => {
 const names = ['stitchkit-transport', 'stitchkit-transport/connections', 'stitchkit-transport/binding',
   'stitchkit-transport/operations', 'stitchkit-transport/machines', 'stitchkit-transport/diagrams'];
 console.log(JSON.stringify(names.map((name) => Object.keys(require(name)).length > 0)));
-console.log(typeof require('stitchkit-transport/connections').mountConnections);`;
+console.log(typeof require('stitchkit-transport/connections').mountConnections);
+console.log(typeof require('stitchkit-transport').mountConnections);`;
     const { stdout, stderr } = await run(process.execPath, ['-e', script], { cwd: project });
-    expect(stdout.trim().split('\n')).toEqual(['[true,true,true,true,true,true]', 'function']);
+    expect(stdout.trim().split('\n')).toEqual([
+      '[true,true,true,true,true,true]',
+      'function',
+      'function',
+    ]);
     expect(stderr).toBe('');
   });
 

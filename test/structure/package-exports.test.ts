@@ -1,12 +1,14 @@
 /**
  * The package as a consumer imports it: every subpath of the `exports` map resolves (through the
  * package's own name, from the built `dist/`), carries its type declarations, and exposes exactly
- * the runtime names its source entry point exports.
+ * the runtime names its source entry point exports. The root is a narrow front door: every name it
+ * has is re-exported from a subpath, so a name it holds back stays importable.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -50,4 +52,30 @@ describe('the exports map', () => {
       expect(await builtNames(specifier)).toEqual(Object.keys(source).sort());
     },
   );
+
+  it('has a root that re-exports only from the subpaths, by name', async () => {
+    const file = join(ROOT, 'src/index.ts');
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022);
+    const origins = source.statements.map((statement) =>
+      ts.isExportDeclaration(statement) &&
+      statement.exportClause !== undefined &&
+      statement.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(statement.moduleSpecifier)
+        ? `../../src/${statement.moduleSpecifier.text.replace(/^\.\//, '')}`
+        : ts.SyntaxKind[statement.kind],
+    );
+    const subpathSources = Object.entries(SOURCES)
+      .filter(([subpath]) => subpath !== '.')
+      .map(([, path]) => path);
+    expect(origins.filter((origin) => !subpathSources.includes(origin))).toEqual([]);
+    const root = Object.keys((await import(SOURCES['.'] ?? '')) as Record<string, unknown>);
+    const onSubpaths = new Set<string>();
+    for (const path of subpathSources) {
+      for (const name of Object.keys((await import(path)) as Record<string, unknown>)) {
+        onSubpaths.add(name);
+      }
+    }
+    expect(root.filter((name) => !onSubpaths.has(name))).toEqual([]);
+    expect(root).toContain('defineMcpClientConnection');
+  });
 });
