@@ -5,6 +5,7 @@
  */
 import { AppError } from '../binding/index.js';
 import { isRecord } from '../binding/kernel/type-guards.js';
+import { challengeField } from '../wire/core/www-authenticate.js';
 import { failureClassOf } from '../wire/index.js';
 
 /** One transition, with the ms spent in the state it left. */
@@ -114,11 +115,11 @@ export function failureOf(error: unknown): ProbeFailure {
         ...base,
         exitCode: EXIT.unauthorized,
         status: 401,
-        ...challengeOf(failure.challenge),
+        ...challengeField(failure.challenge),
       };
     case 'status': {
       const exitCode = failure.status === 403 ? EXIT.forbidden : EXIT.other;
-      return { ...base, exitCode, status: failure.status, ...challengeOf(failure.challenge) };
+      return { ...base, exitCode, status: failure.status, ...challengeField(failure.challenge) };
     }
     case 'url':
       return {
@@ -151,10 +152,6 @@ function describe(error: unknown): { kind: string; message: string } {
     };
   }
   return { kind: 'Error', message: String(error) };
-}
-
-function challengeOf(challenge: object | undefined): { challenge?: object } {
-  return challenge === undefined ? {} : { challenge };
 }
 
 /** The error's own fields and its cause's message, for `--verbose` (our errors hold no secret). */

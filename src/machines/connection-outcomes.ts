@@ -22,10 +22,8 @@ export function failed(error: unknown): {
   return { outcome: { ok: false, error } };
 }
 
-/** A 401 always means "authorization required", on every request of every connection. */
-export function isUnauthorizedStatus(status: number): boolean {
-  return status === 401;
-}
+// The 401 rule lives in the wire, beside the reader that cancels a 401's body; the guards read it here.
+export { isUnauthorizedStatus } from '../wire/http/refusal.js';
 
 /** A refused HTTP answer: its status, the excerpt of its body, and a 401's or 403's challenge. */
 export interface RefusalParams {

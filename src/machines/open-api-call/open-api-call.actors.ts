@@ -5,14 +5,12 @@
  */
 import { fromPromise } from 'xstate';
 import { placeCredential } from '../../openapi/security.js';
+import { readRefusal } from '../../wire/http/refusal.js';
 import {
-  challengeOfResponse,
   fetchWithoutRedirects,
   operationScope,
   type ReadBudget,
   readBoundedText,
-  readErrorExcerpt,
-  retryAfterOfResponse,
   type WireResponse,
   type WireSend,
   writeTraceHeaders,
@@ -80,18 +78,8 @@ async function readAnswer(
   input: SendRequestInput,
   budget: ReadBudget,
 ): Promise<OpenApiExchange> {
-  if (!response.ok) {
-    // A 401's or 403's `WWW-Authenticate` says where and with which scope to reauthorize.
-    const challenge = challengeOfResponse(response);
-    const retryAfterMs = retryAfterOfResponse(response);
-    return {
-      kind: 'http-error',
-      status: response.status,
-      body: await readErrorExcerpt(response, budget),
-      ...(challenge === undefined ? {} : { challenge }),
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    };
-  }
+  // The machine's guards decide what a refusal means; the wire reads it (a 401's body cancelled).
+  if (!response.ok) return { kind: 'http-error', ...(await readRefusal(response, budget)) };
   // A body is still read (and bounded) when none is expected, so the connection can be reused.
   const text = await readBoundedText(response, budget);
   if (hasNoBody(input.request.method, response.status)) {

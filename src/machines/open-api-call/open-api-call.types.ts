@@ -5,7 +5,8 @@
  * security says. Context holds data only; the token and principal sit in it wrapped.
  */
 import type { OpenApiRequest } from '../../openapi/types.js';
-import type { AuthChallenge, HostFence, PhaseLimits, WireTraceContext } from '../../wire/index.js';
+import type { HttpRefusal } from '../../wire/http/refusal.js';
+import type { HostFence, PhaseLimits, WireTraceContext } from '../../wire/index.js';
 import type { CancelEvent, MachineResult } from '../run-machine.js';
 import type { SecretValue } from '../secret-value.js';
 
@@ -40,15 +41,8 @@ export type OpenApiExchange = {
   | { readonly kind: 'decoded'; readonly status: number; readonly value: unknown }
   /** A 2xx answer with a JSON content type whose body is not JSON. */
   | { readonly kind: 'malformed'; readonly violation: string }
-  /** A non-2xx answer, the excerpt of its body, and a 401's or 403's parsed challenge. */
-  | {
-      readonly kind: 'http-error';
-      readonly status: number;
-      readonly body: string;
-      readonly challenge?: AuthChallenge;
-      /** A 429's or 503's `Retry-After`, in ms. */
-      readonly retryAfterMs?: number;
-    }
+  /** A non-2xx answer as the wire reads it: status, body excerpt, challenge, `Retry-After`. */
+  | ({ readonly kind: 'http-error' } & HttpRefusal)
 );
 
 /** Input of the `sendRequest` actor. */

@@ -221,3 +221,13 @@ export function challengeOfResponse(response: {
   if (response.status !== 401 && response.status !== 403) return undefined;
   return parseWwwAuthenticate(response.headers.get('www-authenticate'));
 }
+
+/**
+ * The optional `challenge` field of a refusal or a report, absent rather than `undefined` when
+ * there is none: the one way every refusal and the probe's report spread it.
+ */
+export function challengeField(challenge: AuthChallenge | undefined): {
+  challenge?: AuthChallenge;
+} {
+  return challenge === undefined ? {} : { challenge };
+}

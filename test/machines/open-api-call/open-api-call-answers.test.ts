@@ -3,6 +3,7 @@
  * refused answer tells the caller (a 401's challenge, a 429's Retry-After), and the cookie rule of
  * the credentials step (a `;` cannot go into a cookie, and may go into a header).
  */
+import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { makeOpenApiCallActors } from '../../../src/machines/open-api-call/open-api-call.actors.js';
 import { openApiCallMachine } from '../../../src/machines/open-api-call/open-api-call.machine.js';
@@ -19,7 +20,11 @@ import { serveEachTest } from '../../support/loopback-server.js';
 
 const serve = serveEachTest();
 
-function callInput(origin: string, credential: CredentialPlacement): OpenApiCallInput {
+function callInput(
+  origin: string,
+  credential: CredentialPlacement,
+  timeoutMs = 10_000,
+): OpenApiCallInput {
   const url = `${origin}/pets`;
   return {
     connectionName: 'pets',
@@ -32,15 +37,17 @@ function callInput(origin: string, credential: CredentialPlacement): OpenApiCall
     },
     fence: createHostFence('pets', new URL(url)),
     principal: { user: 'u1' },
-    limits: { timeoutMs: 10_000, maxResponseBytes: 10_000 },
+    limits: { timeoutMs, maxResponseBytes: 10_000 },
   };
 }
 
-function call(origin: string, token: string, credential: CredentialPlacement) {
+function call(origin: string, token: string, credential: CredentialPlacement, timeoutMs?: number) {
   const machine = openApiCallMachine.provide({
     actors: makeOpenApiCallActors({ resolveToken: async () => token }),
   });
-  return runMachine(machine, callInput(origin, credential)).catch((error: unknown) => error);
+  return runMachine(machine, callInput(origin, credential, timeoutMs)).catch(
+    (error: unknown) => error,
+  );
 }
 
 const bearer: CredentialPlacement = { kind: 'authorization', scheme: 'Bearer' };
@@ -57,6 +64,25 @@ describe('openApiCall refused answers', () => {
       scheme: 'bearer',
       realm: 'pets',
       scope: 'pets:read',
+    });
+  });
+
+  // Decision 0041: a 401's body is cancelled, not read, so neither a body that never ends nor one
+  // past the byte ceiling turns it into a deadline or a size failure.
+  it.each([
+    ['never ends', (res: ServerResponse) => res.write('still writing')],
+    ['is past the byte ceiling', (res: ServerResponse) => res.end('x'.repeat(20_000))],
+  ])('ends a 401 whose body %s as authorization required, the body unread', async (_c, send) => {
+    const server = await serve((_req, res) => {
+      res.writeHead(401, { 'www-authenticate': 'Bearer scope="pets:read"' });
+      send(res);
+    });
+    const error = await call(server.origin, 'tok', bearer, 2_000);
+    expect(error).toBeInstanceOf(ConnectionAuthorizationRequiredError);
+    expect(error).toMatchObject({
+      operation: 'openapi/call',
+      observedReadBytes: 0,
+      challenge: { scheme: 'bearer', scope: 'pets:read' },
     });
   });
 
