@@ -5,14 +5,9 @@
  */
 export { annotationsForMethod } from './annotations.js';
 export { assertOpenApiDocument, listOperations } from './document.js';
-export { MAX_EXPANDED_DEPTH, MAX_EXPANDED_NODES, RefExpander } from './expand.js';
+export { RefExpander } from './expand.js';
 export { lazyInputValidator } from './input-validator.js';
-export {
-  createToolNamer,
-  MAX_TOOL_NAME_LENGTH,
-  rawOperationName,
-  sanitizeNamePart,
-} from './naming.js';
+export { createToolNamer, rawOperationName } from './naming.js';
 export {
   type CompiledOperation,
   compileOperation,

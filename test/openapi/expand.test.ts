@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_EXPANDED_DEPTH,
-  MAX_EXPANDED_NODES,
-  OperationRefusal,
-  RefExpander,
-} from '../../src/openapi/index.js';
+import { MAX_EXPANDED_DEPTH, MAX_EXPANDED_NODES, RefExpander } from '../../src/openapi/expand.js';
+import { OperationRefusal } from '../../src/openapi/index.js';
 
 function refusalOf(run: () => unknown): { reason: string; message: string } | undefined {
   try {

@@ -4,7 +4,7 @@ import {
   MAX_TOOL_NAME_LENGTH,
   rawOperationName,
   sanitizeNamePart,
-} from '../../src/openapi/index.js';
+} from '../../src/openapi/naming.js';
 
 describe('OpenAPI tool names', () => {
   it('sanitises runs of other characters to one underscore and trims the edges', () => {
