@@ -13,7 +13,7 @@ export {
   type PhaseLimits,
   phaseOfOperation,
 } from './core/operation.js';
-export { challengeOfResponse } from './core/www-authenticate.js';
+export { challengeField, challengeOfResponse } from './core/www-authenticate.js';
 export {
   ConnectionCredentialError,
   type CredentialProblem,

@@ -29,8 +29,9 @@ const KIT = [
 
 /** Files of one machine that are neither a role nor a region, each with its reason. */
 const HELPERS: Readonly<Record<string, readonly string[]>> = {
-  // The edge fragments both wire regions use; what the stream actors answer the server.
-  'mcp-operation': ['edges', 'server-requests'],
+  // The glossary (what two parts of the chart share); what the run sends; the two long-lived
+  // SSE streams; what the stream actors answer the server.
+  'mcp-operation': ['edges', 'messages', 'streams', 'server-requests'],
   // The error the machine's output carries when no state was ever seen.
   wait: ['timeout-error'],
 };

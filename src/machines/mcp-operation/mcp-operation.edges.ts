@@ -1,9 +1,10 @@
 /**
- * The edge fragments of `mcpOperation` that more than one part of its chart uses: the lifecycle
- * in `mcp-operation.machine.ts` and the wire regions in `mcp-operation.streamable.ts` and
- * `mcp-operation.legacy.ts`. A glossary, as the types file is: each fragment is a named piece of
- * the one chart (refusals, deadlines, the byte budget, paging, the best-effort notification), and
- * the param mappers say what each guard and action reads from the event or the context.
+ * The glossary of `mcpOperation`: what more than one part of its chart uses (the lifecycle in
+ * `mcp-operation.machine.ts` and the stateless, session and sse regions). The edge fragments
+ * (refusals, deadlines, byte counting, paging, the best-effort notification, the request window),
+ * the param mappers that say what each guard and action reads, the actions two parts take
+ * (`sharedActions`), the named delays, and `assignRun`, the typed `assign` each region writes its
+ * own actions with.
  */
 import { type Assigner, assign, emit, type PropertyAssigner, stopChild } from 'xstate';
 import {
@@ -21,9 +22,9 @@ import { remainingMs } from '../deadline.js';
 import type { SecretValue } from '../secret-value.js';
 import { type ByteReporter, exchangeInput } from './mcp-operation.actors.js';
 import type { PageParams } from './mcp-operation.guards.js';
+import { initializedMessage } from './mcp-operation.messages.js';
 import {
   INITIALIZE_ID,
-  initializedMessage,
   isCancellableRequest,
   mergeToolPages,
   nextCursorOf,
@@ -201,8 +202,8 @@ export const recordBytes = { type: 'recordBytesRead', params: bytesOf } as const
 /** The edges of an event that only brings bytes: over the ceiling it ends the run, else they count. */
 export const countBytes = [overReadBudget, { actions: recordBytes }] as const;
 
-/** Every chunk counts against the operation's byte ceiling, on either wire. */
-export const readBudget = { BYTES_READ: countBytes } as const;
+/** The `BYTES_READ` edges: every chunk counts against the operation's byte ceiling, on every wire. */
+export const bytesReadEdges = { BYTES_READ: countBytes } as const;
 
 /**
  * The best-effort `notifications/initialized` POST, on either wire: any HTTP answer or transport

@@ -21,8 +21,8 @@ import { credentialGuards } from '../credentials.js';
 import type { SecretValue } from '../secret-value.js';
 import {
   declaresCallerCapabilities,
-  isFallbackStatus,
   isSessionLostStatus,
+  isSseFallbackStatus,
   MAX_STREAM_RESUMPTIONS,
   progressOf,
 } from './mcp-operation.policy.js';
@@ -175,7 +175,9 @@ export const mcpOperationGuards = {
     _: unknown,
     { exchange, transportType }: ExchangeParams & { readonly transportType: McpTransportChoice },
   ): boolean =>
-    transportType === 'auto' && exchange.kind === 'http-error' && isFallbackStatus(exchange.status),
+    transportType === 'auto' &&
+    exchange.kind === 'http-error' &&
+    isSseFallbackStatus(exchange.status),
 
   /**
    * The run starts on the stateless wire: told to speak MCP 2026-07-28, or probing (`auto`) on a
@@ -209,7 +211,7 @@ export const mcpOperationGuards = {
   isSessionServer: (_: unknown, { exchange, maySwitch }: SwitchParams): boolean =>
     maySwitch &&
     exchange.kind === 'http-error' &&
-    isFallbackStatus(exchange.status) &&
+    isSseFallbackStatus(exchange.status) &&
     !isStatelessRefusal(exchange.rpcError?.code),
 
   /**

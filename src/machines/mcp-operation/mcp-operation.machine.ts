@@ -1,17 +1,17 @@
 /**
  * `mcpOperation`: one MCP client for one operation (ADR 0180). Credentials (when the connection
- * has a token provider), then the handshake (Streamable HTTP `initialize`, falling back to legacy
- * HTTP+SSE only on 400/404/405 of that first POST), the best-effort `notifications/initialized`,
- * the request (`tools/list`, page by page, or `tools/call`, resumable once interrupted), and a
- * teardown every path passes through.
+ * has a token provider), then one of three wires: the stateless request (MCP 2026-07-28: one POST,
+ * no handshake), the session (the 2025-11-25 `initialize` over Streamable HTTP, falling back to
+ * HTTP+SSE only on 400/404/405 of that first POST) or HTTP+SSE; the request (`tools/list`, page by
+ * page, or `tools/call`), and a teardown every path passes through.
  *
- * This file holds the setup (actions and delays), the context, and the lifecycle every wire
- * shares: `starting`, `credentials`, the wire regions, and the teardown (`closing`, the
- * cancellation notice, the session's end, `closed`). Each wire region has a file of its own
- * (`mcp-operation.streamable.ts`, `mcp-operation.legacy.ts`), and the fragments they share are in
- * `mcp-operation.edges.ts`. It is one chart at runtime: the regions are state nodes of this
- * machine, so the model, the diagrams and every transition record see one machine. A state reads
- * in its region file (or here), the guards and the actors.
+ * This file composes the setup and holds the context and the lifecycle every wire shares:
+ * `starting`, `credentials`, the three wire regions, and the teardown (`closing`, the cancellation
+ * notice, the session's end, `closed`). Each wire region is a file of its own with its own actions
+ * (`mcp-operation.stateless.ts`, `.session.ts`, `.sse.ts`); what two of them share (edge fragments,
+ * actions, delays) is the glossary, `mcp-operation.edges.ts`. It is one chart at runtime, so the
+ * model, the diagrams and every transition record see one machine. A state reads in at most four
+ * files: its region (or this file), the glossary, the guards and the actors.
  */
 import { setup } from 'xstate';
 import { STATELESS_LOG_LEVEL } from '../../wire/index.js';
@@ -35,9 +35,9 @@ import {
   type WithContext,
 } from './mcp-operation.edges.js';
 import { mcpOperationGuards } from './mcp-operation.guards.js';
+import { cancelledMessage } from './mcp-operation.messages.js';
 import {
   answeredState,
-  cancelledMessage,
   INITIALIZE_ID,
   MAX_INPUT_ROUNDS,
   MAX_TOOL_LIST_PAGES,

@@ -24,7 +24,7 @@ import {
   type ReadBudget,
   type WireSend,
 } from '../../wire/index.js';
-import { buildRequestHeaders, STREAMABLE_ACCEPT } from './mcp-operation.policy.js';
+import { buildRequestHeaders, STREAMABLE_ACCEPT } from './mcp-operation.messages.js';
 import type { ActorBase } from './mcp-operation.types.js';
 
 /** A JSON-RPC answer the client posts back to the server. */

@@ -1,10 +1,11 @@
 /**
- * The Streamable HTTP region of `mcpOperation`: every message is a POST to the connection URL,
- * answered as JSON or as an SSE stream on the POST. The first `initialize` is the one request
- * whose 400/404/405 leads to the legacy region; the request can be resumed with `GET` and
- * `Last-Event-ID` when its stream breaks off, and sent again in a new session, once, when the
- * server lost the one it carried (404). A state of this region reads here, in the guards
- * and in the actors; `mcp-operation.edges.ts` is the glossary of the fragments it shares.
+ * The session region of `mcpOperation` (the 2025-11-25 handshake over Streamable HTTP): every
+ * message is a POST to the connection URL, answered as JSON or as an SSE stream on the POST. The
+ * first `initialize` is the one request whose 400/404/405 leads to the sse region; the request can
+ * be resumed with `GET` and `Last-Event-ID` when its stream breaks off, and sent again in a new
+ * session, once, when the server lost the one it carried (404). The actions only this wire takes
+ * are at the end (`sessionActions`). A state of this region reads here, in the glossary
+ * (`mcp-operation.edges.ts`), the guards and the actors.
  */
 import { spawnChild } from 'xstate';
 import { readSoFar } from '../bytes-read.js';
@@ -18,6 +19,7 @@ import {
   answerOf,
   assignRun,
   beginStep,
+  bytesReadEdges,
   CLOSING,
   type ExchangeDone,
   exchangePageOf,
@@ -27,7 +29,6 @@ import {
   httpError,
   notifyingState,
   pageOutcomes,
-  readBudget,
   refusals,
   requestDeadline,
   requestWindow,
@@ -39,11 +40,11 @@ import {
   type WithSelf,
 } from './mcp-operation.edges.js';
 import {
-  INITIALIZE_ID,
   initializeMessage,
   requestMessage,
   requestProgressToken,
-} from './mcp-operation.policy.js';
+} from './mcp-operation.messages.js';
+import { INITIALIZE_ID } from './mcp-operation.policy.js';
 import type { McpOperationContext, McpOperationEvent, RpcExchange } from './mcp-operation.types.js';
 
 /** What `initialize` answered: its value and the session the server assigned. */
@@ -149,7 +150,7 @@ const lostSession = {
 /** Streamable HTTP: every message is a POST to the connection URL. */
 export const sessionRegion = {
   initial: 'initializing',
-  on: readBudget,
+  on: bytesReadEdges,
   states: {
     // The first POST: the only one whose 400/404/405 means "speak legacy SSE instead".
     initializing: {

@@ -1,9 +1,10 @@
 /**
- * The legacy HTTP+SSE region of `mcpOperation`: one GET stream carries every answer, and messages
- * are POSTed to the endpoint it announces, once that endpoint passed the fence. A POST's own
- * answer only says whether the message was accepted; its JSON-RPC answer arrives on the stream, in
- * either order (decision 0019). A state of this region reads here, in the guards and in the
- * actors; `mcp-operation.edges.ts` is the glossary of the fragments it shares.
+ * The sse region of `mcpOperation` (HTTP+SSE, the transport the specification calls legacy): one
+ * GET stream carries every answer, and messages are POSTed to the endpoint it announces, once that
+ * endpoint passed the fence. A POST's own answer only says whether the message was accepted; its
+ * JSON-RPC answer arrives on the stream, in either order (decision 0019). The actions only this
+ * wire takes are at the end (`sseActions`). A state of this region reads here, in the glossary
+ * (`mcp-operation.edges.ts`), the guards and the actors.
  */
 
 import { type AuthChallenge, ConnectionUrlError, streamFailureIn } from '../../wire/index.js';
@@ -14,6 +15,7 @@ import {
   type Answer,
   assignRun,
   beginStep,
+  bytesReadEdges,
   CLOSING,
   countBytes,
   failOnError,
@@ -23,7 +25,6 @@ import {
   overReadBudget,
   pageOf,
   pageOutcomes,
-  readBudget,
   recordBytes,
   refusals,
   requestDeadline,
@@ -31,13 +32,8 @@ import {
   type WithContext,
   type WithSelf,
 } from './mcp-operation.edges.js';
-import {
-  decodeRpcResponse,
-  initializeMessage,
-  progressOf,
-  requestMessage,
-  runScopeOf,
-} from './mcp-operation.policy.js';
+import { initializeMessage, requestMessage } from './mcp-operation.messages.js';
+import { decodeRpcResponse, progressOf, runScopeOf } from './mcp-operation.policy.js';
 import type { McpOperationContext } from './mcp-operation.types.js';
 
 type StreamMessage = With<{ readonly message: unknown }>;
@@ -189,7 +185,7 @@ export const sseRegion = {
     input: ({ context }: WithContext) => legacyStreamInput(context),
   },
   on: {
-    ...readBudget,
+    ...bytesReadEdges,
     ...streamBytes,
     STREAM_REJECTED: [
       {

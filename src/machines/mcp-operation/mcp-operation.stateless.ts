@@ -4,8 +4,10 @@
  * the caller declared and this client's identity, with `MCP-Protocol-Version`, `Mcp-Method` and
  * `Mcp-Name` beside it. Its answer is JSON or an SSE stream of the request's own notifications,
  * read under the same bounds as on the 2025 wire; a broken stream is not resumed, and cancelling
- * closes the request (no `notifications/cancelled`, no `DELETE`). A state of this region reads here,
- * in the guards and in the actors; `mcp-operation.edges.ts` is the glossary of what it shares.
+ * closes the request (no `notifications/cancelled`, no `DELETE`). The name says what the wire is,
+ * not its date: a later revision without a session keeps it. The actions only this wire takes are
+ * at the end (`statelessActions`). A state of this region reads here, in the glossary
+ * (`mcp-operation.edges.ts`), the guards and the actors.
  */
 
 import {
@@ -22,6 +24,7 @@ import {
   answerOf,
   assignRun,
   beginStep,
+  bytesReadEdges,
   CLOSING,
   type ExchangeDone,
   exchangePageOf,
@@ -29,7 +32,6 @@ import {
   failProtocolOn,
   httpError,
   pageOutcomes,
-  readBudget,
   requestDeadline,
   requestWindow,
   supportedOf,
@@ -43,9 +45,9 @@ import {
   type AnsweredInput,
   requestNameOf,
   requestParamHeadersOf,
-  runScopeOf,
   statelessRequestMessage,
-} from './mcp-operation.policy.js';
+} from './mcp-operation.messages.js';
+import { runScopeOf } from './mcp-operation.policy.js';
 import type { McpOperationContext, RpcExchange } from './mcp-operation.types.js';
 
 // Taken only after `isRpcRefusal`, so the fallback is never used.
@@ -80,7 +82,7 @@ function answeredOf(context: McpOperationContext): AnsweredInput | undefined {
 /** The stateless wire: one POST per request, no handshake, no session. */
 export const statelessRegion = {
   initial: 'requesting',
-  on: readBudget,
+  on: bytesReadEdges,
   states: {
     // POST the request with its envelope; the answer is JSON or an SSE stream on the POST.
     requesting: {

@@ -22,7 +22,6 @@ import type {
 } from '../../wire/index.js';
 import type { CancelEvent, MachineResult } from '../run-machine.js';
 import type { SecretValue } from '../secret-value.js';
-import type { HeaderParts } from './mcp-operation.policy.js';
 
 export type { McpToolList, PhaseLimits } from '../../wire/index.js';
 export type { TokenResolver } from '../credentials.js';
@@ -305,3 +304,13 @@ export type McpOperationOutput = MachineResult<{
   readonly transport: McpTransportKind;
   readonly protocolVersion: string;
 }>;
+
+/** The secret-bearing header parts known so far; revealed only by {@link buildRequestHeaders}. */
+export interface HeaderParts {
+  readonly staticHeaders: Readonly<Record<string, SecretValue>>;
+  readonly token: SecretValue | undefined;
+  readonly sessionId: SecretValue | undefined;
+  readonly protocolVersion: string | undefined;
+  /** The operation's trace context, whose headers every request carries when it has them. */
+  readonly trace?: WireTraceContext | undefined;
+}

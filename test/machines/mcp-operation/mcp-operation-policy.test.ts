@@ -6,28 +6,30 @@ import { describe, expect, it } from 'vitest';
 import { isUnauthorizedStatus } from '../../../src/machines/connection-outcomes.js';
 import {
   buildRequestHeaders,
-  DEFAULT_RESUME_DELAY_MS,
-  decodeRpcResponse,
   initializeMessage,
-  isCancellableRequest,
-  isFallbackStatus,
-  isSessionLostStatus,
-  MAX_RESUME_DELAY_MS,
-  mergeToolPages,
-  nextCursorOf,
   requestEnvelope,
   requestMessage,
   requestProgressToken,
-  resumeDelayMs,
   statelessRequestMessage,
+} from '../../../src/machines/mcp-operation/mcp-operation.messages.js';
+import {
+  DEFAULT_RESUME_DELAY_MS,
+  decodeRpcResponse,
+  isCancellableRequest,
+  isSessionLostStatus,
+  isSseFallbackStatus,
+  MAX_RESUME_DELAY_MS,
+  mergeToolPages,
+  nextCursorOf,
+  resumeDelayMs,
 } from '../../../src/machines/mcp-operation/mcp-operation.policy.js';
 import { SecretValue, secretHeaders } from '../../../src/machines/secret-value.js';
 import { ConnectionProtocolError } from '../../../src/wire/index.js';
 
-describe('isFallbackStatus', () => {
+describe('isSseFallbackStatus', () => {
   it('is true for 400, 404 and 405 and for no other status from 100 to 599', () => {
     const statuses = Array.from({ length: 500 }, (_, index) => index + 100);
-    expect(statuses.filter(isFallbackStatus)).toEqual([400, 404, 405]);
+    expect(statuses.filter(isSseFallbackStatus)).toEqual([400, 404, 405]);
   });
 });
 
