@@ -19,26 +19,7 @@ export {
 export { defineMcpClientConnection } from './define-mcp-connection.js';
 export { defineOpenApiConnection } from './define-openapi-connection.js';
 export { DIAGNOSTICS_CHANNELS, type OperationDiagnostics } from './diagnostics.js';
-export {
-  type AuthChallenge,
-  ConnectionAuthorizationRequiredError,
-  ConnectionBudgetExceededError,
-  ConnectionCredentialError,
-  type ConnectionErrorScope,
-  ConnectionInputRequiredError,
-  ConnectionNetworkError,
-  type ConnectionOperation,
-  ConnectionOperationError,
-  type ConnectionPhase,
-  ConnectionProtocolError,
-  ConnectionRequestError,
-  ConnectionResponseTooLargeError,
-  ConnectionTimeoutError,
-  ConnectionToolNameCollisionError,
-  ConnectionUrlError,
-  type CredentialProblem,
-  type NetworkFailure,
-} from './errors.js';
+export * from './errors.js';
 export {
   DEFAULT_CONNECTION_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
