@@ -1,7 +1,8 @@
 /**
  * The MCP result and tool shapes the package speaks in, as the MCP SDK's own schemas define them
- * (`@modelcontextprotocol/core`, which depends on zod alone): one home, so no public type names
- * an SDK line a host may not have installed.
+ * (`@modelcontextprotocol/core`, which depends on zod alone), and the two shapes built on them
+ * (a presented result, a tool's annotations): one home, so no public type names an SDK line a
+ * host may not have installed.
  */
 import type { CallToolResultSchema, ToolSchema } from '@modelcontextprotocol/core';
 import type { z } from 'zod';

@@ -1,6 +1,6 @@
 /**
  * Racing work against an `AbortSignal`: the one helper every layer uses to stop waiting on
- * abort with the exact reason. It lives in the binding, the layer every other imports.
+ * abort with the exact reason. It lives in the binding's kernel, the room every layer may import.
  */
 
 /**
