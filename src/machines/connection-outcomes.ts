@@ -34,7 +34,8 @@ export interface RefusalParams {
   readonly retryAfterMs?: number | undefined;
 }
 
-type With<T> = { readonly event: T };
+/** What a mapper reads of the event. */
+export type With<T> = { readonly event: T };
 /** What the charts' mappers read of an exchange: its kind, and the fields of the kinds below. */
 type Answered = With<{
   readonly output: {

@@ -17,7 +17,17 @@ import {
   supportedVersionsOf,
 } from '../../wire/index.js';
 import { readSoFar } from '../bytes-read.js';
-import { challengeOf, errorOf, exchangeOf, failed, refusalOf } from '../connection-outcomes.js';
+import {
+  challengeOf,
+  errorOf,
+  exchangeOf,
+  failed,
+  refusalOf,
+  type With,
+} from '../connection-outcomes.js';
+
+export type { With };
+
 import { remainingMs } from '../deadline.js';
 import type { SecretValue } from '../secret-value.js';
 import { type ByteReporter, exchangeInput } from './mcp-operation.actors.js';
@@ -52,8 +62,6 @@ export type HandshakeStep =
   | 'standalone-stream';
 /** What a mapper reads of the context. */
 export type WithContext = { readonly context: McpOperationContext };
-/** What a mapper reads of the event. */
-export type With<T> = { readonly event: T };
 /** The done event of an `exchange` actor. */
 export type ExchangeDone = With<{ readonly output: RpcExchange }>;
 /** A JSON-RPC answer's value, for the actions that take it. */

@@ -14,6 +14,7 @@ import {
   failOnActorError,
   failOnCancel,
   refusedAnswerEdges,
+  type With,
 } from '../connection-outcomes.js';
 import { toCredentials } from '../credentials.js';
 import { remainingMs } from '../deadline.js';
@@ -28,7 +29,6 @@ import type {
   OpenApiExchange,
 } from './open-api-call.types.js';
 
-type With<T> = { readonly event: T };
 type ExchangeDone = With<{ readonly output: OpenApiExchange }>;
 
 // Taken only after the guards that select the other kinds, so the fallback is never used.

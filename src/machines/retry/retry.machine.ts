@@ -9,14 +9,13 @@
  */
 import { assign, sendTo, setup } from 'xstate';
 import { operationScope } from '../../wire/index.js';
-import { connectionFailureActions, reasonOf } from '../connection-outcomes.js';
+import { connectionFailureActions, reasonOf, type With } from '../connection-outcomes.js';
 import { remainingMs } from '../deadline.js';
 import { makeRetryActors } from './retry.actors.js';
 import { retryGuards } from './retry.guards.js';
 import { ATTEMPT_STOP_TIMEOUT_MS, retryDelayMs } from './retry.policy.js';
 import type { RetryContext, RetryEvent, RetryInput, RetryOutput } from './retry.types.js';
 
-type With<T> = { readonly event: T };
 type WithContext = { readonly context: RetryContext };
 
 const CLOSED = '#retry.closed';
