@@ -6,14 +6,14 @@
  * (`visualizations/<m>.transitions.md`) says which rows switched.
  *
  *   npx tsx scripts/edges.ts                    rewrite every machine's edge set
- *   npx tsx scripts/edges.ts mcp-operation      rewrite one machine's (names from the catalogue)
+ *   npx tsx scripts/edges.ts mcp-operation      rewrite one machine's (names from the registry)
  *   npx tsx scripts/edges.ts --check [m ...]    run the same tests without writing (exit 1 on drift)
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { MACHINE_CATALOGUE } from '../src/machines/registry.js';
+import { MACHINE_REGISTRY } from '../src/machines/registry.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** What the model tests read to write their sections instead of comparing them. */
@@ -30,7 +30,7 @@ function pinningTests(machineName: string): string[] {
 
 function main(argv: readonly string[]): number {
   const check = argv.includes('--check');
-  const known = MACHINE_CATALOGUE.map((entry) => entry.name);
+  const known = MACHINE_REGISTRY.map((entry) => entry.name);
   const asked = argv.filter((arg) => !arg.startsWith('--'));
   const unknown = asked.filter((name) => !known.includes(name));
   if (unknown.length > 0) {

@@ -1,5 +1,5 @@
 /**
- * Generates `visualizations/` from the machine catalogue. Per machine: `<name>.svg` (the overview
+ * Generates `visualizations/` from the machine registry. Per machine: `<name>.svg` (the overview
  * picture, rendered here from `<name>.dot` by Graphviz compiled to WebAssembly: no browser, no
  * network), `<name>.mmd` (the same overview in Mermaid, for GitHub), `<name>.transitions.md` (every
  * transition), `<name>.stately.js` (Stately-importable source); and `README.md`, the index.
@@ -17,7 +17,7 @@ import { toOverviewDot } from '../src/diagrams/overview-dot.js';
 import { toOverviewMermaid } from '../src/diagrams/overview-mermaid.js';
 import { toStatelySource } from '../src/diagrams/stately.js';
 import { countTransitions, toTransitionTable } from '../src/diagrams/table.js';
-import { MACHINE_CATALOGUE, type MachineCatalogueEntry } from '../src/machines/registry.js';
+import { MACHINE_REGISTRY, type MachineRegistryEntry } from '../src/machines/registry.js';
 import { lineDiff } from './line-diff.js';
 
 /** The committed output directory. */
@@ -64,8 +64,8 @@ function kindTable(): string {
   return ['| Guard or action | Outcome kind |', '|---|---|', ...rows].join('\n');
 }
 
-function renderIndex(catalogue: readonly MachineCatalogueEntry[], files: Map<string, string>) {
-  const sections = catalogue.map((entry) => {
+function renderIndex(registry: readonly MachineRegistryEntry[], files: Map<string, string>) {
+  const sections = registry.map((entry) => {
     const teardown = teardownState(entry.machine);
     const link = (file: string, text: string) => `[${text}](./${entry.name}${file})`;
     return [
@@ -107,10 +107,10 @@ function renderIndex(catalogue: readonly MachineCatalogueEntry[], files: Map<str
 
 /** Every generated file name and its content, in a stable order. */
 export async function renderVisualizations(
-  catalogue: readonly MachineCatalogueEntry[] = MACHINE_CATALOGUE,
+  registry: readonly MachineRegistryEntry[] = MACHINE_REGISTRY,
 ): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  for (const entry of catalogue) {
+  for (const entry of registry) {
     const dot = toOverviewDot(entry.machine);
     files.set(`${entry.name}.svg`, await renderSvg(dot));
     files.set(`${entry.name}.dot`, dot);
@@ -118,7 +118,7 @@ export async function renderVisualizations(
     files.set(`${entry.name}.transitions.md`, toTransitionTable(entry.machine));
     files.set(`${entry.name}.stately.js`, toStatelySource(entry.machine));
   }
-  files.set('README.md', renderIndex(catalogue, files));
+  files.set('README.md', renderIndex(registry, files));
   return files;
 }
 

@@ -102,12 +102,12 @@ export interface McpClientConnectionConfig extends ConnectionCommonConfig {
    * saves the probe a legacy-only server refuses; `streamable-http` never falls back).
    *
    * `protocolVersion` picks the MCP revision: `auto` (the default) starts with the MCP 2026-07-28
-   * request (the stateless `tools/list` itself), moves to the 2025-11-25 handshake when the server
+   * request (the stateless `tools/list` itself), switches to the 2025-11-25 handshake when the server
    * answers as a 2025 server does (400, 404 or 405 without a 2026-07-28 JSON-RPC error, `-32022`
    * naming a 2025 revision, or a result without `resultType`), and from there to legacy SSE only
    * on 400/404/405 of that `initialize` (with no `type`); `'2026-07-28'` speaks the stateless wire
    * only (one POST per request, no handshake, no session; not with `type: 'sse'`); `'2025-11-25'`
-   * starts with the handshake and never moves. Discovery's revision travels with every mounted
+   * starts with the handshake and never switches. Discovery's revision travels with every mounted
    * tool, so a call to a 2026-07-28 server is one POST (decision 0023).
    */
   readonly transport: {

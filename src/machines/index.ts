@@ -46,7 +46,7 @@ export {
 } from './open-api-call/open-api-call.actors.js';
 export { openApiCallMachine } from './open-api-call/open-api-call.machine.js';
 export type { OpenApiCallInput, OpenApiCallOutput } from './open-api-call/open-api-call.types.js';
-export { MACHINE_CATALOGUE, type MachineCatalogueEntry } from './registry.js';
+export { MACHINE_REGISTRY, type MachineRegistryEntry } from './registry.js';
 export { makeRetryActors } from './retry/retry.actors.js';
 export { retryMachine } from './retry/retry.machine.js';
 export type { RetryInput, RetryOutput, RunAttempt } from './retry/retry.types.js';

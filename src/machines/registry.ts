@@ -7,8 +7,8 @@ import { retryMachine } from './retry/retry.machine.js';
 import { specLoadMachine } from './spec-load/spec-load.machine.js';
 import { waitMachine } from './wait/wait.machine.js';
 
-/** One catalogue entry: the file-name stem, the machine, and a one-line summary. */
-export interface MachineCatalogueEntry {
+/** One registry entry: the file-name stem, the machine, and a one-line summary. */
+export interface MachineRegistryEntry {
   /** Stem of the generated files (`visualizations/<name>.mmd`); kebab- or camel-case. */
   readonly name: string;
   /** The machine definition. */
@@ -18,7 +18,7 @@ export interface MachineCatalogueEntry {
 }
 
 /** The machines drawn in `visualizations/`, in index order. */
-export const MACHINE_CATALOGUE: readonly MachineCatalogueEntry[] = [
+export const MACHINE_REGISTRY: readonly MachineRegistryEntry[] = [
   {
     name: 'mcp-operation',
     machine: mcpOperationMachine,

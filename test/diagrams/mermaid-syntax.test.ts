@@ -7,16 +7,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import mermaid from 'mermaid';
 import { describe, expect, it } from 'vitest';
-import { MACHINE_CATALOGUE } from '../../src/machines/registry.js';
+import { MACHINE_REGISTRY } from '../../src/machines/registry.js';
 
 const DIR = resolve(import.meta.dirname, '../../visualizations');
 const diagrams = readdirSync(DIR).filter((name) => name.endsWith('.mmd'));
 
 describe('Mermaid syntax of the committed diagrams', () => {
-  it('finds the diagrams: the overview of every catalogued machine', () => {
+  it('finds the diagrams: the overview of every registered machine', () => {
     expect(diagrams).toEqual(expect.arrayContaining(['mcp-operation.mmd', 'wait.mmd']));
     expect(diagrams).toEqual(
-      expect.arrayContaining(MACHINE_CATALOGUE.map((entry) => `${entry.name}.mmd`)),
+      expect.arrayContaining(MACHINE_REGISTRY.map((entry) => `${entry.name}.mmd`)),
     );
   });
 

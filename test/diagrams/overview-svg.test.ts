@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnyStateNode } from 'xstate';
 import { renderSvg } from '../../scripts/visualize.js';
 import { toOverviewDot } from '../../src/diagrams/overview-dot.js';
-import { MACHINE_CATALOGUE } from '../../src/machines/registry.js';
+import { MACHINE_REGISTRY } from '../../src/machines/registry.js';
 
 function nodesBelow(node: AnyStateNode): AnyStateNode[] {
   return Object.values(node.states as Record<string, AnyStateNode>).flatMap((child) => [
@@ -39,7 +39,7 @@ function parseXml(text: string): XmlDocument {
   return new JSDOM(text, { contentType: 'image/svg+xml' }).window.document;
 }
 
-const machines = MACHINE_CATALOGUE.map((entry) => [entry.name, entry.machine] as const);
+const machines = MACHINE_REGISTRY.map((entry) => [entry.name, entry.machine] as const);
 
 describe('the XML check', () => {
   it('refuses a malformed document (the check can fail)', () => {

@@ -21,7 +21,7 @@ import { toOverviewDot } from '../../src/diagrams/overview-dot.js';
 import { toOverviewMermaid } from '../../src/diagrams/overview-mermaid.js';
 import { ROOT_ROW_NAME, toTransitionTable } from '../../src/diagrams/table.js';
 import { describeEventType } from '../../src/diagrams/walk.js';
-import { MACHINE_CATALOGUE } from '../../src/machines/registry.js';
+import { MACHINE_REGISTRY } from '../../src/machines/registry.js';
 
 // The definition, read here without the walker under test.
 function nodesBelow(node: AnyStateNode): AnyStateNode[] {
@@ -75,7 +75,7 @@ function mermaidEdges(text: string): { from: string; to: string; label: string }
   }));
 }
 
-const machines = MACHINE_CATALOGUE.map((entry) => [entry.name, entry.machine] as const);
+const machines = MACHINE_REGISTRY.map((entry) => [entry.name, entry.machine] as const);
 
 describe.each(machines)('the %s overview', (_, machine) => {
   const states = nodesBelow(machine.root);

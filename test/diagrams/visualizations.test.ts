@@ -7,7 +7,7 @@ import {
   freshnessMessage,
   renderVisualizations,
 } from '../../scripts/visualize.js';
-import { MACHINE_CATALOGUE } from '../../src/machines/registry.js';
+import { MACHINE_REGISTRY } from '../../src/machines/registry.js';
 
 describe('visualizations/', () => {
   it('matches what the machine definitions generate (the failure shows the transition diff to review)', async () => {
@@ -15,9 +15,9 @@ describe('visualizations/', () => {
     expect(drift, await freshnessMessage(drift)).toEqual({ stale: [], missing: [], extra: [] });
   });
 
-  it('holds a diagram and a Stately source for every catalogued machine, plus the index', async () => {
+  it('holds a diagram and a Stately source for every registered machine, plus the index', async () => {
     const names = [...(await renderVisualizations()).keys()];
-    for (const entry of MACHINE_CATALOGUE) {
+    for (const entry of MACHINE_REGISTRY) {
       expect(names).toContain(`${entry.name}.mmd`);
       expect(names).toContain(`${entry.name}.stately.js`);
       for (const view of ['svg', 'dot', 'transitions.md']) {
@@ -30,14 +30,14 @@ describe('visualizations/', () => {
   it('embeds each diagram in the index', async () => {
     const files = await renderVisualizations();
     const index = files.get('README.md') ?? '';
-    for (const entry of MACHINE_CATALOGUE) {
+    for (const entry of MACHINE_REGISTRY) {
       expect(index).toContain(`\`\`\`mermaid\n${files.get(`${entry.name}.mmd`)}\`\`\``);
     }
   });
 
   it('shows each overview picture in the index and links the table and every source', async () => {
     const index = (await renderVisualizations()).get('README.md') ?? '';
-    for (const entry of MACHINE_CATALOGUE) {
+    for (const entry of MACHINE_REGISTRY) {
       expect(index).toMatch(new RegExp(`!\\[[^\\]]+\\]\\(\\./${entry.name}\\.svg\\)`));
       for (const file of ['transitions.md', 'mmd', 'dot', 'stately.js']) {
         expect(index).toContain(`(./${entry.name}.${file})`);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { MACHINE_CATALOGUE } from '../../src/machines/registry.js';
+import { MACHINE_REGISTRY } from '../../src/machines/registry.js';
 
-describe('MACHINE_CATALOGUE', () => {
+describe('MACHINE_REGISTRY', () => {
   it('lists the six machines in index order, each under its file stem', () => {
-    expect(MACHINE_CATALOGUE.map(({ name, machine }) => [name, machine.id])).toEqual([
+    expect(MACHINE_REGISTRY.map(({ name, machine }) => [name, machine.id])).toEqual([
       ['mcp-operation', 'mcpOperation'],
       ['spec-load', 'specLoad'],
       ['open-api-call', 'openApiCall'],
@@ -14,7 +14,7 @@ describe('MACHINE_CATALOGUE', () => {
   });
 
   it('gives each a one-sentence summary for the visualizations index', () => {
-    for (const { summary } of MACHINE_CATALOGUE) {
+    for (const { summary } of MACHINE_REGISTRY) {
       expect(summary).toMatch(/^[A-Z].{20,}\.$/);
     }
   });

@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
-import { MACHINE_CATALOGUE } from '../../src/machines/registry.js';
+import { MACHINE_REGISTRY } from '../../src/machines/registry.js';
 
 const MACHINES_DIR = resolve(import.meta.dirname, '../../src/machines');
 const ROLES = ['actors', 'guards', 'machine', 'policy', 'types'] as const;
@@ -62,17 +62,17 @@ function topLevelStates(machine: AnyStateMachine): string[] {
 /** Every file or folder that breaks the layout, named; empty when the tree follows it. */
 function layoutViolations(
   tree: MachinesTree,
-  catalogue: readonly { readonly name: string; readonly machine: AnyStateMachine }[],
+  registry: readonly { readonly name: string; readonly machine: AnyStateMachine }[],
 ): string[] {
   const violations: string[] = [];
   for (const file of tree.rootFiles) {
     if (!KIT.includes(file)) violations.push(`${file}: not a kit file`);
   }
-  const names = new Set(catalogue.map((entry) => entry.name));
+  const names = new Set(registry.map((entry) => entry.name));
   for (const folder of Object.keys(tree.folders)) {
-    if (!names.has(folder)) violations.push(`${folder}/: not a catalogued machine`);
+    if (!names.has(folder)) violations.push(`${folder}/: not a registered machine`);
   }
-  for (const { name, machine } of catalogue) {
+  for (const { name, machine } of registry) {
     const files = tree.folders[name];
     if (files === undefined) {
       violations.push(`${name}/: missing`);
@@ -104,7 +104,7 @@ function roleFile(name: string, role: string): string {
   return join(MACHINES_DIR, name, `${name}.${role}.ts`);
 }
 
-describe.each(MACHINE_CATALOGUE.map((entry) => entry.name))('the %s machine', (name) => {
+describe.each(MACHINE_REGISTRY.map((entry) => entry.name))('the %s machine', (name) => {
   it('exports its guards object and its actor factory by the conventional names', async () => {
     const camel = pascal(name).replace(/^./, (first) => first.toLowerCase());
     const guards = (await import(roleFile(name, 'guards'))) as Record<string, unknown>;
@@ -125,7 +125,7 @@ describe.each(MACHINE_CATALOGUE.map((entry) => entry.name))('the %s machine', (n
       string,
       Record<string, unknown>
     >;
-    const entry = MACHINE_CATALOGUE.find((candidate) => candidate.name === name);
+    const entry = MACHINE_REGISTRY.find((candidate) => candidate.name === name);
     const registered = Object.keys(
       (entry?.machine.implementations.guards ?? {}) as Record<string, unknown>,
     ).sort();
@@ -136,8 +136,8 @@ describe.each(MACHINE_CATALOGUE.map((entry) => entry.name))('the %s machine', (n
 describe('src/machines', () => {
   const tree = readTree(MACHINES_DIR);
 
-  it('holds only the kit at its root and one folder per catalogued machine, by role and region', () => {
-    expect(layoutViolations(tree, MACHINE_CATALOGUE)).toEqual([]);
+  it('holds only the kit at its root and one folder per registered machine, by role and region', () => {
+    expect(layoutViolations(tree, MACHINE_REGISTRY)).toEqual([]);
   });
 
   it('names every planted stray: a file at the root, a file or folder no machine owns, a missing role', () => {
@@ -154,11 +154,11 @@ describe('src/machines', () => {
         stray: ['stray.machine.ts'],
       },
     };
-    expect(layoutViolations(planted, MACHINE_CATALOGUE).sort()).toEqual([
+    expect(layoutViolations(planted, MACHINE_REGISTRY).sort()).toEqual([
       'diagram-x.ts: not a kit file',
       'mcp-operation/mcp-legacy.ts: not a role, region or named helper of mcp-operation',
       'mcp-operation/mcp-operation.sessions.ts: not a role, region or named helper of mcp-operation',
-      'stray/: not a catalogued machine',
+      'stray/: not a registered machine',
       'wait/wait.policy.ts: missing',
     ]);
   });

@@ -1,9 +1,9 @@
 /**
- * Every machine of the catalogue with its models, each model with the harness that walks it on
+ * Every machine of the registry with its models, each model with the harness that walks it on
  * the real actor: what the edge-set checks and their seeded defects iterate over.
  */
 import type { AnyStateMachine } from 'xstate';
-import { MACHINE_CATALOGUE } from '../../src/machines/registry.js';
+import { MACHINE_REGISTRY } from '../../src/machines/registry.js';
 import { downloadModelOptions, downloadWalkHarness } from './model-download.js';
 import type { ModelOptions } from './model-graph.js';
 import { MCP_MODELS, mcpWalkHarness } from './model-mcp-walk.js';
@@ -24,9 +24,9 @@ export interface WalkedModel {
   readonly harness: (definition: AnyStateMachine) => WalkHarness;
 }
 
-/** A catalogued machine and its models. */
+/** A registered machine and its models. */
 export interface MachineModels {
-  /** The catalogue name (`mcp-operation`), which names the edge file. */
+  /** The registry name (`mcp-operation`), which names the edge file. */
   readonly name: string;
   readonly machine: AnyStateMachine;
   readonly models: readonly WalkedModel[];
@@ -59,8 +59,8 @@ const MODELS_BY_MACHINE: Readonly<Record<string, readonly WalkedModel[]>> = {
   download: single('download', downloadModelOptions, downloadWalkHarness),
 };
 
-/** Every catalogued machine with its models, in catalogue order. */
-export const MACHINE_MODELS: readonly MachineModels[] = MACHINE_CATALOGUE.map(
+/** Every registered machine with its models, in registry order. */
+export const MACHINE_MODELS: readonly MachineModels[] = MACHINE_REGISTRY.map(
   ({ name, machine }) => {
     const models = MODELS_BY_MACHINE[name];
     if (models === undefined) throw new Error(`machine ${name} has no model: add it here`);

@@ -80,14 +80,14 @@ export function speaksEither(context: McpOperationContext): boolean {
   return context.protocolChoice === 'auto' || context.discovered;
 }
 
-/** Whether the run may move to the other revision: it speaks either, and has not switched (never back). */
+/** Whether the run may switch to the other revision: it speaks either, and has not switched (never back). */
 export function maySwitch(context: McpOperationContext): boolean {
   return speaksEither(context) && !context.switched;
 }
 
 /**
- * An exchange, whether its answer may move the run to the other revision, whether the run still
- * probes (`auto`, no move yet: it holds no revision), and whether it switched.
+ * An exchange, whether its answer may switch the run to the other revision, whether the run still
+ * probes (`auto`, no switch yet: it holds no revision), and whether it switched.
  */
 export const switchOf = ({ context, event }: WithContext & ExchangeDone) => ({
   exchange: event.output,
@@ -377,7 +377,7 @@ export const sharedActions = {
   switchToSse: assignRun({ transport: 'sse' as const }),
   // No handshake: the version is the stateless wire's own, sent with every request.
   switchToStateless: assignRun({ stateless: true, protocolVersion: STATELESS_REVISION }),
-  // The run switched to the other revision (or retried its version); it never moves again.
+  // The run switched to the other revision (or retried its version); it never switches again.
   markSwitched: assignRun({ switched: true }),
   succeed: assignRun(({ context }, params: Answer) => ({
     outcome: {

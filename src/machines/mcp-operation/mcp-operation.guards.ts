@@ -52,7 +52,7 @@ export interface RetryParams extends ExchangeParams {
   readonly switched: boolean;
 }
 
-/** An exchange, and whether the run may still move to the other revision. */
+/** An exchange, and whether the run may still switch to the other revision. */
 export interface SwitchParams extends ExchangeParams {
   readonly maySwitch: boolean;
 }
@@ -196,7 +196,7 @@ export const mcpOperationGuards = {
 
   /**
    * The server refused the 2025 handshake with `-32022`, naming 2026-07-28 among the versions it
-   * supports, and the run may still move: the request goes on the stateless wire instead.
+   * supports, and the run may still switch: the request goes on the stateless wire instead.
    */
   offersStatelessRevision: (_: unknown, { exchange, maySwitch }: SwitchParams): boolean =>
     maySwitch &&
@@ -205,7 +205,7 @@ export const mcpOperationGuards = {
 
   /**
    * The stateless request was answered as a 2025 server answers it (400, 404 or 405 without a
-   * 2026-07-28 JSON-RPC error: `-32020`, `-32021`, `-32022`), and the run may still move: it speaks
+   * 2026-07-28 JSON-RPC error: `-32020`, `-32021`, `-32022`), and the run may still switch: it speaks
    * 2025-11-25 instead, starting with `initialize`.
    */
   isSessionServer: (_: unknown, { exchange, maySwitch }: SwitchParams): boolean =>
@@ -234,7 +234,7 @@ export const mcpOperationGuards = {
 
   /**
    * The stateless request was refused with `-32022` naming a 2025 revision this client speaks, and
-   * the run may still move: it speaks 2025-11-25 instead.
+   * the run may still switch: it speaks 2025-11-25 instead.
    */
   offersSessionRevision: (_: unknown, { exchange, maySwitch }: SwitchParams): boolean =>
     maySwitch &&

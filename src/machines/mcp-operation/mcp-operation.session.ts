@@ -161,7 +161,7 @@ export const sessionRegion = {
         input: initializeInput,
         onDone: [
           unauthorized,
-          // A 2026-07-28 server refusing the 2025 handshake: move to its wire, or say why not.
+          // A 2026-07-28 server refusing the 2025 handshake: switch to its wire, or say why not.
           {
             guard: { type: 'offersStatelessRevision', params: switchOf },
             target: '#mcpOperation.stateless',

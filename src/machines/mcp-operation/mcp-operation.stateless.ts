@@ -209,7 +209,7 @@ export const statelessActions = {
   // A retry of the same request is a new request: a new JSON-RPC id.
   nextRequestId: assignRun(({ context }) => ({ pendingId: context.pendingId + 1 })),
   // The server asks before it completes: one more round, its byte count kept. Only a stateless
-  // server sends `input_required`, so the revision is settled: the run no longer moves.
+  // server sends `input_required`, so the revision is settled: the run no longer switches.
   assignInputRequired: assignRun(
     ({ context, event }, params: { inputRequired: InputRequired }) => ({
       inputRequired: params.inputRequired,

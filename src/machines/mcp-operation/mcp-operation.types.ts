@@ -60,7 +60,7 @@ export type McpTransportChoice = McpTransportKind | 'auto';
 /**
  * Which protocol revision to speak: `auto` tries the stateless wire (MCP 2026-07-28, one POST per
  * request) first and speaks 2025-11-25 when the server answers as a 2025 server; a named revision
- * is spoken as told (see `McpOperationInput.discovered` for a revision that may still move once).
+ * is spoken as told (see `McpOperationInput.discovered` for a revision that may still switch once).
  */
 export type McpProtocolChoice = 'auto' | '2026-07-28' | '2025-11-25';
 
@@ -91,7 +91,7 @@ export interface McpOperationInput {
   /**
    * The named revision is discovery's revision rather than the connection's pin: one answer that
    * contradicts it (a stateless request answered as a 2025 server would, a 2025 `initialize` refused
-   * with `-32022` naming 2026-07-28) moves the run to the other revision, once. Default `false`.
+   * with `-32022` naming 2026-07-28) switches the run to the other revision, once. Default `false`.
    */
   readonly discovered?: boolean;
   /** The request to perform after the handshake. */
@@ -151,7 +151,7 @@ export interface McpOperationContext
   > {
   /** The protocol revision the run was told to speak (`auto` unless pinned). */
   protocolChoice: McpProtocolChoice;
-  /** The run switched from one revision to the other already; it never moves back. */
+  /** The run switched from one revision to the other already; it never switches back. */
   switched: boolean;
   /** The run speaks the stateless wire (MCP 2026-07-28): one POST per request, no session. */
   stateless: boolean;
