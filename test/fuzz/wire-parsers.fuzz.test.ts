@@ -6,11 +6,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createHostFence, isInsideFence } from '../../src/wire/http/url-fence.js';
 import {
   MAX_WWW_AUTHENTICATE_CHARS,
   parseWwwAuthenticate,
 } from '../../src/wire/core/www-authenticate.js';
+import { createHostFence, isInsideFence } from '../../src/wire/http/url-fence.js';
 import { readSseMessages, type SseBudget } from '../../src/wire/read/sse-reader.js';
 import { expectedAdmission, FENCE, surfaceKinds, urlNear } from './fence-cases.js';
 import { fuzzParameters } from './fuzz-config.js';
