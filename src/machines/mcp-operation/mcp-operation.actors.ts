@@ -8,10 +8,9 @@
  * answer the server in `mcp-operation.server-requests.ts`.
  */
 import { fromCallback, fromPromise } from 'xstate';
+import { readRefusal } from '../../wire/http/refusal.js';
 import {
   cancelBody,
-  challengeField,
-  challengeOfResponse,
   drainBounded,
   fetchWithoutRedirects,
   isEventStream,
@@ -20,16 +19,13 @@ import {
   parseJsonText,
   type ReadBudget,
   readBoundedText,
-  readErrorExcerpt,
   readSseBatches,
-  retryAfterOfResponse,
   rpcErrorOf,
   type WireRequest,
   type WireResponse,
   type WireSend,
 } from '../../wire/index.js';
 import { type BytesReadCounter, bytesReadCounter } from '../bytes-read.js';
-import { isUnauthorizedStatus } from '../connection-outcomes.js';
 import { makeResolveCredentials, type TokenResolver } from '../credentials.js';
 import { SecretValue } from '../secret-value.js';
 import {
@@ -307,25 +303,13 @@ async function readAnswer(
   send: WireSend | undefined,
 ): Promise<RpcExchange> {
   if (!response.ok) {
-    // The machine's guards decide what a status means; here it only decides what to read: a 401
-    // body carries nothing the client uses, so it is cancelled rather than read. Its challenge
-    // (and a 403's) is in the headers.
-    const challenge = challengeField(challengeOfResponse(response));
-    if (isUnauthorizedStatus(response.status)) {
-      cancelBody(response);
-      return { kind: 'http-error', status: response.status, body: '', ...challenge };
-    }
-    const body = await readErrorExcerpt(response, budget);
-    const rpcError = rpcErrorOf(body);
-    const retryAfterMs = retryAfterOfResponse(response);
-    return {
-      kind: 'http-error',
-      status: response.status,
-      body,
-      ...challenge,
-      ...(rpcError === undefined ? {} : { rpcError }),
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    };
+    // The machine's guards decide what a status means; the wire reads a refusal one way for
+    // every connection (decision 0041): a 401's body cancelled, any other body to its excerpt.
+    const refusal = await readRefusal(response, budget);
+    const rpcError = rpcErrorOf(refusal.body);
+    return rpcError === undefined
+      ? { kind: 'http-error', ...refusal }
+      : { kind: 'http-error', rpcError, ...refusal };
   }
   const sessionHeader = response.headers.get('mcp-session-id');
   const sessionId = sessionHeader ? new SecretValue(sessionHeader) : undefined;

@@ -19,6 +19,7 @@ import {
   writeTraceHeaders,
   writeTraceMeta,
 } from '../../wire/index.js';
+import { CLIENT_INFO } from '../../wire/mcp/client-info.js';
 import { INITIALIZE_ID } from './mcp-operation.policy.js';
 import type { HeaderParts, McpRequest } from './mcp-operation.types.js';
 /** What a POST accepts: a JSON answer or an SSE stream (Streamable HTTP). */
@@ -66,9 +67,6 @@ export function buildRequestHeaders(
   if (framing.mcpParams !== undefined) Object.assign(headers, framing.mcpParams);
   return headers;
 }
-
-/** The name and version this client reports in `initialize`. */
-export const CLIENT_INFO = Object.freeze({ name: 'stitchkit-transport', version: '0.1.0' });
 
 /**
  * The `initialize` request: the SDK's latest protocol version and the caller's capabilities (none

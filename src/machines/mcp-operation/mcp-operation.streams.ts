@@ -1,13 +1,12 @@
+import { readRefusal } from '../../wire/http/refusal.js';
 import {
   ConnectionProtocolError,
   cancelBody,
   challengeField,
-  challengeOfResponse,
   fetchWithoutRedirects,
   isEventStream,
   parseJsonText,
   type ReadBudget,
-  readErrorExcerpt,
   readSseBatches,
   readSseMessages,
   resolveEndpointUrl,
@@ -15,7 +14,6 @@ import {
   type WireSend,
 } from '../../wire/index.js';
 import { type BytesReadCounter, bytesReadCounter } from '../bytes-read.js';
-import { isUnauthorizedStatus } from '../connection-outcomes.js';
 import { buildRequestHeaders, SSE_ACCEPT } from './mcp-operation.messages.js';
 import { progressOf } from './mcp-operation.policy.js';
 import { handleServerMessage, isServerMessage } from './mcp-operation.server-requests.js';
@@ -113,11 +111,9 @@ export async function readLegacyStream(
   const url = new URL(input.url);
   const response = await openSseGet(input.base, url, signal, send);
   if (!response.ok) {
-    let body = '';
-    const challenge = challengeField(challengeOfResponse(response));
-    if (isUnauthorizedStatus(response.status)) cancelBody(response);
-    else body = await readErrorExcerpt(response, budget);
-    sendBack({ type: 'STREAM_REJECTED', status: response.status, body, ...challenge });
+    // The stream's refusal is judged by the machine; its Retry-After is not taken on this GET.
+    const { status, body, challenge } = await readRefusal(response, budget);
+    sendBack({ type: 'STREAM_REJECTED', status, body, ...challengeField(challenge) });
     return;
   }
   if (!isEventStream(response.headers.get('content-type'))) {
