@@ -252,7 +252,7 @@ describe.each(MACHINE_MODELS)('the edge sets of $name', ({ name, machine, models
 const STATELESS_401 =
   'stateless.requesting.waiting{!session,!reopened,canResume,pagesLeft=49,inputRoundsLeft=2,SWITCHED} --done(postStatelessRequest) {"kind":"http-error","status":401,"body":"no"}';
 const OPENAPI_401 = (bytes: number) =>
-  `requesting{readBytes=${bytes}} --done(sendRequest) {"kind":"http-error","status":401,"body":"expired"}`;
+  `requesting{readBytes=${bytes}} --done(sendRequest) {"kind":"http-error","status":401,"body":""}`;
 const REFUSED =
   'ATTEMPT_FAILED {"error":"ConnectionNetworkError: Connection \\"model\\" failed on the network: the connection was refused during tools/call"}';
 const YAML =

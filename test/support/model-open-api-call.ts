@@ -126,7 +126,8 @@ export const CALL_ANSWERS: readonly {
     { status: 403, body: 'denied' },
     { status: 500, body: 'boom' },
   ].map(({ status, body }) => ({
-    exchange: { kind: 'http-error' as const, status, body },
+    // A 401's body is cancelled, never read (decision 0041): the exchange carries none.
+    exchange: { kind: 'http-error' as const, status, body: status === 401 ? '' : body },
     wire: answer(status, 'text/plain', body),
   })),
 ];
