@@ -180,7 +180,11 @@ async function runMcpSections(): Promise<TargetRow[]> {
         shareRow(`mcpOperation, ${server(sessionless.server).spec.path}`, machine[0], sessionless),
         shareRow(`mcpOperation, ${server(stateful.server).spec.path}`, machine[1], stateful),
         shareRow(`XState floor, ${server(sessionless.server).spec.path}`, machine[2], sessionless),
-        shareRow(`one wire actor, ${server(sessionless.server).spec.path}`, machine[3], sessionless),
+        shareRow(
+          `one wire actor, ${server(sessionless.server).spec.path}`,
+          machine[3],
+          sessionless,
+        ),
       ],
     );
 
