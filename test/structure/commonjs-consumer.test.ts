@@ -68,7 +68,10 @@ console.log(typeof require('stitchkit-transport').mountConnections);`;
     expect(stderr).toBe('');
   });
 
-  it('type-checks and runs a TypeScript file that requires the package (module nodenext)', async () => {
+  // A full program check of the package's types takes seconds, more on a busy machine; nothing is timed.
+  it('type-checks and runs a TypeScript file that requires the package (module nodenext)', {
+    timeout: 120_000,
+  }, async () => {
     writeFileSync(
       join(project, 'index.cts'),
       `import connections = require('stitchkit-transport/connections');
