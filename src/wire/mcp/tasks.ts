@@ -1,16 +1,11 @@
 /**
- * MCP tasks on the wire, on both revisions: what a client sends to drive a task and the strict
- * readers of what comes back. Pure: no I/O, no clock (time is passed in).
- *
- * - 2026-07-28, the extension `io.modelcontextprotocol/tasks` (SEP-2663): the client declares it
- *   in every request's `_meta` client capabilities; the server alone decides to answer a
- *   `tools/call` with a flat `resultType: "task"` result; `tasks/get` inlines the payload
- *   (`result`, `error`, `inputRequests`); `tasks/update` answers input; `tasks/cancel` is an
- *   acknowledgement; each `tasks/*` request is routed by `Mcp-Name: <taskId>`.
- * - 2025-11-25, the experimental core feature (specification, basic/utilities/tasks): the client
- *   asks with `params.task`; the answer nests the task (`{ task }`); `tasks/get` carries no
- *   payload, `tasks/result` returns it; `tasks/cancel` returns the task.
- *
+ * MCP tasks on the wire, both revisions: what a client sends to drive a task, and strict readers
+ * of what comes back. Pure: no I/O, no clock (time is passed in). 2026-07-28 is the extension
+ * `io.modelcontextprotocol/tasks` (SEP-2663): declared in each request's `_meta`, a flat
+ * `resultType: "task"` answer the server alone decides on, `tasks/get` with the payload inlined,
+ * `tasks/update`, an acknowledged `tasks/cancel`, each routed by `Mcp-Name: <taskId>`. 2025-11-25
+ * is the experimental core feature (basic/utilities/tasks): `params.task`, a nested `{ task }`
+ * answer, `tasks/get` without payload, `tasks/result`, a `tasks/cancel` that returns the task.
  * Every refusal is a {@link ConnectionProtocolError} whose violation never quotes the server.
  */
 import type { CallToolResult } from '../../binding/kernel/mcp-types.js';
@@ -55,21 +50,14 @@ export function isTerminalTaskStatus(status: TaskStatus): boolean {
 /** The revisions that define tasks: the 2026 extension and the 2025 experimental feature. */
 export type TaskRevision = typeof STATELESS_REVISION | typeof SESSION_REVISION;
 
-/**
- * The poll delay when the server suggests none: one second, the default of the SDKs that poll
- * (the v1 TypeScript SDK's code, C#) and of the extension's reference client (mcpkit).
- */
+/** The poll delay when the server suggests none: 1 s, as the v1 TypeScript SDK, C# and mcpkit. */
 export const DEFAULT_TASK_POLL_MS = 1_000;
 /**
- * The shortest poll delay: a server's interval of 1 ms must not make a call spin (each poll is a
- * whole request: credentials, fence, round trip); four polls a second at most, and any interval
- * of a quarter second or more is honoured exactly.
+ * The shortest poll delay: a server's 1 ms must not make a call spin (each poll is a whole
+ * request); four polls a second at most, any interval of a quarter second or more honoured.
  */
 export const MIN_TASK_POLL_MS = 250;
-/**
- * The longest poll delay, mcpkit's cap: a server's hour-long interval must not park a call past
- * the moment its task ends (the task deadline still bounds the whole wait).
- */
+/** The longest poll delay, mcpkit's cap: an hour-long interval must not park a finished task. */
 export const MAX_TASK_POLL_MS = 30_000;
 
 /** The delay before the next `tasks/get`: the server's latest interval, clamped to our bounds. */
@@ -131,7 +119,9 @@ export function withTaskAugmentation(
 
 /** One `tasks/*` request: its method and params, and on 2026-07-28 its routing headers. */
 export interface TaskRequest {
+  /** The JSON-RPC method. */
   readonly method: 'tasks/get' | 'tasks/update' | 'tasks/cancel' | 'tasks/result';
+  /** Its params, without `_meta`: the 2026 envelope is the request builder's. */
   readonly params: Readonly<Record<string, unknown>>;
   /**
    * 2026-07-28 only: `Mcp-Method` and `Mcp-Name` (the task id, raw); the request's header builder
@@ -178,7 +168,9 @@ export function taskResultRequest(taskId: string): TaskRequest {
 
 /** A task as a client reads it, the same on both revisions (2025 `ttl`/`pollInterval` renamed). */
 export interface TaskSnapshot {
+  /** The server's id of the task, never empty. */
   readonly taskId: string;
+  /** Where the task stands. */
   readonly status: TaskStatus;
   /** The server's words on the status, for hosts and progress. */
   readonly statusMessage?: string;
@@ -198,8 +190,11 @@ export interface TaskSnapshot {
  * `input_required`. On 2025-11-25 none is: `tasks/result` carries the outcome and the requests.
  */
 export interface TaskDetail extends TaskSnapshot {
+  /** 2026, `completed`: the tool's result, as the server wrote it. */
   readonly result?: CallToolResult;
+  /** 2026, `failed`: the JSON-RPC error the request ended with. */
   readonly error?: RpcErrorBody;
+  /** 2026, `input_required`: every request still outstanding, by key. */
   readonly inputRequests?: Readonly<Record<string, InputRequest>>;
 }
 
