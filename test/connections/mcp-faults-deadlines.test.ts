@@ -220,8 +220,9 @@ describe('a stateful session', () => {
     );
     const elapsed = performance.now() - startedAt;
     expect(result).toEqual({ ok: true, data: { content: [{ type: 'text', text: 'Echo: hi' }] } });
-    // The session-end bound is 2 s; the call waited for it, and not much longer.
-    expect(elapsed).toBeGreaterThanOrEqual(1_990);
+    // The session-end bound is 2 s; the call waited for it (less the few ms a timer may fire early
+    // on a busy loop, as performance.now measures it), and not much longer.
+    expect(elapsed).toBeGreaterThanOrEqual(1_975);
     expect(elapsed).toBeLessThan(2_000 + WITHIN_MS);
     expect(wire(server)).toEqual([
       ...HANDSHAKE,
