@@ -153,10 +153,12 @@ function describeRecords(
   total: number,
   where: string,
 ): string {
+  const range = (from: number, to: number) =>
+    from === to ? formatCount(from) : `${formatCount(from)}–${formatCount(to)}`;
   const ranges = [
-    head > 0 ? `${formatCount(1)}–${formatCount(head)}` : '',
-    tail > 0 ? `${formatCount(total - tail + 1)}–${formatCount(total)}` : '',
-  ].filter((range) => range !== '');
+    head > 0 ? range(1, head) : '',
+    tail > 0 ? range(total - tail + 1, total) : '',
+  ].filter((text) => text !== '');
   const keptPart = ranges.length > 0 ? `${kind} ${ranges.join(' and ')}` : `no ${kind}`;
   return `${keptPart} of the ${formatCount(total)} ${where}`;
 }
@@ -179,7 +181,7 @@ function cutContainer(
   const sizes = records.map((record) => record.end - record.start);
   const largest = sizes.indexOf(Math.max(0, ...sizes));
   const dominant = records[largest];
-  const outside = close + 1 - open - (sizes[largest] ?? 0);
+  const outside = close + 1 - open - (dominant ? dominant.end - dominant.valueStart : 0);
   const valueOpen = dominant ? text[dominant.valueStart] : undefined;
   if (dominant && (valueOpen === '[' || valueOpen === '{') && outside <= chars / 2) {
     const label =
