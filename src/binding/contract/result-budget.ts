@@ -52,7 +52,7 @@ export interface CutReport {
    * `moved-to-text`: its compact JSON became a text block, cut as any other.
    */
   readonly structuredContent?: 'dropped-duplicate' | 'moved-to-text';
-  /** Text blocks cut (one or both ends kept) and text blocks left out whole. */
+  /** Text blocks cut: one (both ends kept) or two (the head of one, the tail of a later one). */
   readonly cutTextBlocks: number;
   /** Text blocks between the kept head and tail, left out whole. */
   readonly omittedTextBlocks: number;
@@ -199,8 +199,8 @@ function markerText(report: Omit<CutReport, 'keptTokens' | 'marker'>, kept: read
  * clamped to at least `MIN_RESULT_BUDGET_TOKENS`). Within budget: `result` itself. Over it:
  * - `structuredContent` is dropped when a text block carries the same JSON, else its compact
  *   JSON becomes a text block, so the model never sees a full copy beside a cut one;
- * - non-text blocks are kept whole, in order, while they fit beside the marker; the rest are
- *   left out with a note (only when they alone exceed the budget);
+ * - non-text blocks are kept whole, in order, while they fit in the budget less the marker's
+ *   reserve; the rest are left out with a note (so only when they alone exceed the budget);
  * - text blocks keep their head and tail (3:1), cut at line ends or spaces, JSON at record
  *   boundaries so it still parses, with a marker block after the head;
  * - `isError` and `_meta` are kept.
@@ -225,22 +225,22 @@ export function budgetResult(
     (sum, block) => sum + (isTextBlock(block) ? block.text.length : 0),
     0,
   );
-  const base = { ...rest, content };
+  // Keys first, the spread last (docs/architecture.md, "Per-call objects").
+  const base: CallToolResult = { content, ...rest };
   // The payload counted once: a duplicated structuredContent no longer counts twice.
-  const unmarked = estimateResultTokens(base);
-  const originalTokens = unmarked;
-  if (unmarked <= budgetTokens) {
-    const figures = { budgetTokens, originalChars, originalTokens, keptTokens: unmarked };
-    return {
-      result: base,
-      cut: {
-        ...figures,
-        structuredContent: structured,
-        cutTextBlocks: 0,
-        omittedTextBlocks: 0,
-        omittedMediaBlocks: 0,
-      },
+  const originalTokens = estimateResultTokens(base);
+  if (originalTokens <= budgetTokens) {
+    const cut: CutReport = {
+      budgetTokens,
+      originalChars,
+      originalTokens,
+      keptTokens: originalTokens,
+      structuredContent: structured,
+      cutTextBlocks: 0,
+      omittedTextBlocks: 0,
+      omittedMediaBlocks: 0,
     };
+    return { result: base, cut };
   }
   let mediaLeft = budgetTokens - MARKER_RESERVE_TOKENS;
   let omittedMediaBlocks = 0;
@@ -279,13 +279,13 @@ export function budgetResult(
       omittedMediaBlocks,
     };
     const marker = markerText(figures, plan.kept);
-    const cut = {
-      ...rest,
+    const cut: CallToolResult = {
       content: plan.content.map((block) => (block === slot ? textBlock(marker) : block)),
+      ...rest,
     };
     const keptTokens = estimateResultTokens(cut);
     if (keptTokens <= budgetTokens || allowance <= 0) {
-      return { result: cut, cut: { ...figures, keptTokens, marker } };
+      return { result: cut, cut: { keptTokens, marker, ...figures } };
     }
     allowance -= keptTokens - budgetTokens;
   }
