@@ -85,7 +85,7 @@ describe('budgetResult over budget', () => {
       'word '.repeat(330),
       "[Result cut to fit the model's budget of 600 tokens: the original is 100,000 characters, about 20,000 tokens. Kept: the first 1,650 and the last 545 of 100,000 characters. " +
         NEXT,
-      `${'word '.repeat(109).slice(0, -5)}word `.slice(0, 545),
+      'word '.repeat(109),
     ]);
   });
 
@@ -126,10 +126,15 @@ describe('budgetResult over budget', () => {
       { content: [{ type: 'text', text: LINES }, picture] },
       { maxTokens: 3000 },
     );
-    expect(result.content.at(-1)).toBe(picture);
-    expect(result.content).toHaveLength(4);
-    expect(cut?.omittedMediaBlocks).toBe(0);
-    expect(estimateTokens(result)).toBeLessThanOrEqual(3000);
+    expect(result.content[3]).toBe(picture);
+    expect(texts(result)).toEqual([
+      lineRange(1, 69),
+      "[Result cut to fit the model's budget of 3,000 tokens: the original is 313,893 characters, about 70,601 tokens. Kept: the first 69 and the last 22 of 5,000 lines. " +
+        NEXT,
+      lineRange(4979, 5000),
+      '<image>',
+    ]);
+    expect(cut).toMatchObject({ keptTokens: 2876, omittedMediaBlocks: 0 });
   });
 
   it('leaves out the non-text blocks that alone exceed the budget, and says so', () => {
@@ -160,7 +165,12 @@ describe('budgetResult over budget', () => {
       { maxTokens: 1000 },
     );
     expect(result.structuredContent).toBeUndefined();
-    expect(result.content).toHaveLength(2);
+    const [json, marker] = texts(result);
+    expect(JSON.parse(json ?? '')).toEqual([...all.slice(0, 13), ...all.slice(2996)]);
+    expect(marker).toBe(
+      "[Result cut to fit the model's budget of 1,000 tokens: the original is 356,680 characters, about 150,826 tokens. Kept: elements 1–13 and 2,997–3,000 of the 3,000 top-level elements (the kept JSON parses). " +
+        NEXT,
+    );
     expect(cut?.structuredContent).toBe('dropped-duplicate');
   });
 
