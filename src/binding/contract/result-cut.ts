@@ -19,6 +19,9 @@ export interface TextCut {
 /** The share of an allowance the head gets when both ends are kept (3:1, as crush's PR does). */
 export const HEAD_SHARE = 0.75;
 
+/** The longest key the marker names in a path (a key is data: it may be any length). */
+const MAX_KEY_LABEL_CHARS = 40;
+
 /** `n` with thousands separators, as the marker prints every count. */
 export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
@@ -163,6 +166,11 @@ function describeRecords(
   return `${keptPart} of the ${formatCount(total)} ${where}`;
 }
 
+/** A member's key as the marker names it: a long key is shortened, so the marker stays small. */
+function keyLabel(key: string): string {
+  return key.length <= MAX_KEY_LABEL_CHARS ? key : `${key.slice(0, MAX_KEY_LABEL_CHARS - 1)}…`;
+}
+
 /**
  * The container opening at `open`, cut to about `chars` characters. A record holding most of the
  * text (the `items` of `{ "total": 9, "items": [...] }`) is cut inside, its siblings kept whole;
@@ -187,7 +195,7 @@ function cutContainer(
     const label =
       kind === 'elements'
         ? `element ${largest + 1}`
-        : text.slice(dominant.start, dominant.valueStart).replace(/\s*:\s*$/, '');
+        : keyLabel(text.slice(dominant.start, dominant.valueStart).replace(/\s*:\s*$/, ''));
     const inner = cutContainer(
       text,
       dominant.valueStart,

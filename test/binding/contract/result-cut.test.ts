@@ -68,6 +68,17 @@ describe('cutJson', () => {
   });
 });
 
+describe('cutJson, a long key on the path', () => {
+  it('is shortened to 40 characters in what the marker says', () => {
+    const key = 'k'.repeat(100);
+    const items = Array.from({ length: 200 }, (_, index) => index + 1);
+    const cut = cutJson(JSON.stringify({ [key]: items }), 300, 'both');
+    expect(cut.kept).toMatch(
+      /^elements 1–\d+ and \d+–200 of the 200 elements of "k{38}… \(the kept JSON parses\)$/,
+    );
+  });
+});
+
 describe('cutProse', () => {
   it('cuts at line ends when a line end lies in the second half of each share', () => {
     const text = 'one\ntwo\nthree\nfour\nfive\nsix\n';
