@@ -3,7 +3,10 @@
  * chart maps, so its revision is checked here row by row, without the chart around it.
  */
 import { describe, expect, it } from 'vitest';
-import { mcpOperationGuards as guards } from '../../../src/machines/mcp-operation/mcp-operation.guards.js';
+import {
+  mcpOperationGuards as guards,
+  type InputRoundParams,
+} from '../../../src/machines/mcp-operation/mcp-operation.guards.js';
 import { MAX_STREAM_RESUMPTIONS } from '../../../src/machines/mcp-operation/mcp-operation.policy.js';
 import type { RpcExchange } from '../../../src/machines/mcp-operation/mcp-operation.types.js';
 import { SecretValue } from '../../../src/machines/secret-value.js';
@@ -375,5 +378,50 @@ describe('offersStatelessRetry', () => {
     ['a plain 400', refused(400), false, false],
   ] as const)('%s -> %s', (_label, exchange, switched, expected) => {
     expect(guards.offersStatelessRetry(undefined, { exchange, switched })).toBe(expected);
+  });
+});
+
+describe('the input_required guards', () => {
+  const asks: RpcExchange = {
+    kind: 'response',
+    value: undefined,
+    sessionId: undefined,
+    inputRequired: { inputRequests: {} },
+  };
+  const rows = [
+    ['asks, round 0 of 10', asks, 0, false],
+    ['asks, round 9 of 10', asks, 9, false],
+    ['asks, round 10 of 10', asks, 10, false],
+    ['asks a deferring caller, round 0 of 10', asks, 0, true],
+    ['asks a deferring caller, round 10 of 10', asks, 10, true],
+    ['a complete answer', response, 0, false],
+    ['a complete answer for a deferring caller', response, 0, true],
+    ['a 400', refused(400), 0, true],
+  ] as const;
+  const holding = (guard: (_: unknown, params: InputRoundParams) => boolean) =>
+    rows
+      .filter(([, exchange, round, defers]) =>
+        guard(undefined, { exchange, round, maxRounds: 10, defers }),
+      )
+      .map(([label]) => label);
+
+  it.each([
+    [
+      'asksForInput',
+      guards.asksForInput,
+      ['asks, round 0 of 10', 'asks, round 9 of 10', 'asks a deferring caller, round 0 of 10'],
+    ],
+    [
+      'asksForInputPastLimit',
+      guards.asksForInputPastLimit,
+      ['asks, round 10 of 10', 'asks a deferring caller, round 10 of 10'],
+    ],
+    [
+      'asksForDeferredInput',
+      guards.asksForDeferredInput,
+      ['asks a deferring caller, round 0 of 10', 'asks a deferring caller, round 10 of 10'],
+    ],
+  ] as const)('%s holds for exactly %j', (_name, guard, expected) => {
+    expect(holding(guard)).toEqual(expected);
   });
 });

@@ -28,8 +28,14 @@ describe('server requests', () => {
     ],
     [{ jsonrpc: '2.0', method: 'notifications/message', params: {} }, undefined],
     [{ jsonrpc: '2.0', id: 2, result: {} }, undefined],
+    [
+      { jsonrpc: '2.0', id: 1, method: 'x', params: null },
+      { id: 1, method: 'x', params: {} },
+    ],
     [{ jsonrpc: '2.0', id: null, method: 'ping' }, undefined],
     ['ping', undefined],
+    [null, undefined],
+    [undefined, undefined],
   ])('serverRequestOf(%j) is %j', (message, expected) => {
     expect(serverRequestOf(message)).toEqual(expected);
   });
@@ -94,6 +100,11 @@ describe('server requests', () => {
       { jsonrpc: '2.0', method: 'notifications/progress', params: { level: 'info', data: 1 } },
       undefined,
     ],
+    [{ jsonrpc: '2.0', method: 'notifications/message', params: null }, undefined],
+    [{ jsonrpc: '2.0', method: 'notifications/message' }, undefined],
+    [{ jsonrpc: '2.0', method: 'notifications/message', params: 'info' }, undefined],
+    [null, undefined],
+    [undefined, undefined],
   ])('logMessageOf(%j) is %j', (message, expected) => {
     expect(logMessageOf(message)).toEqual(expected);
   });
