@@ -1,0 +1,187 @@
+/**
+ * `mcpOperation` run from its start on stand-in exchanges that answer at once with fixed results
+ * (the real credential actor, the host's token provider): what its input becomes on the wire (the
+ * principal given to the token provider, the token on every request, the log level asked of a
+ * stateless server), where a probing run goes when the stateless POST is answered as a 2025
+ * server answers, and the secrets teardown wipes.
+ */
+import { describe, expect, it } from 'vitest';
+import { createActor, fromCallback, fromPromise, toPromise } from 'xstate';
+import { toolCallerOf } from '../../../src/binding/contract/caller.js';
+import { makeResolveCredentials } from '../../../src/machines/credentials.js';
+import type { ExchangeInput } from '../../../src/machines/mcp-operation/mcp-operation.actors.js';
+import { mcpOperationMachine } from '../../../src/machines/mcp-operation/mcp-operation.machine.js';
+import type {
+  McpOperationInput,
+  RpcExchange,
+} from '../../../src/machines/mcp-operation/mcp-operation.types.js';
+import { SecretValue } from '../../../src/machines/secret-value.js';
+import { createHostFence, META, STATELESS_LOG_LEVEL } from '../../../src/wire/index.js';
+
+const URL_ = 'http://127.0.0.1:7000/mcp';
+const baseInput: McpOperationInput = {
+  connectionName: 'run',
+  url: URL_,
+  fence: createHostFence('run', new URL(URL_)),
+  headers: {},
+  request: { method: 'tools/call', params: { name: 'echo', arguments: {} } },
+  limits: {
+    handshake: { timeoutMs: 10_000, maxResponseBytes: 10_000 },
+    request: { timeoutMs: 10_000, maxResponseBytes: 10_000 },
+  },
+};
+
+const CALL_RESULT = { content: [{ type: 'text', text: 'hi' }] };
+const INITIALIZED = {
+  protocolVersion: '2025-11-25',
+  capabilities: {},
+  serverInfo: { name: 's', version: '1' },
+};
+const response = (value: unknown, sessionId?: string): RpcExchange => ({
+  kind: 'response',
+  value,
+  sessionId: sessionId === undefined ? undefined : new SecretValue(sessionId),
+});
+
+/** What one exchange was given: its invoke id, its message, and the token it would send. */
+interface Sent {
+  readonly id: string;
+  readonly message: unknown;
+  readonly token: string | undefined;
+}
+
+/** Runs the machine to its end; each exchange id takes the next of its answers. */
+async function run(
+  input: McpOperationInput,
+  answers: Record<string, RpcExchange[]>,
+  resolveToken: (principal: unknown) => string | undefined = () => undefined,
+) {
+  const sent: Sent[] = [];
+  const machine = mcpOperationMachine.provide({
+    actors: {
+      resolveCredentials: makeResolveCredentials(resolveToken),
+      exchange: fromPromise<RpcExchange, ExchangeInput>(async ({ input: exchange, self }) => {
+        sent.push({
+          id: self.id,
+          message: exchange.message,
+          token: exchange.base.headers.token?.reveal(),
+        });
+        const next = answers[self.id]?.shift();
+        if (next === undefined) throw new Error(`no answer for ${self.id}`);
+        return next;
+      }),
+      deleteSession: fromPromise(async () => undefined),
+      legacyStream: fromCallback(() => () => {}),
+      callerStream: fromCallback(() => () => {}),
+    },
+  } as never);
+  const actor = createActor(machine, { input });
+  actor.start();
+  const outcome = await toPromise(actor);
+  return { outcome, sent, context: actor.getSnapshot().context };
+}
+
+describe('mcpOperation probing (auto)', () => {
+  it('speaks 2025-11-25 when the stateless POST is answered 404 without a 2026 error', async () => {
+    const { outcome, sent } = await run(
+      { ...baseInput, protocolVersion: 'auto' },
+      {
+        postStatelessRequest: [{ kind: 'http-error', status: 404, body: '' }],
+        postInitialize: [response(INITIALIZED)],
+        postInitialized: [{ kind: 'accepted', status: 202 }],
+        postRequest: [response(CALL_RESULT)],
+      },
+    );
+    expect(sent.map(({ id }) => id)).toEqual([
+      'postStatelessRequest',
+      'postInitialize',
+      'postInitialized',
+      'postRequest',
+    ]);
+    expect(outcome).toMatchObject({ ok: true, result: CALL_RESULT, protocolVersion: '2025-11-25' });
+  });
+});
+
+describe('mcpOperation credentials', () => {
+  it("gives the token provider the call's principal, and sends its token on every request", async () => {
+    const principals: unknown[] = [];
+    const { outcome, sent } = await run(
+      { ...baseInput, protocolVersion: '2025-11-25', principal: { user: 'u-1' } },
+      {
+        postInitialize: [response(INITIALIZED)],
+        postInitialized: [{ kind: 'accepted', status: 202 }],
+        postRequest: [response(CALL_RESULT)],
+      },
+      (principal) => {
+        principals.push(principal);
+        return 'tok-1';
+      },
+    );
+    expect(outcome).toMatchObject({ ok: true });
+    expect(principals).toEqual([{ user: 'u-1' }]);
+    expect(sent.map(({ id, token }) => [id, token])).toEqual([
+      ['postInitialize', 'tok-1'],
+      ['postInitialized', 'tok-1'],
+      ['postRequest', 'tok-1'],
+    ]);
+  });
+});
+
+describe('mcpOperation on the stateless wire', () => {
+  const logLevelOf = (sent: readonly Sent[]) =>
+    sent.map(
+      ({ message }) =>
+        (message as { params: { _meta: Record<string, unknown> } }).params._meta[META.logLevel],
+    );
+  const answers = () => ({
+    postStatelessRequest: [response({ resultType: 'complete', ...CALL_RESULT })],
+  });
+
+  it('asks the server for logs only for a caller that takes them', async () => {
+    const signal = new AbortController().signal;
+    const reading = await run(
+      {
+        ...baseInput,
+        protocolVersion: '2026-07-28',
+        relay: toolCallerOf({ capabilities: {}, log: () => undefined }, signal),
+      },
+      answers(),
+    );
+    expect(logLevelOf(reading.sent)).toEqual([STATELESS_LOG_LEVEL]);
+    const deaf = await run(
+      {
+        ...baseInput,
+        protocolVersion: '2026-07-28',
+        relay: toolCallerOf({ capabilities: {}, defersInput: true }, signal),
+      },
+      answers(),
+    );
+    expect(logLevelOf(deaf.sent)).toEqual([undefined]);
+    expect(deaf.outcome).toMatchObject({ ok: true, protocolVersion: '2026-07-28' });
+  });
+});
+
+describe('mcpOperation teardown', () => {
+  it('wipes the token, the session id, the principal and the caller relay at the end', async () => {
+    const { outcome, context } = await run(
+      {
+        ...baseInput,
+        protocolVersion: '2025-11-25',
+        principal: 'p-1',
+        relay: toolCallerOf(
+          { capabilities: {}, log: () => undefined },
+          new AbortController().signal,
+        ),
+      },
+      {
+        postInitialize: [response(INITIALIZED, 'session-1')],
+        postInitialized: [{ kind: 'accepted', status: 202 }],
+        postRequest: [response(CALL_RESULT)],
+      },
+      () => 'tok-1',
+    );
+    expect(outcome).toMatchObject({ ok: true });
+    const held = [context.token, context.sessionId, context.principal, context.relay];
+    expect(held.map((secret) => secret?.wiped)).toEqual([true, true, true, true]);
+  });
+});
