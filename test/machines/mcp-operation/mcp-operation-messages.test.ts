@@ -1,0 +1,104 @@
+/**
+ * What `mcpOperation` puts on the wire besides the envelope tables of the policy tests: the
+ * cancellation notice by cause, the retry that brings the caller's answers, and the `Mcp-Name` and
+ * `Mcp-Param-*` framing of a stateless call.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  cancelledMessage,
+  initializedMessage,
+  requestNameOf,
+  requestParamHeadersOf,
+  statelessRequestMessage,
+} from '../../../src/machines/mcp-operation/mcp-operation.messages.js';
+import type { McpRequest } from '../../../src/machines/mcp-operation/mcp-operation.types.js';
+import type { McpHeaderParam } from '../../../src/wire/index.js';
+
+describe('cancelledMessage', () => {
+  it.each([
+    ['timeout', 'The client timed out the request'],
+    ['cancelled', 'The client cancelled the request'],
+    [undefined, 'The client cancelled the request'],
+  ] as const)('gives up request 2 for %s with a fixed reason', (cause, reason) => {
+    expect(cancelledMessage(2, cause)).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 2, reason },
+    });
+  });
+});
+
+describe('initializedMessage', () => {
+  it('is the bare notifications/initialized', () => {
+    expect(initializedMessage()).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/initialized',
+    });
+  });
+});
+
+describe('statelessRequestMessage, a retry that brings answers', () => {
+  const call = { method: 'tools/call', params: { name: 'book', arguments: {} } } as const;
+  const envelope = { progressToken: undefined, capabilities: {}, logLevel: undefined };
+
+  it("carries the caller's answers and the server's state exactly as it was sent", () => {
+    const { params } = statelessRequestMessage(call, 3, undefined, envelope, {
+      inputResponses: { confirm: { action: 'accept' } },
+      requestState: 'opaque/state=1',
+    });
+    expect(params).toMatchObject({
+      inputResponses: { confirm: { action: 'accept' } },
+      requestState: 'opaque/state=1',
+    });
+  });
+
+  it('carries no state when the server sent none, and neither on a first attempt', () => {
+    const answered = statelessRequestMessage(call, 3, undefined, envelope, {
+      inputResponses: { confirm: { action: 'decline' } },
+      requestState: undefined,
+    }).params;
+    expect(answered).toMatchObject({ inputResponses: { confirm: { action: 'decline' } } });
+    expect(answered).not.toHaveProperty('requestState');
+    const first = statelessRequestMessage(call, 2, undefined, envelope).params;
+    expect(first).not.toHaveProperty('inputResponses');
+    expect(first).not.toHaveProperty('requestState');
+  });
+
+  it('never sends a progress token with a listing', () => {
+    const { params } = statelessRequestMessage({ method: 'tools/list' }, 2, undefined, {
+      ...envelope,
+      progressToken: 'p-1',
+    });
+    expect((params as { _meta: object })._meta).not.toHaveProperty('progressToken');
+  });
+});
+
+describe('the framing of a stateless call', () => {
+  const call = (headerParams?: readonly McpHeaderParam[]): McpRequest => ({
+    method: 'tools/call',
+    params: { name: 'search', arguments: { region: 'eu', limit: 5, q: 'x' } },
+    ...(headerParams === undefined ? {} : { headerParams }),
+  });
+
+  it('names the tool of a call, and nothing for a listing', () => {
+    expect(requestNameOf(call())).toBe('search');
+    expect(requestNameOf({ method: 'tools/list' })).toBeUndefined();
+  });
+
+  it('mirrors the arguments its tool declared into Mcp-Param-* headers, and only those', () => {
+    expect(
+      requestParamHeadersOf(
+        call([
+          { argument: 'region', header: 'Region' },
+          { argument: 'limit', header: 'Limit' },
+        ]),
+      ),
+    ).toEqual({ 'mcp-param-region': 'eu', 'mcp-param-limit': '5' });
+  });
+
+  it('has no Mcp-Param-* headers for a tool that mirrors nothing, nor for a listing', () => {
+    expect(requestParamHeadersOf(call())).toBeUndefined();
+    expect(requestParamHeadersOf(call([]))).toBeUndefined();
+    expect(requestParamHeadersOf({ method: 'tools/list' })).toBeUndefined();
+  });
+});
