@@ -7,6 +7,9 @@
  *   npx tsx scripts/mutation-report.ts                          the "after" table and survivors
  *   npx tsx scripts/mutation-report.ts --section before --report <json> [--report <json>...]
  *                                                               the "before" table
+ *   npx tsx scripts/mutation-report.ts --section <name> --by file [--survivors <name>] --report ...
+ *                                                               one row per file, and optionally
+ *                                                               the survivors of every file
  * Several reports (one run per folder) are read as one.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -57,6 +60,12 @@ export interface FolderScore {
 /** The folders mutated, in the order of the table. */
 export const MUTATED_FOLDERS = ['src/machines', 'src/wire', 'src/openapi'] as const;
 
+function srcPathOf(file: string): string {
+  const normalised = file.replaceAll('\\', '/');
+  const at = normalised.lastIndexOf('src/');
+  return at === -1 ? normalised : normalised.slice(at);
+}
+
 function folderOf(file: string): string {
   const normalised = file.replaceAll('\\', '/');
   return MUTATED_FOLDERS.find((folder) => normalised.includes(`${folder}/`)) ?? 'other';
@@ -64,13 +73,27 @@ function folderOf(file: string): string {
 
 /** Pure: the per-folder counts of a report (folders without a mutant are left out). */
 export function folderScores(report: StrykerJsonReport): FolderScore[] {
+  return groupScores(report, folderOf, [...MUTATED_FOLDERS, 'other']);
+}
+
+/** Pure: the counts of each file of a report, by path from `src/`, in path order. */
+export function fileScores(report: StrykerJsonReport): FolderScore[] {
+  const files = Object.keys(report.files).map(srcPathOf).sort();
+  return groupScores(report, srcPathOf, files);
+}
+
+function groupScores(
+  report: StrykerJsonReport,
+  groupOf: (file: string) => string,
+  order: readonly string[],
+): FolderScore[] {
   const byFolder = new Map<string, MutantStatus[]>();
   for (const [file, { mutants }] of Object.entries(report.files)) {
-    const statuses = byFolder.get(folderOf(file)) ?? [];
+    const statuses = byFolder.get(groupOf(file)) ?? [];
     statuses.push(...mutants.map((mutant) => mutant.status));
-    byFolder.set(folderOf(file), statuses);
+    byFolder.set(groupOf(file), statuses);
   }
-  return [...MUTATED_FOLDERS, 'other'].flatMap((folder) => {
+  return order.flatMap((folder) => {
     const statuses = byFolder.get(folder);
     if (statuses === undefined) return [];
     const count = (...wanted: MutantStatus[]): number =>
@@ -95,15 +118,15 @@ export function folderScores(report: StrykerJsonReport): FolderScore[] {
   });
 }
 
-/** Pure: the folder table in Markdown. */
-export function scoreTable(scores: readonly FolderScore[]): string {
+/** Pure: the folder (or file) table in Markdown; `label` names the first column. */
+export function scoreTable(scores: readonly FolderScore[], label = 'folder'): string {
   const rows = scores.map(
     (row) =>
       `| ${row.folder} | ${(row.score * 100).toFixed(1)} % | ${row.killed} | ${row.survived} | ` +
       `${row.timeout} | ${row.noCoverage} | ${row.ignored} | ${row.errors} |`,
   );
   return [
-    '| folder | score | killed | survived | timeout | no coverage | ignored (static) | compile errors |',
+    `| ${label} | score | killed | survived | timeout | no coverage | ignored (static) | compile errors |`,
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
   ].join('\n');
@@ -124,10 +147,18 @@ function shorten(text: string): string {
   return flat.length > 60 ? `${flat.slice(0, 57)}...` : flat;
 }
 
-/** Pure: one row per mutant of `src/machines` that lived (survived or had no test reach it). */
-export function survivorTable(report: StrykerJsonReport): string {
+/**
+ * Pure: one row per mutant that lived (survived or had no test reach it), in `folder` (its path
+ * from the folder), or in every file (its path from `src/`) when `folder` is `null`.
+ */
+export function survivorTable(
+  report: StrykerJsonReport,
+  folder: string | null = 'src/machines',
+): string {
+  const where = (file: string): string =>
+    folder === null ? srcPathOf(file) : srcPathOf(file).slice(folder.length + 1);
   const rows = Object.entries(report.files)
-    .filter(([file]) => folderOf(file) === 'src/machines')
+    .filter(([file]) => folder === null || folderOf(file) === folder)
     .sort(([a], [b]) => a.localeCompare(b))
     .flatMap(([file, { source, mutants }]) =>
       mutants
@@ -135,7 +166,7 @@ export function survivorTable(report: StrykerJsonReport): string {
         .sort((a, b) => a.location.start.line - b.location.start.line)
         .map(
           (mutant) =>
-            `| ${file.replace(/^.*src\/machines\//, '')}:${mutant.location.start.line} | ` +
+            `| ${where(file)}:${mutant.location.start.line} | ` +
             `${mutant.mutatorName} | \`${shorten(originalText(source, mutant))}\` | ` +
             `\`${shorten(mutant.replacement ?? '')}\` | ${mutant.status} |`,
         ),
@@ -165,6 +196,8 @@ function main(): void {
     options: {
       report: { type: 'string', multiple: true, default: ['reports/mutation/mutation.json'] },
       section: { type: 'string', default: 'after' },
+      by: { type: 'string', default: 'folder' },
+      survivors: { type: 'string' },
       doc: {
         type: 'string',
         default: fileURLToPath(new URL('../docs/mutation.md', import.meta.url)),
@@ -179,13 +212,19 @@ function main(): void {
       ),
     ),
   };
+  if (values.by !== 'folder' && values.by !== 'file') {
+    throw new Error(`--by is folder or file, not ${values.by}`);
+  }
+  const scores = values.by === 'file' ? fileScores(report) : folderScores(report);
   let document = readFileSync(values.doc, 'utf8');
-  document = replaceSection(document, values.section, scoreTable(folderScores(report)));
-  if (values.section === 'after') {
+  document = replaceSection(document, values.section, scoreTable(scores, values.by));
+  if (values.survivors !== undefined) {
+    document = replaceSection(document, values.survivors, survivorTable(report, null));
+  } else if (values.section === 'after') {
     document = replaceSection(document, 'survivors', survivorTable(report));
   }
   writeFileSync(values.doc, document);
-  for (const row of folderScores(report)) {
+  for (const row of scores) {
     console.log(`${row.folder}: ${(row.score * 100).toFixed(1)} %`);
   }
 }
