@@ -5,13 +5,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  buildRequestHeaders,
   cancelledMessage,
   initializedMessage,
+  initializeMessage,
+  requestMessage,
   requestNameOf,
   requestParamHeadersOf,
   statelessRequestMessage,
 } from '../../../src/machines/mcp-operation/mcp-operation.messages.js';
 import type { McpRequest } from '../../../src/machines/mcp-operation/mcp-operation.types.js';
+import { SecretValue } from '../../../src/machines/secret-value.js';
 import type { McpHeaderParam } from '../../../src/wire/index.js';
 
 describe('cancelledMessage', () => {
@@ -100,5 +104,69 @@ describe('the framing of a stateless call', () => {
     expect(requestParamHeadersOf(call())).toBeUndefined();
     expect(requestParamHeadersOf(call([]))).toBeUndefined();
     expect(requestParamHeadersOf({ method: 'tools/list' })).toBeUndefined();
+  });
+});
+
+describe('what each message carries, and what it leaves out', () => {
+  const trace = { meta: { traceparent: '00-abc-def-01' }, headers: undefined };
+  const call = { method: 'tools/call', params: { name: 'echo', arguments: {} } } as const;
+
+  it('opens with initialize under id 1, naming this client and the trace context', () => {
+    const message = initializeMessage({}, trace);
+    expect(message).toMatchObject({ jsonrpc: '2.0', id: 1, method: 'initialize' });
+    expect(message.params).toMatchObject({
+      clientInfo: { name: 'stitchkit-transport', version: expect.any(String) },
+      _meta: { traceparent: '00-abc-def-01' },
+    });
+    expect(initializeMessage({}).params).not.toHaveProperty('_meta');
+  });
+
+  it('writes the trace context into the request, without a progress token nobody asked for', () => {
+    const { params } = requestMessage(call, 2, undefined, undefined, trace);
+    expect(params).toEqual({
+      name: 'echo',
+      arguments: {},
+      _meta: { traceparent: '00-abc-def-01' },
+    });
+    expect((params as { _meta: object })._meta).not.toHaveProperty('progressToken');
+  });
+
+  it('leaves the log level and the progress token out of a stateless envelope that has neither', () => {
+    const { params } = statelessRequestMessage(call, 2, undefined, {
+      progressToken: undefined,
+      capabilities: {},
+      logLevel: undefined,
+    });
+    const meta = (params as { _meta: object })._meta;
+    expect(meta).not.toHaveProperty('progressToken');
+    expect(meta).not.toHaveProperty('io.modelcontextprotocol/logLevel');
+  });
+
+  it('puts the Mcp-Param-* headers of a stateless call on the request, after the static ones', () => {
+    const headers = buildRequestHeaders(
+      {
+        staticHeaders: { 'mcp-param-region': new SecretValue('configured') },
+        token: undefined,
+        sessionId: undefined,
+        protocolVersion: '2026-07-28',
+      },
+      {
+        accept: 'application/json, text/event-stream',
+        mcpMethod: 'tools/call',
+        mcpName: 'search',
+        mcpParams: { 'mcp-param-region': 'eu' },
+      },
+    );
+    expect(headers).toMatchObject({
+      'mcp-method': 'tools/call',
+      'mcp-name': 'search',
+      'mcp-param-region': 'eu',
+    });
+    expect(
+      buildRequestHeaders(
+        { staticHeaders: {}, token: undefined, sessionId: undefined, protocolVersion: undefined },
+        { accept: 'text/event-stream' },
+      ),
+    ).toEqual({ accept: 'text/event-stream' });
   });
 });

@@ -11,12 +11,23 @@ import { toolCallerOf } from '../../../src/binding/contract/caller.js';
 import { makeResolveCredentials } from '../../../src/machines/credentials.js';
 import type { ExchangeInput } from '../../../src/machines/mcp-operation/mcp-operation.actors.js';
 import { mcpOperationMachine } from '../../../src/machines/mcp-operation/mcp-operation.machine.js';
+import {
+  type AnswerInputInput,
+  answerInputRequests,
+} from '../../../src/machines/mcp-operation/mcp-operation.server-requests.js';
 import type {
   McpOperationInput,
   RpcExchange,
 } from '../../../src/machines/mcp-operation/mcp-operation.types.js';
 import { SecretValue } from '../../../src/machines/secret-value.js';
-import { createHostFence, META, STATELESS_LOG_LEVEL } from '../../../src/wire/index.js';
+import {
+  ConnectionProtocolError,
+  ConnectionResponseTooLargeError,
+  createHostFence,
+  META,
+  SESSION_REVISIONS,
+  STATELESS_LOG_LEVEL,
+} from '../../../src/wire/index.js';
 
 const URL_ = 'http://127.0.0.1:7000/mcp';
 const baseInput: McpOperationInput = {
@@ -50,13 +61,17 @@ interface Sent {
   readonly token: string | undefined;
 }
 
+/** An exchange's answer, or what the server does first (report bytes, progress) before it. */
+type Answer = RpcExchange | ((exchange: ExchangeInput) => Promise<RpcExchange>);
+
 /** Runs the machine to its end; each exchange id takes the next of its answers. */
 async function run(
   input: McpOperationInput,
-  answers: Record<string, RpcExchange[]>,
+  answers: Record<string, Answer[]>,
   resolveToken: (principal: unknown) => string | undefined = () => undefined,
 ) {
   const sent: Sent[] = [];
+  const progress: unknown[] = [];
   const machine = mcpOperationMachine.provide({
     actors: {
       resolveCredentials: makeResolveCredentials(resolveToken),
@@ -68,18 +83,26 @@ async function run(
         });
         const next = answers[self.id]?.shift();
         if (next === undefined) throw new Error(`no answer for ${self.id}`);
-        return next;
+        return typeof next === 'function' ? next(exchange) : next;
       }),
+      // The real answering of an input round, with the call's caller.
+      answerInputRequests: fromPromise<Readonly<Record<string, unknown>>, AnswerInputInput>(
+        ({ input: round, signal }) => answerInputRequests(round, signal),
+      ),
       deleteSession: fromPromise(async () => undefined),
       legacyStream: fromCallback(() => () => {}),
       callerStream: fromCallback(() => () => {}),
     },
   } as never);
   const actor = createActor(machine, { input });
+  actor.on('progress', (event) => void progress.push(event));
   actor.start();
   const outcome = await toPromise(actor);
-  return { outcome, sent, context: actor.getSnapshot().context };
+  return { outcome, sent, progress, context: actor.getSnapshot().context };
 }
+
+/** Never settles: the exchange stays open while the test drives the run. */
+const pending = () => new Promise<RpcExchange>(() => undefined);
 
 describe('mcpOperation probing (auto)', () => {
   it('speaks 2025-11-25 when the stateless POST is answered 404 without a 2026 error', async () => {
@@ -183,5 +206,126 @@ describe('mcpOperation teardown', () => {
     expect(outcome).toMatchObject({ ok: true });
     const held = [context.token, context.sessionId, context.principal, context.relay];
     expect(held.map((secret) => secret?.wiped)).toEqual([true, true, true, true]);
+  });
+});
+
+describe('mcpOperation on the stateless wire, what it reads', () => {
+  const stateless = { ...baseInput, protocolVersion: '2026-07-28' } as const;
+  const refusal = (rpcError: { code: number; message: string; data?: unknown }): RpcExchange => ({
+    kind: 'http-error',
+    status: 400,
+    body: '',
+    rpcError,
+  });
+  const idsOf = (sent: readonly Sent[]) =>
+    sent.map(({ message }) => (message as { id: number }).id);
+
+  it('names the versions of both sides when none is shared', async () => {
+    const pinned = await run(stateless, {
+      postStatelessRequest: [
+        refusal({ code: -32022, message: 'no', data: { supported: ['2099-01-01', '2099-02-01'] } }),
+      ],
+    });
+    const error = pinned.outcome.ok ? undefined : pinned.outcome.error;
+    expect(error).toBeInstanceOf(ConnectionProtocolError);
+    expect((error as Error).message).toContain(
+      'supports none of the MCP protocol versions this client speaks (server: 2099-01-01, 2099-02-01; client: 2026-07-28)',
+    );
+    const probing = await run(
+      { ...baseInput, protocolVersion: 'auto' },
+      { postStatelessRequest: [refusal({ code: -32022, message: 'no' })] },
+    );
+    expect(probing.outcome.ok ? undefined : (probing.outcome.error as Error).message).toContain(
+      `(server: none named; client: ${['2026-07-28', ...SESSION_REVISIONS].join(', ')})`,
+    );
+  });
+
+  it("keeps a refusal's data on the error, when it sent some", async () => {
+    const withData = await run(stateless, {
+      postStatelessRequest: [refusal({ code: -32000, message: 'bad', data: { why: 'x' } })],
+    });
+    expect(withData.outcome.ok ? undefined : withData.outcome.error).toMatchObject({
+      rpcCode: -32000,
+      rpcMessage: 'bad',
+      rpcData: { why: 'x' },
+    });
+  });
+
+  it('sends the corrective retry and the answered retry each under the next request id', async () => {
+    const retried = await run(stateless, {
+      postStatelessRequest: [
+        refusal({ code: -32022, message: 'no', data: { supported: ['2026-07-28'] } }),
+        response({ resultType: 'complete', ...CALL_RESULT }),
+      ],
+    });
+    expect(idsOf(retried.sent)).toEqual([2, 3]);
+    const answered = await run(
+      {
+        ...stateless,
+        relay: toolCallerOf(
+          {
+            capabilities: { elicitation: {} },
+            request: async () => ({ result: { action: 'accept' } }),
+          },
+          new AbortController().signal,
+        ),
+      },
+      {
+        postStatelessRequest: [
+          {
+            kind: 'response',
+            value: undefined,
+            sessionId: undefined,
+            inputRequired: {
+              inputRequests: { ok: { method: 'elicitation/create', params: { message: 'ok?' } } },
+              requestState: 's-1',
+            },
+          },
+          response({ resultType: 'complete', ...CALL_RESULT }),
+        ],
+      },
+    );
+    expect(idsOf(answered.sent)).toEqual([2, 3]);
+    expect(answered.sent[1]?.message).toMatchObject({
+      params: { inputResponses: { ok: { action: 'accept' } }, requestState: 's-1' },
+    });
+    expect(answered.outcome).toMatchObject({ ok: true, result: { resultType: 'complete' } });
+  });
+
+  it('counts every chunk against the byte ceiling, and names the bytes read when it is passed', async () => {
+    const { outcome } = await run(
+      {
+        ...stateless,
+        limits: { ...stateless.limits, request: { timeoutMs: 10_000, maxResponseBytes: 1_000 } },
+      },
+      {
+        postStatelessRequest: [
+          (exchange) => {
+            exchange.reporter.send({ type: 'BYTES_READ', bytes: 600 });
+            exchange.reporter.send({ type: 'BYTES_READ', bytes: 600 });
+            return pending();
+          },
+        ],
+      },
+    );
+    const error = outcome.ok ? undefined : outcome.error;
+    expect(error).toBeInstanceOf(ConnectionResponseTooLargeError);
+    expect(error).toMatchObject({ observedReadBytes: 1_200, maxBytes: 1_000 });
+  });
+
+  it('relays progress as the server reported it, total and message only when it sent them', async () => {
+    const { progress } = await run(stateless, {
+      postStatelessRequest: [
+        async (exchange) => {
+          exchange.reporter.send({ type: 'PROGRESS', progress: 1 });
+          exchange.reporter.send({ type: 'PROGRESS', progress: 2, total: 4, message: 'half' });
+          return response({ resultType: 'complete', ...CALL_RESULT });
+        },
+      ],
+    });
+    expect(progress).toStrictEqual([
+      { type: 'progress', progress: 1 },
+      { type: 'progress', progress: 2, total: 4, message: 'half' },
+    ]);
   });
 });
