@@ -16,6 +16,7 @@ import {
   answerInputRequests,
 } from '../../../src/machines/mcp-operation/mcp-operation.server-requests.js';
 import type {
+  McpOperationEvent,
   McpOperationInput,
   RpcExchange,
 } from '../../../src/machines/mcp-operation/mcp-operation.types.js';
@@ -23,6 +24,7 @@ import { SecretValue } from '../../../src/machines/secret-value.js';
 import {
   ConnectionProtocolError,
   ConnectionResponseTooLargeError,
+  ConnectionUrlError,
   createHostFence,
   META,
   SESSION_REVISIONS,
@@ -69,6 +71,7 @@ async function run(
   input: McpOperationInput,
   answers: Record<string, Answer[]>,
   resolveToken: (principal: unknown) => string | undefined = () => undefined,
+  legacyEvents: readonly McpOperationEvent[] = [],
 ) {
   const sent: Sent[] = [];
   const progress: unknown[] = [];
@@ -90,7 +93,11 @@ async function run(
         ({ input: round, signal }) => answerInputRequests(round, signal),
       ),
       deleteSession: fromPromise(async () => undefined),
-      legacyStream: fromCallback(() => () => {}),
+      // The legacy GET stream sends what the test gives it, once it opens.
+      legacyStream: fromCallback(({ sendBack }) => {
+        for (const event of legacyEvents) sendBack(event);
+        return () => {};
+      }),
       callerStream: fromCallback(() => () => {}),
     },
   } as never);
@@ -327,5 +334,42 @@ describe('mcpOperation on the stateless wire, what it reads', () => {
       { type: 'progress', progress: 1 },
       { type: 'progress', progress: 2, total: 4, message: 'half' },
     ]);
+  });
+});
+
+describe('mcpOperation on the 2025 wires, what it reads', () => {
+  const session = { ...baseInput, protocolVersion: '2025-11-25' } as const;
+
+  it('resumes a broken SSE answer three times, then ends typed', async () => {
+    const broken: RpcExchange = { kind: 'interrupted', lastEventId: 'e-1', retryMs: 0 };
+    const { outcome, sent } = await run(session, {
+      postInitialize: [response(INITIALIZED)],
+      postInitialized: [{ kind: 'accepted', status: 202 }],
+      postRequest: [broken],
+      resumeRequest: [broken, broken, broken, broken],
+    });
+    expect(sent.map(({ id }) => id)).toEqual([
+      'postInitialize',
+      'postInitialized',
+      'postRequest',
+      'resumeRequest',
+      'resumeRequest',
+      'resumeRequest',
+    ]);
+    expect(outcome.ok ? undefined : outcome.error).toBeInstanceOf(ConnectionProtocolError);
+  });
+
+  it('refuses a legacy endpoint off the fence, naming the status that sent it to legacy SSE', async () => {
+    const { outcome, sent } = await run(
+      session,
+      { postInitialize: [{ kind: 'http-error', status: 404, body: '' }] },
+      undefined,
+      [{ type: 'SSE_ENDPOINT', url: 'http://elsewhere.example/messages', bytes: 40 }],
+    );
+    expect(sent.map(({ id }) => id)).toEqual(['postInitialize']);
+    const error = outcome.ok ? undefined : outcome.error;
+    expect(error).toBeInstanceOf(ConnectionUrlError);
+    expect((error as Error).message).toContain('refused an SSE endpoint outside its host fence');
+    expect(error).toMatchObject({ fallbackStatus: 404 });
   });
 });
