@@ -5,7 +5,7 @@
  * stateless server), where a probing run goes when the stateless POST is answered as a 2025
  * server answers, and the secrets teardown wipes.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, toPromise } from 'xstate';
 import { toolCallerOf } from '../../../src/binding/contract/caller.js';
 import { makeResolveCredentials } from '../../../src/machines/credentials.js';
@@ -24,6 +24,7 @@ import { SecretValue } from '../../../src/machines/secret-value.js';
 import {
   ConnectionProtocolError,
   ConnectionResponseTooLargeError,
+  ConnectionTimeoutError,
   ConnectionUrlError,
   createHostFence,
   META,
@@ -371,5 +372,76 @@ describe('mcpOperation on the 2025 wires, what it reads', () => {
     expect(error).toBeInstanceOf(ConnectionUrlError);
     expect((error as Error).message).toContain('refused an SSE endpoint outside its host fence');
     expect(error).toMatchObject({ fallbackStatus: 404 });
+  });
+});
+
+describe('mcpOperation deadlines (fake timers)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Starts the run; `settled()` says whether it has ended by now. */
+  function started(...args: Parameters<typeof run>) {
+    let settled = false;
+    const running = run(...args).then((result) => {
+      settled = true;
+      return result;
+    });
+    return { running, settled: () => settled };
+  }
+
+  it('re-opens a lost session inside the request window, never past it', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const limits = {
+      handshake: { timeoutMs: 10_000, maxResponseBytes: 10_000 },
+      request: { timeoutMs: 1_000, maxResponseBytes: 10_000 },
+    };
+    const call = started(
+      { ...baseInput, protocolVersion: '2025-11-25', limits },
+      {
+        postInitialize: [response(INITIALIZED, 'session-1')],
+        postInitialized: [{ kind: 'accepted', status: 202 }],
+        postRequest: [{ kind: 'http-error', status: 404, body: '' }],
+        postReinitialize: [pending],
+      },
+    );
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(call.settled()).toBe(true);
+    const { outcome, sent } = await call.running;
+    expect(sent.map(({ id }) => id)).toEqual([
+      'postInitialize',
+      'postInitialized',
+      'postRequest',
+      'postReinitialize',
+    ]);
+    expect(outcome.ok ? undefined : outcome.error).toBeInstanceOf(ConnectionTimeoutError);
+  });
+
+  it('restarts the request window on progress when the phase sets a total cap', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const limits = {
+      handshake: { timeoutMs: 10_000, maxResponseBytes: 10_000 },
+      request: { timeoutMs: 1_000, maxResponseBytes: 10_000, maxTotalTimeoutMs: 5_000 },
+    };
+    let reporter: ExchangeInput['reporter'] | undefined;
+    const call = started(
+      { ...baseInput, protocolVersion: '2026-07-28', limits },
+      {
+        postStatelessRequest: [
+          (exchange) => {
+            reporter = exchange.reporter;
+            return pending();
+          },
+        ],
+      },
+    );
+    await vi.advanceTimersByTimeAsync(800);
+    reporter?.send({ type: 'PROGRESS', progress: 1 });
+    await vi.advanceTimersByTimeAsync(900);
+    expect(call.settled()).toBe(false);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(call.settled()).toBe(true);
+    const { outcome } = await call.running;
+    expect(outcome.ok ? undefined : outcome.error).toBeInstanceOf(ConnectionTimeoutError);
   });
 });
