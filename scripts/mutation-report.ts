@@ -76,10 +76,13 @@ export function folderScores(report: StrykerJsonReport): FolderScore[] {
   return groupScores(report, folderOf, [...MUTATED_FOLDERS, 'other']);
 }
 
-/** Pure: the counts of each file of a report, by path from `src/`, in path order. */
+/** Pure: the counts of each file of a report, by path from `src/`, in path order, then their total. */
 export function fileScores(report: StrykerJsonReport): FolderScore[] {
   const files = Object.keys(report.files).map(srcPathOf).sort();
-  return groupScores(report, srcPathOf, files);
+  return [
+    ...groupScores(report, srcPathOf, files),
+    ...groupScores(report, () => 'all of the above', ['all of the above']),
+  ];
 }
 
 function groupScores(
