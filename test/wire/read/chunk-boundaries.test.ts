@@ -2,11 +2,13 @@
  * What the readers make of a body cut at an awkward place: a WHATWG stream hands over exactly the
  * chunks written here, so each boundary falls where the row says (a loopback socket may merge
  * them). A multibyte character split between chunks, a body that ends inside one, a CR that ends
- * a chunk, an empty chunk, and the byte ceiling crossed inside the second chunk.
+ * a chunk, an empty chunk, and the byte ceiling crossed inside the second chunk; and a Node body
+ * (events, as undici's) handed a signal that already aborted.
  */
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ConnectionResponseTooLargeError } from '../../../src/wire/errors/errors.js';
-import type { WireResponse } from '../../../src/wire/read/abortable-read.js';
+import { forEachChunk, type WireResponse } from '../../../src/wire/read/abortable-read.js';
 import { readErrorExcerpt, scopeOfRead } from '../../../src/wire/read/bounded-body.js';
 import { readSseBatches, type SseBudget } from '../../../src/wire/read/sse-reader.js';
 
@@ -115,5 +117,20 @@ describe('readSseBatches across chunks', () => {
     expect(read.data).toEqual([]);
     expect(read.error).toBeInstanceOf(ConnectionResponseTooLargeError);
     expect(read.error).toMatchObject({ maxBytes: 10 });
+  });
+});
+
+describe('forEachChunk with a signal that already aborted', () => {
+  it('rejects at once with its reason and hands over no chunk, from a Node body too', async () => {
+    const controller = new AbortController();
+    const reason = new Error('caller stopped');
+    controller.abort(reason);
+    const seen: Uint8Array[] = [];
+    const body = Readable.from([encoder.encode('a'), encoder.encode('b')]);
+    await expect(forEachChunk(body, controller.signal, (chunk) => seen.push(chunk))).rejects.toBe(
+      reason,
+    );
+    expect(seen).toEqual([]);
+    body.destroy();
   });
 });
