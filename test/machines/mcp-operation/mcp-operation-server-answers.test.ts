@@ -110,6 +110,10 @@ describe('handleServerMessage', () => {
       message: expect.stringContaining(
         'asked its caller for elicitation/create in the middle of a 2025-11-25 call',
       ),
+      // What the tool's own caller is shown (the projection of the error), in plain words.
+      safeMessage: expect.stringContaining(
+        'which a client on MCP 2026-07-28 cannot answer through this gateway',
+      ),
     });
   });
 });
