@@ -3,7 +3,7 @@
  * machine's model tests that pin them (those calling `expectPinnedEdges`), which write their
  * sections when `STITCHKIT_WRITE_EDGES=1`. Regenerate only after reviewing what changed: the
  * tests print the diff of each section, and the transition table of the chart
- * (`visualizations/<m>.transitions.md`) says which rows switched.
+ * (`visualizations/<m>.transitions.md`) says which rows moved.
  *
  *   npx tsx scripts/edges.ts                    rewrite every machine's edge set
  *   npx tsx scripts/edges.ts mcp-operation      rewrite one machine's (names from the registry)

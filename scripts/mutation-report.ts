@@ -16,7 +16,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-/** A mutant's revision, as the mutation-testing-report-schema spells it. */
+/** A mutant's verdict, as the mutation-testing-report-schema spells it. */
 export type MutantStatus =
   | 'Killed'
   | 'Survived'

@@ -88,7 +88,7 @@ export interface Row {
   readonly input: Record<string, unknown>;
   /** The outcomes this row may end in (a cancelled call may also end `CANCELLED`). */
   readonly expected: readonly string[];
-  /** The row's own revision on a success's data. */
+  /** The row's own verdict on a success's data. */
   readonly success: (data: unknown) => boolean;
   /** The row never gets an answer: it runs under the short deadline. */
   readonly hangs?: boolean;

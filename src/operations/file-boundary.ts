@@ -2,7 +2,7 @@
  * The managed file boundary (ADR 0081): every file a native operation writes or reads goes
  * through one root. Paths are checked by spelling (`file-path.ts`) and then on the real path
  * (symlinks that leave the root are refused); writes stream into an exclusively created,
- * non-following temporary file in the target's directory, capped while writing, and are switched
+ * non-following temporary file in the target's directory, capped while writing, and are moved
  * into place only on success (decision 0010), so a refused, failed or cancelled write leaves no
  * partial file.
  */

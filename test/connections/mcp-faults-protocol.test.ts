@@ -98,7 +98,7 @@ describe('a JSON-RPC error response to tools/call', () => {
 describe('a 307 to the same host', () => {
   it('on initialize ends discovery in ConnectionUrlError; the target receives nothing', async () => {
     const server: FaultServer = await start(
-      mcpHandler({ initialize: () => reply.redirect(307, `${server.origin}/switched`) }),
+      mcpHandler({ initialize: () => reply.redirect(307, `${server.origin}/moved`) }),
     );
     const error = await rejectionOf(mountConnections([connect(server)]));
     expect(error).toBeInstanceOf(ConnectionUrlError);
@@ -108,7 +108,7 @@ describe('a 307 to the same host', () => {
 
   it('on tools/call ends the call in ConnectionUrlError; the target receives nothing', async () => {
     const server: FaultServer = await start(
-      mcpHandler({ 'tools/call': () => reply.redirect(307, `${server.origin}/switched`) }),
+      mcpHandler({ 'tools/call': () => reply.redirect(307, `${server.origin}/moved`) }),
     );
     const echo = await mountEcho(server);
     const before = server.requests.length;

@@ -134,13 +134,13 @@ describe('the host fence', () => {
           const fenceOf = createHostFence('fuzz', new URL(fence.connectionUrl), fence.allowHosts);
           // Every generated URL parses: the cases are built from valid parts.
           const admitted = isInsideFence(new URL(generated.text), fenceOf);
-          const revision = expectedAdmission(generated, fence.entries);
-          count(revision);
-          if (revision === 'admitted') for (const kind of surfaceKinds(generated)) count(kind);
+          const verdict = expectedAdmission(generated, fence.entries);
+          count(verdict);
+          if (verdict === 'admitted') for (const kind of surfaceKinds(generated)) count(kind);
           expect(
             admitted,
             `${generated.text} with fence ${fence.connectionUrl} + [${fence.allowHosts}]`,
-          ).toBe(revision === 'admitted');
+          ).toBe(verdict === 'admitted');
         },
       ),
       fuzzParameters(5_000),

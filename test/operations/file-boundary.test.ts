@@ -194,7 +194,7 @@ describe('createFileBoundary: write', () => {
     const pending = files.write('sub/x.txt', body.stream, { onBytes: first.onBytes });
     body.push('data');
     await first.reached;
-    await rename(join(root, 'sub'), join(root, 'switched'));
+    await rename(join(root, 'sub'), join(root, 'moved'));
     await symlink(outside, join(root, 'sub'));
     body.end();
     expect(await codeOf(pending)).toBe('FILE_OUTSIDE_ROOT');

@@ -25,7 +25,7 @@ export type CallResult = Awaited<ReturnType<typeof runTool>>;
 
 /** How a caller judges what it was given back. */
 export interface OutcomeOracle {
-  /** The caller's own revision on a success's data: `true` only for the data it expects. */
+  /** The caller's own verdict on a success's data: `true` only for the data it expects. */
   readonly success: (data: unknown) => boolean;
   /** The reason the caller aborted with, when it aborted. */
   readonly cancelReason?: unknown;

@@ -1,7 +1,7 @@
 /**
  * The named guards of `mcpOperation`. Each one is a total predicate over typed params that the
  * chart maps from the event or context at the transition, so a guard never inspects an untyped
- * event and its revision does not depend on where it sits in a list. Pure: no I/O.
+ * event and its verdict does not depend on where it sits in a list. Pure: no I/O.
  */
 
 import type { ToolCallerCapabilities } from '../../binding/contract/caller.js';

@@ -9,7 +9,7 @@ import { isSleepEndingAtDeadline } from './wait.policy.js';
 export const waitGuards = {
   /**
    * The poll's state satisfied the application's `done` predicate. The poll actor applies the
-   * predicate (it is application code); the guard only reads its revision, so the chart shows it.
+   * predicate (it is application code); the guard only reads its verdict, so the chart shows it.
    */
   isDoneState: (_: unknown, { done }: { readonly done: boolean }): boolean => done,
 

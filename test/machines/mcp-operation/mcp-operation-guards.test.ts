@@ -1,6 +1,6 @@
 /**
  * The guards of `mcpOperation`, one table per guard: each is a total predicate over the params the
- * chart maps, so its revision is checked here row by row, without the chart around it.
+ * chart maps, so its verdict is checked here row by row, without the chart around it.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -36,7 +36,7 @@ const EXCHANGES: readonly (readonly [string, RpcExchange])[] = [
   ['ended without an id', endedWithoutId],
 ];
 
-function revisions(guard: (_: unknown, params: { exchange: RpcExchange }) => boolean): string[] {
+function verdicts(guard: (_: unknown, params: { exchange: RpcExchange }) => boolean): string[] {
   return EXCHANGES.filter(([, exchange]) => guard(undefined, { exchange })).map(([label]) => label);
 }
 
@@ -46,7 +46,7 @@ describe('exchange guards', () => {
     ['isHttpError', guards.isHttpError, ['400', '401', '403', '404', '405', '500']],
     ['isResponse', guards.isResponse, ['a response']],
   ] as const)('%s holds for exactly %j', (_name, guard, expected) => {
-    expect(revisions(guard)).toEqual(expected);
+    expect(verdicts(guard)).toEqual(expected);
   });
 
   it.each([
@@ -57,7 +57,7 @@ describe('exchange guards', () => {
     'isFallbackStatus with transport %s holds for exactly %j',
     (transportType, expected) => {
       expect(
-        revisions((_, params) => guards.isFallbackStatus(undefined, { ...params, transportType })),
+        verdicts((_, params) => guards.isFallbackStatus(undefined, { ...params, transportType })),
       ).toEqual(expected);
     },
   );
@@ -182,12 +182,12 @@ describe('isAcceptedResponse and isEarlyResponse', () => {
     ['again, before the POST was accepted', false, held, false, false],
   ] as const)(
     'the pending result %s: accepted %s, early %s',
-    (_label, accepted, answer, ...revisions) => {
+    (_label, accepted, answer, ...verdicts) => {
       const step = { message: RESULT, pendingId: 2, accepted, answer };
       expect([
         guards.isAcceptedResponse(undefined, step),
         guards.isEarlyResponse(undefined, step),
-      ]).toEqual(revisions);
+      ]).toEqual(verdicts);
     },
   );
 });
@@ -239,7 +239,7 @@ describe('isLostSession', () => {
   const session = new SecretValue('s-1');
   it('holds for exactly a 404 to a request that carried a session id, before any re-open', () => {
     expect(
-      revisions((_, { exchange }) =>
+      verdicts((_, { exchange }) =>
         guards.isLostSession(undefined, {
           exchange,
           sessionId: session,
@@ -255,7 +255,7 @@ describe('isLostSession', () => {
     ['both', undefined, true],
   ] as const)('holds for nothing when %s', (_label, sessionId, reopened) => {
     expect(
-      revisions((_, { exchange }) =>
+      verdicts((_, { exchange }) =>
         guards.isLostSession(undefined, { exchange, sessionId, reopened }),
       ),
     ).toEqual([]);

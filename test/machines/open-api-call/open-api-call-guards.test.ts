@@ -18,7 +18,7 @@ const EXCHANGES: readonly [string, OpenApiExchange][] = [
   ['http-error 500', httpError(500)],
 ];
 
-/** Each guard's revision on each exchange of {@link EXCHANGES}, in order. */
+/** Each guard's verdict on each exchange of {@link EXCHANGES}, in order. */
 const VERDICTS: Record<Exclude<keyof typeof guards, 'resolvesToken'>, readonly boolean[]> = {
   isUnauthorized: [false, false, false, false, true, false, false],
   // Any non-2xx, 401 included: the chart asks isUnauthorized first, so a 401 never gets here.

@@ -11,7 +11,7 @@ const EXCHANGES: readonly [string, SpecExchange][] = [
   ['http-error 500', { kind: 'http-error', status: 500, body: '' }],
 ];
 
-/** Each guard's revision on each exchange of {@link EXCHANGES}, in order. */
+/** Each guard's verdict on each exchange of {@link EXCHANGES}, in order. */
 const VERDICTS: Record<keyof typeof guards, readonly boolean[]> = {
   isHttpError: [false, false, true, true, true],
   isMalformed: [false, true, false, false, false],
