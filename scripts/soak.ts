@@ -27,6 +27,7 @@ import {
 import { mcpHandler, startFaultServer } from '../test/fixtures/fault-server.js';
 import { startMcpPeers } from '../test/fixtures/mcp-peers.js';
 import { LEGACY_FAULTS, startLegacySessionServer } from '../test/support/legacy-session-server.js';
+import { mulberry32 } from '../test/support/seeded-random.js';
 import { untypedOutcome } from '../test/support/typed-outcome.js';
 import {
   EARLY_END_TEXT,
@@ -68,18 +69,6 @@ const MAX_HEAP_GROWTH_BYTES = 10 * 1024 * 1024;
  * cancelled, some before their answer), so about 11 % do.
  */
 const SUCCESS_FLOOR = 0.08;
-
-/** Deterministic randomness (mulberry32), so a run can be repeated. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function handles(): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -245,7 +234,7 @@ async function main(): Promise<void> {
     },
   ];
 
-  const chance = random(20_261_203);
+  const chance = mulberry32(20_261_203);
   const tally = new Map<string, number>();
   const deviations = new Map<string, number>();
   let successes = 0;

@@ -7,6 +7,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { mulberry32 } from '../test/support/seeded-random.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, 'test/fixtures/token-corpus');
@@ -32,18 +33,6 @@ function recordsUpTo<T>(records: readonly T[], limit: number, indent?: number): 
     kept.push(record);
   }
   return kept;
-}
-
-/** A small deterministic PRNG (mulberry32), so the generated samples never change. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function lockRecords(): object[] {
@@ -107,7 +96,7 @@ const WORDS =
   );
 
 function issues(): object[] {
-  const random = prng(46);
+  const random = mulberry32(46);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const hex = (length: number) =>
     Array.from({ length }, () => Math.floor(random() * 16).toString(16)).join('');
@@ -144,7 +133,7 @@ function issues(): object[] {
 }
 
 function logLines(): string {
-  const random = prng(7);
+  const random = mulberry32(7);
   const paths = ['/v1/repos', '/v1/repos/octo/site/pulls', '/v1/search/code', '/healthz'];
   const lines: string[] = [];
   for (let index = 0; lines.join('\n').length < SAMPLE_CHARS; index += 1) {

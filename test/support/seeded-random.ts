@@ -1,0 +1,14 @@
+/**
+ * mulberry32: a small deterministic generator of numbers in `[0, 1)` from a 32-bit seed, for the
+ * scripts whose output must repeat run after run (the soak's fault mix, the token corpus).
+ */
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
