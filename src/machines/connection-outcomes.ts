@@ -22,9 +22,6 @@ export function failed(error: unknown): {
   return { outcome: { ok: false, error } };
 }
 
-// The 401 rule lives in the wire, beside the reader that cancels a 401's body; the guards read it here.
-export { isUnauthorizedStatus } from '../wire/http/refusal.js';
-
 /** A refused HTTP answer: its status, the excerpt of its body, and a 401's or 403's challenge. */
 export interface RefusalParams {
   readonly status: number;

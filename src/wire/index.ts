@@ -43,6 +43,7 @@ export { streamFailureIn } from './errors/wire-failure.js';
 export { type ConnectionTls, connectionDispatcher, parseProxyOption } from './http/dispatchers.js';
 export { fetchWithoutRedirects } from './http/fetch-guarded.js';
 export { sendOn, type WireRequest, type WireSend } from './http/http-client.js';
+export { isUnauthorizedStatus } from './http/refusal.js';
 export { retryAfterOfResponse } from './http/retry-after.js';
 export { type WireTraceContext, writeTraceHeaders, writeTraceMeta } from './http/trace-context.js';
 export type { Dispatcher } from './http/undici.js';

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  challengeOf,
-  isUnauthorizedStatus,
-  refusalOf,
-  violationOf,
-} from '../../src/machines/connection-outcomes.js';
+import { challengeOf, refusalOf, violationOf } from '../../src/machines/connection-outcomes.js';
 import type { AuthChallenge } from '../../src/wire/core/www-authenticate.js';
+import { isUnauthorizedStatus } from '../../src/wire/http/refusal.js';
 
 const challenge: AuthChallenge = { scheme: 'bearer', realm: 'api' };
 const answer = (output: Record<string, unknown>) =>

@@ -11,12 +11,12 @@ import {
   type HostFence,
   isInsideFence,
   isResponseTo,
+  isUnauthorizedStatus,
   MCP_RPC_ERROR,
   SESSION_REVISIONS,
   STATELESS_REVISION,
   supportedVersionsOf,
 } from '../../wire/index.js';
-import { isUnauthorizedStatus } from '../connection-outcomes.js';
 import { credentialGuards } from '../credentials.js';
 import type { SecretValue } from '../secret-value.js';
 import {

@@ -3,7 +3,7 @@
  * `sendRequest` actor's output, and the credential guard and 401 rule every connection machine
  * shares. Pure.
  */
-import { isUnauthorizedStatus } from '../connection-outcomes.js';
+import { isUnauthorizedStatus } from '../../wire/index.js';
 import { credentialGuards } from '../credentials.js';
 import type { OpenApiExchange } from './open-api-call.types.js';
 

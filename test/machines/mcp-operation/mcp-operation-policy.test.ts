@@ -3,7 +3,6 @@
  * clamp, the headers of an exchange, the request envelope and tools/list pages, and decoding.
  */
 import { describe, expect, it } from 'vitest';
-import { isUnauthorizedStatus } from '../../../src/machines/connection-outcomes.js';
 import {
   buildRequestHeaders,
   initializeMessage,
@@ -24,6 +23,7 @@ import {
   resumeDelayMs,
 } from '../../../src/machines/mcp-operation/mcp-operation.policy.js';
 import { SecretValue, secretHeaders } from '../../../src/machines/secret-value.js';
+import { isUnauthorizedStatus } from '../../../src/wire/http/refusal.js';
 import { ConnectionProtocolError } from '../../../src/wire/index.js';
 
 describe('isSseFallbackStatus', () => {
