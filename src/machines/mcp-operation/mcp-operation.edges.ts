@@ -26,8 +26,6 @@ import {
   type With,
 } from '../connection-outcomes.js';
 
-export type { With };
-
 import { remainingMs } from '../deadline.js';
 import type { SecretValue } from '../secret-value.js';
 import { type ByteReporter, exchangeInput } from './mcp-operation.actors.js';

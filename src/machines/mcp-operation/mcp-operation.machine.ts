@@ -16,7 +16,7 @@
 import { setup } from 'xstate';
 import { STATELESS_LOG_LEVEL } from '../../wire/index.js';
 import { readSoFar } from '../bytes-read.js';
-import { connectionFailureActions, reasonOf } from '../connection-outcomes.js';
+import { connectionFailureActions, reasonOf, type With } from '../connection-outcomes.js';
 import { toCredentials } from '../credentials.js';
 import { SecretValue } from '../secret-value.js';
 import {
@@ -31,7 +31,6 @@ import {
   handshakeDeadline,
   mcpOperationDelays,
   sharedActions,
-  type With,
   type WithContext,
 } from './mcp-operation.edges.js';
 import { mcpOperationGuards } from './mcp-operation.guards.js';

@@ -9,7 +9,7 @@
 
 import { type AuthChallenge, ConnectionUrlError, streamFailureIn } from '../../wire/index.js';
 import { readSoFar } from '../bytes-read.js';
-import { failed } from '../connection-outcomes.js';
+import { failed, type With } from '../connection-outcomes.js';
 import { exchangeInput, legacyStreamInput } from './mcp-operation.actors.js';
 import {
   type Answer,
@@ -28,7 +28,6 @@ import {
   recordBytes,
   refusals,
   requestDeadline,
-  type With,
   type WithContext,
   type WithSelf,
 } from './mcp-operation.edges.js';

@@ -18,7 +18,7 @@ import {
   rpcRefusalViolation,
 } from '../../wire/index.js';
 import { readSoFar } from '../bytes-read.js';
-import { exchangeOf, failed } from '../connection-outcomes.js';
+import { exchangeOf, failed, type With } from '../connection-outcomes.js';
 import { answerInputInput, exchangeInput } from './mcp-operation.actors.js';
 import {
   answerOf,
@@ -37,7 +37,6 @@ import {
   supportedOf,
   switchOf,
   unauthorized,
-  type With,
   type WithContext,
   type WithSelf,
 } from './mcp-operation.edges.js';
