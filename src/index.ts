@@ -45,6 +45,7 @@ export {
   ConnectionProtocolError,
   ConnectionRequestError,
   ConnectionResponseTooLargeError,
+  ConnectionTaskError,
   ConnectionTimeoutError,
   ConnectionToolNameCollisionError,
   ConnectionUrlError,

@@ -43,6 +43,8 @@ export interface ResolvedMcpConnection {
   readonly block: ReadonlySet<string>;
   /** Prefixes the mounted names (`tools.prefix`), when set. */
   readonly prefix: string | undefined;
+  /** How a 2025 tool whose `taskSupport` is `optional` is called (`tasks.optional`). */
+  readonly optionalTasks: 'plain' | 'task';
   /** `mcpOperation` with this connection's token provider, provided once (decision 0007). */
   readonly machine: typeof mcpOperationMachine;
 }
@@ -113,6 +115,7 @@ export function defineMcpClientConnection(config: McpClientConnectionConfig): Mc
   const allow = checkNameList(name, 'tools.allow', config.tools?.allow);
   const block = checkNameList(name, 'tools.block', config.tools?.block) ?? new Set<string>();
   const prefix = checkPrefix(name, config.tools?.prefix);
+  const optionalTasks = checkOptionalTasks(name, config.tasks);
   const connection: McpClientConnection = Object.freeze({ ...config, kind: 'mcp' as const });
   const machine = mcpOperationMachine.provide({
     actors: makeMcpOperationActors({
@@ -136,10 +139,25 @@ export function defineMcpClientConnection(config: McpClientConnectionConfig): Mc
       allow,
       block,
       prefix,
+      optionalTasks,
       machine,
     }),
   );
   return connection;
+}
+
+/** `tasks.optional`: absent (`'plain'`), `'plain'` or `'task'`. */
+function checkOptionalTasks(name: string, tasks: unknown): 'plain' | 'task' {
+  const optional: unknown = (tasks as { readonly optional?: unknown } | undefined)?.optional;
+  if (tasks !== undefined && (typeof tasks !== 'object' || tasks === null)) {
+    throw new TypeError(`MCP connection "${name}": tasks must be an object`);
+  }
+  if (optional === undefined || optional === 'plain' || optional === 'task') {
+    return optional ?? 'plain';
+  }
+  throw new TypeError(
+    `MCP connection "${name}": tasks.optional must be 'plain' or 'task' (how a tool whose taskSupport is optional is called)`,
+  );
 }
 
 /** `tools.prefix`: absent, or a non-empty string with at least one name character. */

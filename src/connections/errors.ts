@@ -20,10 +20,12 @@ export {
   ConnectionProtocolError,
   ConnectionRequestError,
   ConnectionResponseTooLargeError,
+  ConnectionTaskError,
   ConnectionTimeoutError,
   ConnectionUrlError,
   type CredentialProblem,
   type NetworkFailure,
+  type TaskEnd,
 } from '../wire/index.js';
 
 const BUDGET_EXCEEDED = 'CONNECTION_BUDGET_EXCEEDED';

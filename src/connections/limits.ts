@@ -33,12 +33,26 @@ export interface OperationLimits {
   maxTotalTimeoutMs?: number;
 }
 
+/** Default deadline of a call that became an MCP task, from its creation to its end: 10 minutes. */
+export const DEFAULT_TASK_TIMEOUT_MS = 600_000;
+
+/** The limit of a call that became an MCP task (decision 0042). */
+export interface TaskLimits {
+  /**
+   * Milliseconds from the answer that created the task to its end, input rounds included; never
+   * past the task's own `ttlMs`. A positive integer up to {@link MAX_TIMER_MS}; default 600 000.
+   */
+  timeoutMs?: number;
+}
+
 /** The limits of each MCP phase. */
 export interface ResolvedMcpLimits {
   /** Handshake, `tools/list` and the SSE endpoint wait. */
   readonly discovery: PhaseLimits;
-  /** `tools/call`. */
+  /** `tools/call`, and each request of a call that became a task. */
   readonly call: PhaseLimits;
+  /** A call that became a task, from its creation to its end. */
+  readonly task: { readonly timeoutMs: number };
 }
 
 /** The MCP connection fields that carry limits. */
@@ -47,8 +61,8 @@ export interface McpLimitsConfig {
   timeoutMs?: number;
   /** Shared byte ceiling for both phases. */
   maxResponseBytes?: number;
-  /** Per-phase overrides, field by field. */
-  limits?: { discovery?: OperationLimits; call?: OperationLimits };
+  /** Per-phase overrides, field by field, and the task deadline. */
+  limits?: { discovery?: OperationLimits; call?: OperationLimits; task?: TaskLimits };
 }
 
 /** A byte ceiling: a positive safe integer; else a RangeError naming `option`. */
@@ -121,12 +135,18 @@ export function resolveMcpLimits(config: McpLimitsConfig): ResolvedMcpLimits {
   return Object.freeze({
     discovery: resolvePhase(shared, config.limits?.discovery, 'discovery'),
     call: resolvePhase(shared, config.limits?.call, 'call'),
+    task: Object.freeze({
+      timeoutMs: assertTimeoutMs(
+        config.limits?.task?.timeoutMs ?? DEFAULT_TASK_TIMEOUT_MS,
+        'limits.task.timeoutMs',
+      ),
+    }),
   });
 }
 
 /** The resolved limits that govern one operation. */
 export function limitsForOperation(
-  limits: ResolvedMcpLimits,
+  limits: Pick<ResolvedMcpLimits, 'discovery' | 'call'>,
   operation: ConnectionOperation,
 ): PhaseLimits {
   return limits[phaseOfOperation(operation)];

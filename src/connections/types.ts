@@ -9,7 +9,7 @@ import type {
 import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';
 import type { OpenApiRefusalReason } from '../openapi/index.js';
 import type { ConnectionTls, Dispatcher } from '../wire/index.js';
-import type { OperationLimits } from './limits.js';
+import type { OperationLimits, TaskLimits } from './limits.js';
 import type { ConnectionTelemetry } from './telemetry.js';
 
 /**
@@ -118,6 +118,20 @@ export interface McpClientConnectionConfig extends ConnectionCommonConfig {
   };
   /** Which discovered tools to mount. */
   readonly tools?: McpToolFilter;
+  /** Per-phase overrides (an omitted field inherits the shared value), and the task deadline. */
+  readonly limits?: {
+    readonly discovery?: OperationLimits;
+    readonly call?: OperationLimits;
+    /** A call that became an MCP task: its deadline from creation to end (default 10 minutes). */
+    readonly task?: TaskLimits;
+  };
+  /**
+   * MCP tasks (decision 0042). A call the server runs as a task is driven to its end inside the
+   * call. On a 2025-11-25 server a tool whose `execution.taskSupport` is `required` is always
+   * called as a task; `optional` says how a tool marked `optional` is called: `'plain'` (default)
+   * or `'task'`. On 2026-07-28 the server alone decides.
+   */
+  readonly tasks?: { readonly optional?: 'plain' | 'task' };
 }
 
 /** A checked MCP connection definition, ready for {@link mountConnections}. */

@@ -39,6 +39,7 @@ export {
   isRetryableNetworkFailure,
   type NetworkFailure,
 } from './errors/network-error.js';
+export { ConnectionTaskError, type TaskEnd, type TaskErrorFields } from './errors/task-error.js';
 export { streamFailureIn } from './errors/wire-failure.js';
 export { type ConnectionTls, connectionDispatcher, parseProxyOption } from './http/dispatchers.js';
 export { fetchWithoutRedirects } from './http/fetch-guarded.js';

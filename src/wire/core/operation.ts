@@ -12,6 +12,10 @@ export type ConnectionOperation =
   | 'notifications/initialized'
   | 'tools/list'
   | 'tools/call'
+  | 'tasks/get'
+  | 'tasks/update'
+  | 'tasks/result'
+  | 'tasks/cancel'
   | 'endpoint'
   | 'standalone-stream'
   | 'openapi/spec'
@@ -45,12 +49,17 @@ const PHASE_BY_OPERATION: Readonly<Record<ConnectionOperation, ConnectionPhase>>
   'standalone-stream': 'discovery',
   'openapi/spec': 'discovery',
   'tools/call': 'call',
+  'tasks/get': 'call',
+  'tasks/update': 'call',
+  'tasks/result': 'call',
+  'tasks/cancel': 'call',
   'openapi/call': 'call',
 };
 
 /**
  * The phase whose limits govern an operation. The per-call client's handshake is discovery even
- * inside a tool call, so only `tools/call` and `openapi/call` are `call`.
+ * inside a tool call, so only `tools/call`, the `tasks/*` requests of a call that became a task,
+ * and `openapi/call` are `call`.
  */
 export function phaseOfOperation(operation: ConnectionOperation): ConnectionPhase {
   return PHASE_BY_OPERATION[operation];

@@ -63,6 +63,7 @@ export const CONNECTION_ERROR_CODES = Object.freeze({
   inputRequired: 'CONNECTION_INPUT_REQUIRED',
   network: 'CONNECTION_NETWORK_ERROR',
   credential: 'CONNECTION_CREDENTIAL_INVALID',
+  task: 'CONNECTION_TASK_FAILED',
 } as const);
 
 /** The registered brand of the error class with `code` (the wire's error modules share it). */
