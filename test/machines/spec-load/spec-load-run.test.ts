@@ -6,7 +6,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runMachine } from '../../../src/machines/run-machine.js';
 import { makeSpecLoadActors } from '../../../src/machines/spec-load/spec-load.actors.js';
 import { specLoadMachine } from '../../../src/machines/spec-load/spec-load.machine.js';
-import { ConnectionTimeoutError, ConnectionUrlError } from '../../../src/wire/index.js';
+import {
+  ConnectionProtocolError,
+  ConnectionTimeoutError,
+  ConnectionUrlError,
+} from '../../../src/wire/index.js';
 import { answer, deferredSend } from '../../support/fake-wire.js';
 import { SPEC_TIMEOUT_MS, specLoadModelInput } from '../../support/model-spec-load.js';
 
@@ -38,6 +42,17 @@ describe('specLoad run', () => {
       value: { ok: true, document: { openapi: '3.0.3', paths: { '/pets': {} } } },
     });
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('refuses a JSON body its server calls YAML, as YAML, by the content type it read', async () => {
+    const { wire, settled } = start();
+    await vi.advanceTimersByTimeAsync(0);
+    wire.answer(answer(200, 'application/yaml', '{"openapi":"3.0.3","paths":{}}'));
+    const { error } = (await settled) as { error: ConnectionProtocolError };
+    expect(error).toBeInstanceOf(ConnectionProtocolError);
+    expect(error.message).toBe(
+      'Connection "model" served an OpenAPI document in YAML; JSON is required',
+    );
   });
 
   it('rejects with a ConnectionTimeoutError carrying timeoutMs, operation openapi/spec, at the deadline and not before', async () => {
