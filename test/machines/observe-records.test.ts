@@ -85,6 +85,19 @@ describe('transition records', () => {
     ]);
   });
 
+  it('leave the operation out of a record whose state has none', async () => {
+    const [, finished] = await recordsOf();
+    expect(finished).toMatchObject({ from: 'counting', to: 'done' });
+    expect(Object.keys(finished ?? {})).toEqual([
+      'machine',
+      'from',
+      'to',
+      'event',
+      'at',
+      'elapsedMs',
+    ]);
+  });
+
   it('time the record from the start of the run', async () => {
     const before = Date.now();
     const [record] = await recordsOf();

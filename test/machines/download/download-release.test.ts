@@ -45,17 +45,19 @@ function countedFetch(options: { ignoreSignal: boolean }) {
   return { released, fetch };
 }
 
-/** The machine on its real actors, with a writer that reads the whole body. */
+/** The machine on its real actors, with a writer that reads the whole body (`writes` its paths). */
 function machineWith(
   url: string,
   fetch: DownloadActorDependencies['fetch'],
   extra: Partial<DownloadActorDependencies> = {},
+  writes: string[] = [],
 ) {
   return downloadMachine.provide({
     actors: makeDownloadActors({
       resolveUrl: () => url,
       fetch,
       write: async (path, body, options) => {
+        writes.push(path);
         let size = 0;
         for await (const chunk of body) {
           size += chunk.byteLength;
@@ -91,10 +93,14 @@ describe('the download releases its connection', () => {
       res.end(PNG);
     });
     const { released, fetch } = countedFetch({ ignoreSignal: false });
-    const machine = machineWith(`${server.origin}/files/cat.png`, fetch);
+    const writes: string[] = [];
+    const machine = machineWith(`${server.origin}/files/cat.png`, fetch, {}, writes);
     await expect(runMachine(machine, { maxBytes: 100 })).rejects.toMatchObject({
       code: 'DOWNLOAD_TOO_LARGE',
+      maxBytes: 100,
     });
+    // Refused on the head's Content-Length: the writer never started.
+    expect(writes).toEqual([]);
     // The chart stops the transfer inside its HEADERS report, so both the stop and the report's
     // own check release it (a second release is harmless: it destroys a destroyed agent).
     expect(released).toEqual(['/files/cat.png', '/files/cat.png']);
