@@ -3,7 +3,8 @@
  * hooks, AppError/ToolResult, AgentToolError, the agent and MCP mounts, and introspection.
  * Held back: `callHookContained`, `isPlainObject`, the zod helpers and `type-guards.ts`
  * (`brandSymbol`, `hasBrand`, `isRecord`), which are internal plumbing; other layers import
- * `type-guards.js` directly.
+ * `type-guards.js` directly. The result budget's cut (`budgetResult`) and the presenters that
+ * bake it into a definition are held back too: a budget is an option of the mounts (decision 0044).
  */
 
 export {
@@ -11,6 +12,12 @@ export {
   agentToolErrorFromResult,
   isAgentToolError,
 } from './contract/agent-tool-error.js';
+export type {
+  AgentContentPart,
+  AgentJsonValue,
+  AgentModelOutput,
+  ResultBudget,
+} from './contract/budgeted-tool.js';
 export type {
   ToolCaller,
   ToolCallerAnswer,
@@ -30,6 +37,7 @@ export {
   isCallerListening,
   isToolCallerMethod,
 } from './contract/caller.js';
+export { estimateTokens } from './contract/estimate-tokens.js';
 export type {
   AfterToolCallInfo,
   BeforeToolCallInfo,
@@ -39,6 +47,13 @@ export type {
   ToolLifecycle,
 } from './contract/hooks.js';
 export { presentOutput } from './contract/presentation.js';
+export { READ_RESULT_TOOL_NAME } from './contract/read-result-tool.js';
+export {
+  DEFAULT_RESULT_BUDGET_TOKENS,
+  MAX_RESULT_BUDGET_TOKENS,
+} from './contract/result-budget.js';
+export type { ResultSpillBoundary } from './contract/result-spill.js';
+export { MAX_SPILLED_RESULTS, SPILLED_RESULT_TTL_MS } from './contract/result-spill.js';
 export type { RunToolOptions } from './contract/run-tool.js';
 export { isProgressListened, runTool } from './contract/run-tool.js';
 export type {

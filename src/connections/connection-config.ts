@@ -2,6 +2,8 @@
  * The checks every connection definition shares, at definition time: the name, the limits, the
  * transports and the host hooks, with errors that name the kind and the connection. Pure.
  */
+
+import { checkMaxTokens } from '../binding/contract/budgeted-tool.js';
 import { resolveToolTransports, type ToolTransport } from '../binding/index.js';
 import { isRecord } from '../binding/kernel/type-guards.js';
 import { MAX_RETRY_ATTEMPTS } from '../machines/retry/retry.policy.js';
@@ -61,6 +63,7 @@ export function checkConnectionBasics(
       throw new TypeError(`${kind} "${name}": ${hook} must be a function`);
     }
   }
+  checkResults(kind, name, config.results);
   return {
     name,
     limits,
@@ -131,6 +134,13 @@ function assertTlsOption(kind: string, name: string, tls: unknown): void {
   ) {
     throw new TypeError(`${kind} "${name}": tls.servername must be a host name`);
   }
+}
+
+/** `results`: absent, or `{ maxTokens }` with a token budget the mounts accept. */
+function checkResults(kind: string, name: string, results: unknown): void {
+  if (results === undefined) return;
+  if (!isRecord(results)) throw new TypeError(`${kind} "${name}": results must be an object`);
+  checkMaxTokens(`${kind} "${name}": results.maxTokens`, results.maxTokens);
 }
 
 /** `retry`: absent (one attempt), or `{ attempts }` with an integer from 1 to the maximum. */

@@ -1,7 +1,7 @@
 /**
  * Public configuration types of `stitchkit-transport/connections`.
  */
-import type { RuntimeToolHandlerContext, ToolTransport } from '../binding/index.js';
+import type { ResultBudget, RuntimeToolHandlerContext, ToolTransport } from '../binding/index.js';
 import type {
   McpProtocolChoice,
   McpTransportKind,
@@ -91,6 +91,12 @@ export interface ConnectionCommonConfig {
    * emitted until it registers one), others here, or `false` for none (decision 0032).
    */
   readonly telemetry?: ConnectionTelemetry | false;
+  /**
+   * What the model may see of each result of this connection's tools: `maxTokens` estimated
+   * tokens, an integer from 500 to 25,000; it wins over the mount's `resultBudget.maxTokens`
+   * (default 10,000), and a tool's own `_meta["anthropic/maxResultSizeChars"]` raises it.
+   */
+  readonly results?: { readonly maxTokens?: number };
 }
 
 /** Configuration of an external MCP server used as a source of tools. */
@@ -226,4 +232,11 @@ export interface ConnectionMountOptions {
   readonly onSkippedTool?: (skipped: SkippedTool) => void;
   /** Receives the transition records of every connection in this mount. */
   readonly observe?: TransitionObserver;
+  /**
+   * What the model may see of each result, baked into every mounted definition's presenters (so
+   * any runner that mounts them applies it; `runTool`'s data stays whole): `maxTokens` (default
+   * 10,000; a connection's `results.maxTokens` wins), and with `spill` the whole payload of a cut
+   * result kept in the boundary and a `read_result` tool among the definitions (decision 0044).
+   */
+  readonly resultBudget?: ResultBudget;
 }

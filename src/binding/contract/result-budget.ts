@@ -62,6 +62,26 @@ export interface CutReport {
   readonly marker?: string;
 }
 
+/** Where the whole payload of a cut result was kept (a spill), for the marker to name. */
+export interface SpilledResult {
+  /** The id `read_result` reads it by. */
+  readonly id: string;
+  /** The file inside the spill boundary, relative to its root. */
+  readonly path: string;
+}
+
+/** How {@link budgetResult} cuts. */
+export interface ResultBudgetOptions {
+  /** The budget in estimated tokens (clamped to at least `MIN_RESULT_BUDGET_TOKENS`). */
+  readonly maxTokens: number;
+  /**
+   * Called once when the result is cut, with its text payload (the text blocks after the
+   * `structuredContent` rule, joined by a blank line); what it returns is named by the marker,
+   * which then says to read on with `read_result`. `undefined`: nothing was kept.
+   */
+  readonly spill?: (payload: string) => SpilledResult | undefined;
+}
+
 /** A result as the model may see it under a budget, and what the budget did to it. */
 export interface BudgetedResult {
   /** The result itself when within budget (the same object), else the cut copy. */
@@ -172,7 +192,11 @@ function planText(content: readonly ContentBlock[], allowance: number, marker: T
 }
 
 /** The marker: what was cut, in characters and estimated tokens, what was kept, what to do next. */
-function markerText(report: Omit<CutReport, 'keptTokens' | 'marker'>, kept: readonly string[]) {
+function markerText(
+  report: Omit<CutReport, 'keptTokens' | 'marker'>,
+  kept: readonly string[],
+  spilled: SpilledResult | undefined,
+) {
   const parts = [
     `[Result cut to fit the model's budget of ${formatCount(report.budgetTokens)} tokens: the original is ${formatCount(report.originalChars)} characters, about ${formatCount(report.originalTokens)} tokens.`,
   ];
@@ -189,7 +213,9 @@ function markerText(report: Omit<CutReport, 'keptTokens' | 'marker'>, kept: read
     parts.push('The structured content is shown as its JSON text.');
   }
   parts.push(
-    'To see what was cut, narrow the request (a filter, a query, a smaller page or limit, fewer fields).]',
+    spilled === undefined
+      ? 'To see what was cut, narrow the request (a filter, a query, a smaller page or limit, fewer fields).]'
+      : `The whole result is kept as ${spilled.path}: read it page by page with read_result {"id":"${spilled.id}"} (an offset in characters starts a page there), or narrow the request.]`,
   );
   return parts.join(' ');
 }
@@ -205,10 +231,7 @@ function markerText(report: Omit<CutReport, 'keptTokens' | 'marker'>, kept: read
  *   boundaries so it still parses, with a marker block after the head;
  * - `isError` and `_meta` are kept.
  */
-export function budgetResult(
-  result: CallToolResult,
-  budget: { maxTokens: number },
-): BudgetedResult {
+export function budgetResult(result: CallToolResult, budget: ResultBudgetOptions): BudgetedResult {
   const budgetTokens = effectiveBudget(budget.maxTokens);
   if (estimateResultTokens(result) <= budgetTokens) return { result };
   const { structuredContent, content: original, ...rest } = result;
@@ -242,6 +265,7 @@ export function budgetResult(
     };
     return { result: base, cut };
   }
+  const spilled = budget.spill?.(spillPayload(content));
   let mediaLeft = budgetTokens - MARKER_RESERVE_TOKENS;
   let omittedMediaBlocks = 0;
   content = content.filter((block) => {
@@ -278,7 +302,7 @@ export function budgetResult(
       omittedTextBlocks: plan.omittedTextBlocks,
       omittedMediaBlocks,
     };
-    const marker = markerText(figures, plan.kept);
+    const marker = markerText(figures, plan.kept, spilled);
     const cut: CallToolResult = {
       content: plan.content.map((block) => (block === slot ? textBlock(marker) : block)),
       ...rest,
@@ -289,6 +313,11 @@ export function budgetResult(
     }
     allowance -= keptTokens - budgetTokens;
   }
+}
+
+/** What a spill keeps of a result: its text blocks, joined by a blank line (one block as it is). */
+export function spillPayload(content: readonly ContentBlock[]): string {
+  return content.flatMap((block) => (isTextBlock(block) ? [block.text] : [])).join('\n\n');
 }
 
 /**

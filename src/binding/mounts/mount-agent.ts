@@ -3,6 +3,11 @@
  * input schema is a Standard Schema (with Standard JSON Schema), which the AI SDK accepts.
  */
 import { agentToolErrorFromResult } from '../contract/agent-tool-error.js';
+import {
+  type AgentModelOutput,
+  budgetAgentOutput,
+  type ResultBudget,
+} from '../contract/budgeted-tool.js';
 import type { ToolCallerHandler } from '../contract/caller.js';
 import type { ToolCallHooks, ToolLifecycle } from '../contract/hooks.js';
 import { runTool } from '../contract/run-tool.js';
@@ -14,6 +19,7 @@ import {
   assertApprovalPolicy,
   needsApprovalFor,
 } from './approval.js';
+import { isBudgeted, mountBudgetOf } from './mount-budget.js';
 import { collectToolSurface, sharedInputJsonSchema } from './tool-surface.js';
 
 /** Standard JSON Schema converter options, as the AI SDK passes them. */
@@ -65,6 +71,11 @@ export interface AgentTool {
   execute(args: unknown, options: AgentToolCallOptions): Promise<unknown>;
   /** Present when the mount's `approval` policy may ask for approval (the AI SDK's own field). */
   needsApproval?: AgentNeedsApproval;
+  /**
+   * What the model receives of a successful output (the AI SDK's own field), present when a
+   * result budget applies: the output cut to the budget, while `execute`'s output stays whole.
+   */
+  toModelOutput?: (options: { output: unknown }) => AgentModelOutput;
 }
 
 /** An AI-SDK-shaped ToolSet: tool name to tool. */
@@ -87,6 +98,12 @@ export interface AgentMountOptions {
    * messages, for every call. Without it, a tool's requests to its caller get `-32601`.
    */
   caller?: ToolCallerHandler;
+  /**
+   * What the model may see of each result, for the definitions that carry no budget of their own
+   * (those of `mountConnections` do): a token budget, and with `spill` a `read_result` tool
+   * beside them. Default: no budget for those definitions.
+   */
+  resultBudget?: ResultBudget;
 }
 
 /**
@@ -95,18 +112,36 @@ export interface AgentMountOptions {
  * The AI SDK has no progress channel, so the handler's `ctx.reportProgress` is a no-op here.
  * With `approval`, calls the policy selects carry the AI SDK's `needsApproval`: the SDK then asks
  * for approval instead of executing, and a denied call never reaches the runner or the upstream.
- * Throws at mount on a bad definition, a duplicate name (naming both sources) or a bad policy.
+ * A definition with a result budget (from `mountConnections`, or `resultBudget` here) answers
+ * `execute` with its whole output, and the model receives it through `toModelOutput`, cut.
+ * Throws at mount on a bad definition, a duplicate name (naming both sources), a bad policy or a
+ * bad `resultBudget`.
  */
 export function mountAgent(options: AgentMountOptions): AgentToolSet {
   const { hooks, lifecycle, context } = options;
   const approval = options.approval ?? 'none';
   assertApprovalPolicy(approval);
+  const budget = mountBudgetOf(
+    'mountAgent: resultBudget',
+    options.runtimeTools,
+    options.resultBudget,
+  );
   const tools: AgentToolSet = {};
-  for (const definition of collectToolSurface(options.runtimeTools, 'AGENT')) {
+  for (const definition of collectToolSurface(budget.tools, 'AGENT')) {
     const inputSchema = agentInputSchema(sharedInputJsonSchema(definition));
     const needsApproval = needsApprovalFor(approval, definition, context);
+    const ownBudget = isBudgeted(definition);
+    const { applied } = budget;
+    // A budgeted definition's presenter is its model output (as stitchkit's mountAgent applies
+    // `present.agent`): the runner returns the whole output, and the presenter shapes the model's.
+    const toModelOutput = ownBudget
+      ? ({ output }: { output: unknown }) => presentedModelOutput(definition, output)
+      : applied === undefined
+        ? undefined
+        : ({ output }: { output: unknown }) => budgetAgentOutput(output, applied);
     tools[definition.name] = {
       ...(needsApproval === undefined ? {} : { needsApproval }),
+      ...(toModelOutput === undefined ? {} : { toModelOutput }),
       description: definition.description,
       inputSchema,
       async execute(args, callOptions) {
@@ -117,7 +152,7 @@ export function mountAgent(options: AgentMountOptions): AgentToolSet {
           context,
           hooks,
           lifecycle,
-          transport: 'AGENT',
+          ...(ownBudget ? {} : { transport: 'AGENT' as const }),
           ...(options.caller === undefined ? {} : { caller: options.caller }),
         });
         if (result.ok) return result.data;
@@ -126,6 +161,18 @@ export function mountAgent(options: AgentMountOptions): AgentToolSet {
     };
   }
   return tools;
+}
+
+/** A budgeted definition's agent presentation of `output`; a presenter that throws is reported. */
+function presentedModelOutput(
+  definition: AnyRuntimeToolDefinition,
+  output: unknown,
+): AgentModelOutput {
+  try {
+    return definition.present?.agent?.(output) as AgentModelOutput;
+  } catch {
+    return { type: 'text', value: 'The tool ran, but its result could not be presented.' };
+  }
 }
 
 function agentInputSchema(jsonSchema: Readonly<JsonSchemaObject>): AgentInputSchema {

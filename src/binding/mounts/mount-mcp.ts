@@ -3,6 +3,7 @@
  * the MCP wire shape is JSON text (+ structuredContent) on success, the safe envelope on failure.
  */
 import { z } from 'zod';
+import { type ResultBudget, withResultBudget } from '../contract/budgeted-tool.js';
 import type { ToolCallerAnswered, ToolCallerHandler, ToolLogMessage } from '../contract/caller.js';
 import type { ToolCallHooks, ToolLifecycle } from '../contract/hooks.js';
 import { runTool } from '../contract/run-tool.js';
@@ -36,6 +37,7 @@ import {
   type McpToolServer,
   mcpHandlerRequestOf,
 } from './mcp-request.js';
+import { isBudgeted, mountBudgetOf } from './mount-budget.js';
 import { collectToolSurface, sharedInputJsonSchema, toolOutputJsonSchema } from './tool-surface.js';
 
 /** Options of {@link mountMcp}. */
@@ -53,6 +55,12 @@ export interface McpMountOptions {
    * runs; given here too, it must be that same codec. Default: the codec the server verifies with.
    */
   requestState?: GatewayRequestState;
+  /**
+   * What the client's model may see of each result, for the definitions that carry no budget of
+   * their own (those of `mountConnections` do): their MCP presentation is cut to it, and with
+   * `spill` a `read_result` tool is registered beside them. Default: no budget for those.
+   */
+  resultBudget?: ResultBudget;
 }
 
 /**
@@ -79,7 +87,9 @@ export function mountMcp(
   const { hooks, lifecycle, context } = options;
   // Undefined on a server with no state seam: the mount then mints no state and accepts none.
   const states = gatewayStateCodecOf(server, options.requestState);
-  for (const { definition, config, outputJsonSchema } of registrationsOf(runtimeTools)) {
+  for (const { definition, config, outputJsonSchema } of registrationsOf(
+    budgetedTools(runtimeTools, options.resultBudget),
+  )) {
     const handler = async (args: Record<string, unknown>, extra: unknown) => {
       const request = mcpHandlerRequestOf(server, extra);
       const answered = answeredOf(request, states, definition.name, args);
@@ -117,6 +127,37 @@ export function mountMcp(
     server.registerTool(definition.name, config, handler);
   }
 }
+
+/**
+ * `runtimeTools` with the mount's `resultBudget` baked into each definition that has none, and
+ * `read_result` beside them when results spill; `runtimeTools` itself without a budget.
+ */
+function budgetedTools(
+  runtimeTools: readonly AnyRuntimeToolDefinition[],
+  resultBudget: ResultBudget | undefined,
+): readonly AnyRuntimeToolDefinition[] {
+  if (resultBudget === undefined) return runtimeTools;
+  const known = budgeted.get(runtimeTools)?.get(resultBudget);
+  if (known !== undefined) return known;
+  const { tools, applied } = mountBudgetOf('mountMcp: resultBudget', runtimeTools, resultBudget);
+  const built = tools.map((definition) =>
+    applied === undefined || isBudgeted(definition)
+      ? definition
+      : withResultBudget(definition, applied),
+  );
+  // A frozen array mounted on a server per request is budgeted (and registered) once.
+  if (!Object.isFrozen(runtimeTools)) return built;
+  const frozen = Object.freeze(built);
+  const byBudget = budgeted.get(runtimeTools) ?? new WeakMap();
+  byBudget.set(resultBudget, frozen);
+  budgeted.set(runtimeTools, byBudget);
+  return frozen;
+}
+
+const budgeted = new WeakMap<
+  readonly AnyRuntimeToolDefinition[],
+  WeakMap<ResultBudget, readonly AnyRuntimeToolDefinition[]>
+>();
 
 /** What `mountMcp` registers for one definition, the same on every server it mounts on. */
 interface Registration {
