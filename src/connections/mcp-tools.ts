@@ -4,6 +4,8 @@
  */
 
 import type { z } from 'zod';
+import { withResultBudget } from '../binding/contract/budgeted-tool.js';
+import { resultBudgetTokens } from '../binding/contract/result-budget.js';
 import { parseWithSchema } from '../binding/contract/zod-schema.js';
 import {
   type AnyRuntimeToolDefinition,
@@ -38,7 +40,7 @@ import { unwrapMcpResult, upstreamToolError } from './mcp-result.js';
 import { isRepeatableTool } from './run-operation.js';
 import { recordMountedToolCost } from './tool-cost.js';
 import { inputValidatorOf, zodFromOutputSchema } from './tool-schema.js';
-import type { McpClientConnection, SkippedTool } from './types.js';
+import type { McpClientConnection, MountResultBudget, SkippedTool } from './types.js';
 
 function isAllowed(resolved: ResolvedMcpConnection, name: string): boolean {
   return (resolved.allow === undefined || resolved.allow.has(name)) && !resolved.block.has(name);
@@ -272,12 +274,14 @@ function verdictOf(resolved: ResolvedMcpConnection, spoken: string): DiscoveredR
 
 /**
  * Discovers one MCP connection's tools with a dedicated client (token provider called with no
- * context) and builds their definitions. A tool that cannot be built is reported, not fatal.
+ * context) and builds their definitions, each with its result budget baked into its presenters.
+ * A tool that cannot be built is reported, not fatal.
  */
 export async function discoverMcpTools(
   connection: McpClientConnection,
   report: (skipped: SkippedTool) => void,
   observe?: TransitionObserver,
+  budget: MountResultBudget = {},
 ): Promise<AnyRuntimeToolDefinition[]> {
   const resolved = resolveMcpConnection(connection);
   const outcome = await runMcpOperation(connection, resolved, {
@@ -338,7 +342,11 @@ export async function discoverMcpTools(
         output: output.check,
         revision,
       };
-      const definition = buildTool(connection, resolved, plan, observe);
+      // The tool's own `anthropic/maxResultSizeChars` raises the connection's or the mount's budget.
+      const definition = withResultBudget(buildTool(connection, resolved, plan, observe), {
+        ...budget,
+        maxTokens: resultBudgetTokens(tool, connection.results?.maxTokens ?? budget.maxTokens),
+      });
       recordMountedToolCost(definition, resolved.name, tool.inputSchema, list.cache);
       tools.push(definition);
       // Reported only once the tool is known to mount; a skipped tool has its own report.

@@ -2,6 +2,8 @@
  * `mountConnections`: discovers every connection in order, then applies the mount budget. The
  * result is plain `RuntimeToolDefinition` data for `mountAgent`, `mountMcp` or stitchkit itself.
  */
+import { checkResultBudget } from '../binding/contract/budgeted-tool.js';
+import { readResultToolOf } from '../binding/contract/read-result-tool.js';
 import type { AnyRuntimeToolDefinition } from '../binding/index.js';
 import { recordMount, schemaBytesOf } from './catalog.js';
 import { ConnectionBudgetExceededError, ConnectionToolNameCollisionError } from './errors.js';
@@ -11,6 +13,7 @@ import {
   type ConnectionDefinition,
   type ConnectionMountOptions,
   isMountedDespite,
+  type MountResultBudget,
   type SkippedTool,
 } from './types.js';
 
@@ -99,7 +102,9 @@ function containedReporter(report: (skipped: SkippedTool) => void): (skipped: Sk
 /**
  * Discovers the connections' tools, one connection after another, and returns their definitions.
  * Rejects with the first connection's failure, or with `ConnectionBudgetExceededError` when the
- * surface exceeds `budget.maxTools` or `budget.maxSchemaBytes`. The returned array is a plain
+ * surface exceeds `budget.maxTools` or `budget.maxSchemaBytes`. Each definition carries its result
+ * budget (`resultBudget`, a connection's `results`); with `resultBudget.spill`, `read_result` is
+ * the last definition. The returned array is a plain
  * frozen array of definitions; `describeCatalog(tools)` also lists what it skipped and why.
  */
 export async function mountConnections(
@@ -108,6 +113,14 @@ export async function mountConnections(
 ): Promise<readonly AnyRuntimeToolDefinition[]> {
   const maxTools = checkBudgetValue('budget.maxTools', options.budget?.maxTools);
   const maxSchemaBytes = checkBudgetValue('budget.maxSchemaBytes', options.budget?.maxSchemaBytes);
+  const { maxTokens, spill } = checkResultBudget(
+    'mountConnections: resultBudget',
+    options.resultBudget,
+  );
+  const results: MountResultBudget = {
+    ...(maxTokens === undefined ? {} : { maxTokens }),
+    ...(spill === undefined ? {} : { spill }),
+  };
   // Without a reporter, a connection's reports are summed up once it is mounted (skippedSummary).
   const pending: SkippedTool[] = [];
   const reportToHost = containedReporter(
@@ -125,9 +138,9 @@ export async function mountConnections(
     if (typeof connection?.name === 'string') names.push(connection.name);
     let discovered: readonly AnyRuntimeToolDefinition[];
     if (connection?.kind === 'mcp') {
-      discovered = await discoverMcpTools(connection, report, options.observe);
+      discovered = await discoverMcpTools(connection, report, options.observe, results);
     } else if (connection?.kind === 'openapi') {
-      discovered = await discoverOpenApiTools(connection, report, options.observe);
+      discovered = await discoverOpenApiTools(connection, report, options.observe, results);
     } else {
       throw new TypeError('mountConnections accepts connections made by define…Connection');
     }
@@ -139,6 +152,8 @@ export async function mountConnections(
       pending.length = 0;
     }
   }
+  // The model reads on in a spilled result with `read_result`, mounted beside the tools.
+  if (spill !== undefined) tools.push(readResultToolOf(spill));
   refuseCollisions(tools);
   if (maxTools !== undefined && tools.length > maxTools) {
     throw new ConnectionBudgetExceededError({

@@ -3,6 +3,9 @@
  * one `RuntimeToolDefinition` per operation inside the subset, each call one `openApiCall` run
  * with the caller's credential. A refused operation is reported, not fatal.
  */
+
+import { withResultBudget } from '../binding/contract/budgeted-tool.js';
+import { resultBudgetTokens } from '../binding/contract/result-budget.js';
 import {
   type AnyRuntimeToolDefinition,
   defineRuntimeTool,
@@ -35,7 +38,7 @@ import {
 } from './define-openapi-connection.js';
 import { attemptBudgetMs, isRepeatableTool, runConnectionOperation } from './run-operation.js';
 import { recordMountedToolCost } from './tool-cost.js';
-import type { OpenApiConnection, SkippedTool } from './types.js';
+import type { MountResultBudget, OpenApiConnection, SkippedTool } from './types.js';
 
 /** The document of a connection: inline as defined, or loaded from its URL under `specLoad`. */
 async function loadDocument(
@@ -178,11 +181,13 @@ function operationBase(
 /**
  * Loads one OpenAPI connection's document and builds a tool per operation inside the subset;
  * each refused operation is reported with its reason. A document with no operation mounts none.
+ * Each tool's result budget is baked into its presenters.
  */
 export async function discoverOpenApiTools(
   connection: OpenApiConnection,
   report: (skipped: SkippedTool) => void,
   observe?: TransitionObserver,
+  budget: MountResultBudget = {},
 ): Promise<AnyRuntimeToolDefinition[]> {
   const resolved = resolveOpenApiConnection(connection);
   const document = await loadDocument(connection, resolved, observe);
@@ -240,7 +245,10 @@ export async function discoverOpenApiTools(
       // The template as its requests' paths read: under the base's own path.
       template: pathUnder(target.base, path),
     };
-    const definition = buildTool(connection, resolved, service, plan, observe);
+    const definition = withResultBudget(buildTool(connection, resolved, service, plan, observe), {
+      ...budget,
+      maxTokens: resultBudgetTokens(undefined, connection.results?.maxTokens ?? budget.maxTokens),
+    });
     recordMountedToolCost(definition, resolved.name, compiled.inputSchema);
     tools.push(definition);
     if (compiled.credential.kind !== 'none') sendsToken = true;

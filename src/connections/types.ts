@@ -1,6 +1,7 @@
 /**
  * Public configuration types of `stitchkit-transport/connections`.
  */
+import type { ResultSpillStore } from '../binding/contract/result-spill.js';
 import type { ResultBudget, RuntimeToolHandlerContext, ToolTransport } from '../binding/index.js';
 import type {
   McpProtocolChoice,
@@ -219,6 +220,15 @@ export interface SkippedTool {
   readonly reason: SkipReason;
   /** A host-facing explanation. */
   readonly message: string;
+}
+
+/**
+ * The mount's `resultBudget`, checked: its token budget (absent: the default) and its spill
+ * store. Internal: what `mountConnections` hands each discovery.
+ */
+export interface MountResultBudget {
+  readonly maxTokens?: number;
+  readonly spill?: ResultSpillStore;
 }
 
 /** Options of {@link mountConnections}. */
