@@ -3,6 +3,8 @@
  * cancellable tools.
  */
 
+/** The `resultBudget` option of `mountConnections` (decision 0044), re-exported for typing it. */
+export type { ResultBudget } from '../binding/index.js';
 /** The host hooks a connection takes (`observe`, `inspect`), re-exported for typing them. */
 export type {
   InspectionObserver,
