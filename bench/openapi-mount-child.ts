@@ -128,7 +128,7 @@ async function mountOnce(mode: MountMode): Promise<OneMount> {
   const mountMs = performance.now() - start;
   const afterMount = heap();
   const agentStart = performance.now();
-  const agent = mountAgent({ runtimeTools: tools });
+  const agent = mountAgent({ runtimeTools: tools, catalog: { mode: 'inline' } });
   const agentMs = performance.now() - agentStart;
   const agentHeap = heap() - afterMount;
   const agentTools = Object.keys(agent).length;

@@ -4,6 +4,7 @@
  */
 import { agentToolErrorFromResult } from '../contract/agent-tool-error.js';
 import {
+  type AgentJsonValue,
   type AgentModelOutput,
   budgetAgentOutput,
   type ResultBudget,
@@ -17,9 +18,10 @@ import {
   type AgentApprovalPolicy,
   type AgentNeedsApproval,
   assertApprovalPolicy,
-  needsApprovalFor,
 } from './approval.js';
 import { isBudgeted, mountBudgetOf } from './mount-budget.js';
+import { catalogCallOf, isCatalogCall } from './search-catalog.js';
+import { type CatalogOptions, catalogToolsOf, needsCatalogApprovalFor } from './search-mode.js';
 import { collectToolSurface, sharedInputJsonSchema } from './tool-surface.js';
 
 /** Standard JSON Schema converter options, as the AI SDK passes them. */
@@ -75,7 +77,7 @@ export interface AgentTool {
    * What the model receives of a successful output (the AI SDK's own field), present when a
    * result budget applies: the output cut to the budget, while `execute`'s output stays whole.
    */
-  toModelOutput?: (options: { output: unknown }) => AgentModelOutput;
+  toModelOutput?: (options: { output: unknown; input?: unknown }) => AgentModelOutput;
 }
 
 /** An AI-SDK-shaped ToolSet: tool name to tool. */
@@ -104,6 +106,13 @@ export interface AgentMountOptions {
    * beside them. Default: no budget for those definitions.
    */
   resultBudget?: ResultBudget;
+  /**
+   * How the catalog is shown: `'inline'` (every tool), `'search'` (the `search_tools`,
+   * `describe_tools` and `call_tool` meta-tools of `searchCatalog`, `call_tool` running its target
+   * as if inline: hooks, approval, budget), or `'auto'` (default: inline up to 30 tools and
+   * 10,000 estimated tokens of definitions, search above).
+   */
+  catalog?: CatalogOptions;
 }
 
 /**
@@ -127,32 +136,43 @@ export function mountAgent(options: AgentMountOptions): AgentToolSet {
     options.resultBudget,
   );
   const tools: AgentToolSet = {};
-  for (const definition of collectToolSurface(budget.tools, 'AGENT')) {
-    const inputSchema = agentInputSchema(sharedInputJsonSchema(definition));
-    const needsApproval = needsApprovalFor(approval, definition, context);
-    const ownBudget = isBudgeted(definition);
-    const { applied } = budget;
-    // A budgeted definition's presenter is its model output (as stitchkit's mountAgent applies
-    // `present.agent`): the runner returns the whole output, and the presenter shapes the model's.
-    const toModelOutput = ownBudget
-      ? ({ output }: { output: unknown }) => presentedModelOutput(definition, output)
+  const { applied } = budget;
+  // A budgeted definition's presenter is its model output (as stitchkit's mountAgent applies
+  // `present.agent`): the runner returns the whole output, and the presenter shapes the model's.
+  const modelOutputOf = (target: AnyRuntimeToolDefinition) =>
+    isBudgeted(target)
+      ? (output: unknown) => presentedModelOutput(target, output)
       : applied === undefined
         ? undefined
-        : ({ output }: { output: unknown }) => budgetAgentOutput(output, applied);
+        : (output: unknown) => budgetAgentOutput(output, applied);
+  const mounted = catalogToolsOf(budget.tools, 'AGENT', options.catalog);
+  for (const definition of collectToolSurface(mounted, 'AGENT')) {
+    const inputSchema = agentInputSchema(sharedInputJsonSchema(definition));
+    const needsApproval = needsCatalogApprovalFor(approval, definition, context);
+    const own = modelOutputOf(definition);
+    // A catalog's call_tool answers as the tool it ran: that tool's budget shapes the model's view.
+    const toModelOutput = isCatalogCall(definition)
+      ? ({ output, input }: { output: unknown; input?: unknown }) =>
+          (modelOutputOf(catalogCallOf(definition, input).definition) ?? plainModelOutput)(output)
+      : own === undefined
+        ? undefined
+        : ({ output }: { output: unknown }) => own(output);
     tools[definition.name] = {
       ...(needsApproval === undefined ? {} : { needsApproval }),
       ...(toModelOutput === undefined ? {} : { toModelOutput }),
       description: definition.description,
       inputSchema,
       async execute(args, callOptions) {
-        const result = await runTool(definition, args, {
+        // A catalog's call_tool runs the tool it names exactly as if that tool were mounted here.
+        const call = catalogCallOf(definition, args);
+        const result = await runTool(call.definition, call.args, {
           source: 'agent',
           signal: callOptions?.abortSignal,
           toolCallId: callOptions?.toolCallId,
           context,
           hooks,
           lifecycle,
-          ...(ownBudget ? {} : { transport: 'AGENT' as const }),
+          ...(isBudgeted(call.definition) ? {} : { transport: 'AGENT' as const }),
           ...(options.caller === undefined ? {} : { caller: options.caller }),
         });
         if (result.ok) return result.data;
@@ -161,6 +181,13 @@ export function mountAgent(options: AgentMountOptions): AgentToolSet {
     };
   }
   return tools;
+}
+
+/** What the AI SDK itself shows for an output without `toModelOutput`: text, else JSON. */
+function plainModelOutput(output: unknown): AgentModelOutput {
+  return typeof output === 'string'
+    ? { type: 'text', value: output }
+    : { type: 'json', value: (output ?? null) as AgentJsonValue };
 }
 
 /** A budgeted definition's agent presentation of `output`; a presenter that throws is reported. */

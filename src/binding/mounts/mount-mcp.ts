@@ -38,6 +38,8 @@ import {
   mcpHandlerRequestOf,
 } from './mcp-request.js';
 import { isBudgeted, mountBudgetOf } from './mount-budget.js';
+import { catalogCallOf } from './search-catalog.js';
+import { type CatalogOptions, catalogToolsOf } from './search-mode.js';
 import { collectToolSurface, sharedInputJsonSchema, toolOutputJsonSchema } from './tool-surface.js';
 
 /** Options of {@link mountMcp}. */
@@ -61,6 +63,13 @@ export interface McpMountOptions {
    * `spill` a `read_result` tool is registered beside them. Default: no budget for those.
    */
   resultBudget?: ResultBudget;
+  /**
+   * How the catalog is listed: `'inline'` (every tool), `'search'` (the `search_tools`,
+   * `describe_tools` and `call_tool` meta-tools of `searchCatalog`, `call_tool` running its target
+   * as if inline), or `'auto'` (default: inline up to 30 tools and 10,000 estimated tokens of
+   * definitions, search above).
+   */
+  catalog?: CatalogOptions;
 }
 
 /**
@@ -87,17 +96,22 @@ export function mountMcp(
   const { hooks, lifecycle, context } = options;
   // Undefined on a server with no state seam: the mount then mints no state and accepts none.
   const states = gatewayStateCodecOf(server, options.requestState);
-  for (const { definition, config, outputJsonSchema } of registrationsOf(
+  const mounted = catalogToolsOf(
     budgetedTools(runtimeTools, options.resultBudget),
-  )) {
+    'MCP',
+    options.catalog,
+  );
+  for (const { definition, config, outputJsonSchema } of registrationsOf(mounted)) {
     const handler = async (args: Record<string, unknown>, extra: unknown) => {
       const request = mcpHandlerRequestOf(server, extra);
       const answered = answeredOf(request, states, definition.name, args);
       if (answered === false) return errorResult(toolResultFromError(STALE_STATE));
       const reportProgress = mcpProgressSender(request);
+      // A catalog's call_tool runs the tool it names exactly as if that tool were mounted here.
+      const call = catalogCallOf(definition, args);
       // The client's trace continues through the tool: its upstream calls' spans are children.
       const result = await inRemoteContext(request.meta, () =>
-        runTool(definition, args, {
+        runTool(call.definition, call.args, {
           source: 'mcp',
           signal: request.signal,
           toolCallId: request.id,

@@ -1,0 +1,128 @@
+/**
+ * The words people use for API things, mapped onto the words APIs use for them (decision 0045):
+ * a user files a "ticket" where the API has an "issue", removes a "credential" where it deletes a
+ * "key", and reruns a "build" where it reruns a "workflow". A query word adds the API words it
+ * stands for, at a lower weight than the words actually written. General API and developer-tool
+ * vocabulary only: no entry names an operation, and none was written for one query (the query
+ * set's README says how that was kept). Pure: no I/O.
+ */
+import { stemWord } from './search-text.js';
+
+/** The weight of a word the vocabulary adds, against 1 for a word of the query. */
+export const ADDED_TERM_WEIGHT = 0.75;
+
+/** Each row: the words people say, then the API words they stand for. */
+const VOCABULARY: readonly (readonly [words: string, means: string])[] = [
+  // Things.
+  ['ticket bug defect incident', 'issue'],
+  ['pr prs mr patch', 'pull request'],
+  ['change changes', 'commit pull'],
+  ['repo repos project codebase', 'repository'],
+  ['org orgs company organisation business', 'organization'],
+  ['ci build builds pipeline pipelines', 'workflow run action job check'],
+  ['job jobs', 'workflow job run'],
+  ['credential credentials password', 'key secret token'],
+  ['snippet snippets paste pastes', 'gist'],
+  ['person people somebody someone account colleague teammate human', 'user member'],
+  ['profile me myself whoami', 'authenticated user'],
+  ['version versions', 'release tag'],
+  ['changelog', 'release notes'],
+  ['zip tarball tar', 'archive download'],
+  ['backup export', 'archive migration export'],
+  ['output console', 'log'],
+  ['traffic visit visits visitor visitors', 'view clone referrer'],
+  ['favorite favourite bookmark', 'star'],
+  ['vulnerability vulnerabilities cve exploit', 'advisory alert vulnerability dependabot security'],
+  ['dependency dependencies library libraries npm', 'dependabot dependency package'],
+  ['production rollout', 'deployment environment'],
+  ['website site', 'pages site'],
+  ['binary binaries file download', 'asset artifact'],
+  ['env environment variable', 'variable secret environment'],
+  ['callback callbacks', 'webhook hook'],
+  ['signature signed verified', 'signing gpg key'],
+  ['mail', 'email'],
+  ['quota throttle throttled', 'rate limit'],
+  ['docs documentation', 'readme pages'],
+  ['author authors write wrote', 'contributor commit'],
+  ['popular popularity', 'stargazer star view'],
+  ['inbox', 'notification'],
+  ['bot integration', 'app installation'],
+  ['scanner scanning leak leaked', 'secret scanning alert'],
+  ['history', 'commit event'],
+  ['emoji', 'reaction'],
+  ['deadline', 'milestone'],
+  ['tag tags', 'label'],
+  ['contractor employee staff', 'member collaborator'],
+  ['upgrade upgrades outdated', 'dependabot dependency'],
+  ['warning warnings', 'alert'],
+  ['main master trunk', 'branch'],
+  ['hidden confidential sensitive', 'secret'],
+  ['cost costs spend minutes billing', 'usage billing'],
+  ['archive archived retire retired read-only readonly', 'archive update'],
+  ['install installed', 'installation'],
+  // Acts.
+  ['delete remove wipe revoke drop destroy erase purge rid', 'delete remove'],
+  ['create add new make open file register post start', 'create add'],
+  ['update edit modify rename set configure change replace', 'update set'],
+  ['list show which who all every browse see what', 'list'],
+  ['find search look lookup locate', 'search'],
+  ['subscribe watch pinged ping notify', 'watch watcher subscription notification'],
+  ['cancel stop abort halt kill', 'cancel stop'],
+  ['retry rerun again restart', 're run rerun'],
+  ['trigger dispatch manually', 'dispatch workflow'],
+  ['land merge', 'merge'],
+  ['diff compare between', 'compare'],
+  ['read fetch open', 'content get'],
+  ['copy clone duplicate', 'fork'],
+  ['invite join onboard hire', 'invitation member membership'],
+  ['kick ban expel', 'block remove member'],
+  ['mute silence unsubscribe ignore', 'subscription ignore'],
+  ['dismiss', 'dismiss alert'],
+  ['approve approval approved', 'review approve'],
+  ['reply answer respond', 'reply comment'],
+  ['transfer move migrate', 'transfer migration'],
+  ['protect require enforce', 'protection rule ruleset'],
+  ['access permission permissions allow', 'permission collaborator access'],
+  ['sign', 'signing gpg'],
+  ['react', 'reaction'],
+  ['pin pinned', 'pin'],
+  ['assign', 'assignee'],
+  ['publish ship release', 'release deployment'],
+  ['deploy', 'deployment'],
+  ['track', 'milestone project'],
+  ['login logged signed', 'authenticated'],
+  ['contribute contributed', 'contributor'],
+  ['close closed reopen reopened', 'state update'],
+  ['harass harasser abuse abusive spam spammer troll', 'block interaction restriction'],
+  ['stuck hang hung', 'cancel'],
+  ['abandon abandoned unused obsolete', 'delete archive'],
+  ['whenever', 'webhook event'],
+  ['leave left', 'remove'],
+  ['finish finished success successful succeeded fail failed failure', 'status state'],
+  ['false positive', 'dismiss state'],
+];
+
+function stemsOf(words: string): string[] {
+  return words.split(' ').map((word) => stemWord(word));
+}
+
+/** Each stemmed query word to the stemmed API words it adds. */
+const ADDED: ReadonlyMap<string, readonly string[]> = (() => {
+  const added = new Map<string, string[]>();
+  for (const [words, means] of VOCABULARY) {
+    const targets = stemsOf(means);
+    for (const word of stemsOf(words)) {
+      const list = added.get(word) ?? [];
+      for (const target of targets) {
+        if (target !== word && !list.includes(target)) list.push(target);
+      }
+      added.set(word, list);
+    }
+  }
+  return added;
+})();
+
+/** The API words `term` (a stem) stands for, if the vocabulary knows it. */
+export function vocabularyOf(term: string): readonly string[] {
+  return ADDED.get(term) ?? [];
+}
