@@ -134,6 +134,21 @@ export type {
 export { mountAgent } from './mounts/mount-agent.js';
 export type { McpMountOptions } from './mounts/mount-mcp.js';
 export { mountMcp } from './mounts/mount-mcp.js';
+export type { SearchCatalogOptions } from './mounts/search-catalog.js';
+export {
+  CATALOG_TOOL_NAMES,
+  DEFAULT_SEARCH_LIMIT,
+  MAX_DESCRIBED_TOOLS,
+  MAX_SEARCH_LIMIT,
+  searchCatalog,
+} from './mounts/search-catalog.js';
+export type { CatalogMode, CatalogOptions } from './mounts/search-mode.js';
+export {
+  AUTO_INLINE_MAX_TOKENS,
+  AUTO_INLINE_MAX_TOOLS,
+  inlineFootprintTokens,
+  searchFootprintTokens,
+} from './mounts/search-mode.js';
 export type {
   AdvertisedTransport,
   ToolManifestEntry,
