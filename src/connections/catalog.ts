@@ -3,7 +3,11 @@
  * exactly as the budget check counts them), the budget and its headroom, and the tools that were
  * skipped with their reasons. The schema budget, made visible (ADR 0180).
  */
-import type { AnyRuntimeToolDefinition } from '../binding/index.js';
+import {
+  type AnyRuntimeToolDefinition,
+  inlineFootprintTokens,
+  searchFootprintTokens,
+} from '../binding/index.js';
 import type { ToolListCache } from '../wire/index.js';
 import { mountedToolCost } from './tool-cost.js';
 import type { SkippedTool } from './types.js';
@@ -49,6 +53,11 @@ export interface Catalog {
   readonly budget?: CatalogBudget;
   /** The tools the mount skipped, with their reasons (empty for a list this library did not mount). */
   readonly skipped: readonly SkippedTool[];
+  /**
+   * What the catalog costs a model's context, in estimated tokens (`estimateTokens`): every tool
+   * shown whole (`inline`), or the search meta-tools of `searchCatalog` (`search`).
+   */
+  readonly footprint: { readonly inlineTokens: number; readonly searchTokens: number };
 }
 
 interface MountRecord {
@@ -121,5 +130,9 @@ export function describeCatalog(
     totals: { tools: tools.length, schemaBytes, skipped: skipped.length },
     ...(budget === undefined ? {} : { budget: headroomOf(budget, tools.length, schemaBytes) }),
     skipped,
+    footprint: {
+      inlineTokens: inlineFootprintTokens(tools),
+      searchTokens: searchFootprintTokens(tools),
+    },
   };
 }

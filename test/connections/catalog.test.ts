@@ -62,6 +62,8 @@ describe('describeCatalog', () => {
           message: 'TRACE /x uses TRACE, which is not in the supported subset',
         },
       ],
+      // Estimated tokens of the two tools shown whole, and of the three search meta-tools.
+      footprint: { inlineTokens: 95, searchTokens: 374 },
     });
   });
 

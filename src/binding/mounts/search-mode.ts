@@ -50,9 +50,13 @@ export function inlineFootprintTokens(tools: readonly AnyRuntimeToolDefinition[]
   return tokens;
 }
 
-/** Estimated tokens of the search meta-tools over `tools`, as the model sees them. */
+/**
+ * Estimated tokens of the search meta-tools over `tools`, as the model sees them. A diagnostic:
+ * a name given twice is counted once rather than refused.
+ */
 export function searchFootprintTokens(tools: readonly AnyRuntimeToolDefinition[]): number {
-  return inlineFootprintTokens(searchCatalog(tools));
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  return inlineFootprintTokens(searchCatalog([...byName.values()]));
 }
 
 /** Whether `'auto'` shows `tools` whole: at most 30 tools and 10,000 estimated tokens. */
