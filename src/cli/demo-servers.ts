@@ -37,7 +37,10 @@ export interface DemoServers {
 /** The token `/crm` accepts first. */
 export const FIRST_TOKEN = 'token-1';
 
-/** The 2026 server's tools: one answer, progress, a question for the caller, one that waits. */
+/**
+ * The 2026 server's tools: one answer, progress, a question for the caller, a 2 MB answer, one
+ * that waits.
+ */
 function statelessServer(state: { cancelled: number }): V2Server {
   const server = new V2Server({ name: 'demo-2026', version: '1.0.0' });
   server.registerTool(
@@ -88,6 +91,11 @@ function statelessServer(state: { cancelled: number }): V2Server {
     },
   );
   server.registerTool(
+    'users',
+    { description: 'Lists every user of the directory.', inputSchema: z.object({}) },
+    async () => ({ content: [{ type: 'text', text: JSON.stringify(directoryUsers()) }] }),
+  );
+  server.registerTool(
     'slow',
     { description: 'Works until it is cancelled.', inputSchema: z.object({}) },
     async (_args, ctx) => {
@@ -101,6 +109,16 @@ function statelessServer(state: { cancelled: number }): V2Server {
     },
   );
   return server;
+}
+
+/** 17,600 user records, about 2 MB of JSON: an answer far over any model's result budget. */
+function directoryUsers() {
+  return Array.from({ length: 17_600 }, (_, index) => ({
+    id: index + 1,
+    login: `user-${index + 1}`,
+    url: `https://example.org/users/${index + 1}`,
+    sha: (((index + 1) * 2654435761) >>> 0).toString(16).padStart(8, '0').repeat(5),
+  }));
 }
 
 /** A 2025 server's tools: `whoami` (`/crm`) or `forecast` (`/legacy`). */

@@ -52,6 +52,12 @@ describe('the demo', () => {
       ['approval', '—', 'deploy asks: true; lookup asks: false', 0],
       ['refused OpenAPI operation', 'OpenAPI', '{"city":"Porto","outlook":"sunny"}', 1],
       ['download', 'guarded GET', 'saved report.txt', 1],
+      [
+        'result budget',
+        '2026-07-28',
+        '2,131,483 characters cut to 10,000 tokens; 94 pages read back',
+        2,
+      ],
       ['wait', '—', 'ready after 3 polls', 0],
     ]);
     const entered = (step: number) =>
@@ -81,6 +87,14 @@ describe('the demo', () => {
       'refused: uploadRadar (non-json-body): POST /radar has a request body that is not application/json',
     ]);
     expect(steps[9]?.lines).toEqual(['content: "quarterly numbers\\n"']);
+    const id = /"id":"(r[0-9a-f]{16})"/.exec(steps[10]?.lines?.[1] ?? '')?.[1] ?? '';
+    expect(steps[10]?.lines).toEqual([
+      'the model sees 23125 characters of JSON (head and tail records) and the marker, about 9,700 tokens:',
+      `[Result cut to fit the model's budget of 10,000 tokens: the original is 2,131,483 characters, about 899,133 tokens. Kept: elements 1–151 and 17,554–17,600 of the 17,600 top-level elements (the kept JSON parses). The whole result is kept as stitchkit-results/00.txt: read it page by page with read_result {"id":"${id}"} (an offset in characters starts a page there), or narrow the request.]`,
+      `read_result, first page: [Characters 0–23,050 of 2,131,483 of result ${id}. Read on with read_result {"id":"${id}","offset":23050}.]`,
+      `read_result, last page: [Characters 2,120,886–2,131,483 of 2,131,483 of result ${id}. This is the end of the result.]`,
+      'the pages concatenate to the answer: true',
+    ]);
   }, 20_000);
 
   it('prints the live trace and ends with the summary table', async () => {
@@ -90,6 +104,6 @@ describe('the demo', () => {
     );
     const summary = stdout.slice(stdout.indexOf('== summary'));
     expect(summary.split('\n')[1]).toMatch(/^step\s+wire\s+outcome\s+requests\s+ms\s*$/);
-    expect(summary).toMatch(/\n11\. wait\s+—\s+ready after 3 polls\s+0\s+\d+/);
+    expect(summary).toMatch(/\n12\. wait\s+—\s+ready after 3 polls\s+0\s+\d+/);
   }, 20_000);
 });

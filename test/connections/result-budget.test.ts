@@ -340,7 +340,7 @@ describe('a spilled result read on with read_result', () => {
       }
     }
     expect(pages.join('')).toBe(BIG);
-    expect(pages.length).toBe(93);
+    expect(pages.length).toBe(94);
     expect(await readFile(join(spillRoot, 'stitchkit-results', '00.txt'), 'utf8')).toBe(BIG);
   });
 

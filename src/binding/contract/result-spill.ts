@@ -19,6 +19,8 @@ export const SPILLED_RESULT_TTL_MS = 3_600_000;
 export const MAX_SPILLED_RESULT_BYTES = 16 * 1_048_576;
 /** The folder under the boundary's root the spilled results are written into. */
 export const SPILL_FOLDER = 'stitchkit-results';
+/** The most characters one token is taken to cover when a page's window is chosen. */
+const MAX_CHARS_PER_TOKEN = 16;
 /** Tokens of a page kept for its trailer (where the page sits and how to read on). */
 const PAGE_TRAILER_TOKENS = 80;
 
@@ -98,7 +100,9 @@ function isSurrogateTail(text: string, index: number): boolean {
  * one; never inside a surrogate pair, and at least one character.
  */
 export function pageEnd(text: string, offset: number, tokens: number, length: number): number {
-  const limit = Math.min(text.length, offset + length);
+  // No text costs less than a token per 16 characters (the densest word run is 8), so the page
+  // is sized within that window instead of estimating the whole rest of the payload each time.
+  const limit = Math.min(text.length, offset + length, offset + tokens * MAX_CHARS_PER_TOKEN);
   let end = limit;
   for (let attempt = 0; attempt < 12; attempt += 1) {
     const spent = estimateTextTokens(text.slice(offset, end));
