@@ -95,11 +95,43 @@ export function oneLineDescription(tool: AnyRuntimeToolDefinition): string {
   return line.length <= SEARCH_LINE_CHARS ? line : `${line.slice(0, SEARCH_LINE_CHARS - 1)}…`;
 }
 
-/** Close matches of an unknown name: a tool it names without its prefix, then by its words. */
+/** Levenshtein distance of `a` and `b`, giving up (returning `limit + 1`) past `limit`. */
+export function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const value = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + cost,
+      );
+      current.push(value);
+      best = Math.min(best, value);
+    }
+    if (best > limit) return limit + 1;
+    previous = current;
+  }
+  return previous[b.length] ?? limit + 1;
+}
+
+/**
+ * Close matches of an unknown name: a tool it names without its prefix or by its action, then
+ * names a typo away (a quarter of the name's length, at least 2 edits), then tools by its words.
+ */
 function closeMatchesOf(catalog: SearchableCatalog, name: string): string[] {
+  const limit = Math.max(2, Math.floor(name.length / 4));
   const matches = catalog.tools
     .filter((tool) => tool.name.endsWith(`__${name}`) || tool.identity.action === name)
     .map((tool) => tool.name);
+  const typos = catalog.tools
+    .map((tool) => ({ name: tool.name, distance: editDistance(name, tool.name, limit) }))
+    .filter((entry) => entry.distance <= limit)
+    .sort((a, b) => a.distance - b.distance);
+  for (const typo of typos) if (!matches.includes(typo.name)) matches.push(typo.name);
   for (const hit of catalog.ranked().search(name, CLOSE_MATCHES)) {
     const match = catalog.tools[hit.index]?.name;
     if (match !== undefined && !matches.includes(match)) matches.push(match);
