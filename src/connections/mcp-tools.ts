@@ -344,8 +344,8 @@ export async function discoverMcpTools(
       };
       // The tool's own `anthropic/maxResultSizeChars` raises the connection's or the mount's budget.
       const definition = withResultBudget(buildTool(connection, resolved, plan, observe), {
-        ...budget,
         maxTokens: resultBudgetTokens(tool, connection.results?.maxTokens ?? budget.maxTokens),
+        ...(budget.spill === undefined ? {} : { spill: budget.spill }),
       });
       recordMountedToolCost(definition, resolved.name, tool.inputSchema, list.cache);
       tools.push(definition);

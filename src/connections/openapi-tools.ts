@@ -246,8 +246,8 @@ export async function discoverOpenApiTools(
       template: pathUnder(target.base, path),
     };
     const definition = withResultBudget(buildTool(connection, resolved, service, plan, observe), {
-      ...budget,
       maxTokens: resultBudgetTokens(undefined, connection.results?.maxTokens ?? budget.maxTokens),
+      ...(budget.spill === undefined ? {} : { spill: budget.spill }),
     });
     recordMountedToolCost(definition, resolved.name, compiled.inputSchema);
     tools.push(definition);
