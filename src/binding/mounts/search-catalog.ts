@@ -115,7 +115,7 @@ export function editDistance(a: string, b: string, limit: number): number {
     if (best > limit) return limit + 1;
     previous = current;
   }
-  return previous[b.length] ?? limit + 1;
+  return Math.min(previous[b.length] ?? limit + 1, limit + 1);
 }
 
 /**

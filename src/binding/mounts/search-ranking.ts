@@ -14,7 +14,7 @@ import {
   type SearchIndex,
 } from './search-index.js';
 import { termsOf } from './search-text.js';
-import { ADDED_TERM_WEIGHT, vocabularyOf } from './search-vocabulary.js';
+import { ADDED_TERM_WEIGHT, rewritePhrases, vocabularyOf } from './search-vocabulary.js';
 import { sharedInputJsonSchema } from './tool-surface.js';
 
 /** The fields a tool is ranked by. */
@@ -113,7 +113,7 @@ const OWNER_SLASH_NAME = /[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+/g;
  */
 export function queryConcepts(query: string): QueryConcept[] {
   // `owner/name` names a repository; its parts are names, not words ("octo/site" is no website).
-  const own = new Set(termsOf(query.replace(OWNER_SLASH_NAME, ' repository ')));
+  const own = new Set(termsOf(rewritePhrases(query.replace(OWNER_SLASH_NAME, ' repository '))));
   return [...own].map((term) => [
     { term, weight: 1 },
     ...vocabularyOf(term)

@@ -58,7 +58,7 @@ const VOCABULARY: readonly (readonly [words: string, means: string])[] = [
   ['main master trunk', 'branch'],
   ['hidden confidential sensitive', 'secret'],
   ['cost costs spend minutes billing', 'usage billing'],
-  ['archive archived retire retired read-only readonly', 'archive update'],
+  ['archive archived retire retired readonly', 'archive update'],
   ['install installed', 'installation'],
   // Acts.
   ['delete remove wipe revoke drop destroy erase purge rid', 'delete remove'],
@@ -99,8 +99,48 @@ const VOCABULARY: readonly (readonly [words: string, means: string])[] = [
   ['whenever', 'webhook event'],
   ['leave left', 'remove'],
   ['finish finished success successful succeeded fail failed failure', 'status state'],
-  ['false positive', 'dismiss state'],
 ];
+
+/**
+ * Phrases whose words mean something else apart ("look over" is a review, not a search; "back
+ * up" is one act), each read as one word before the query is split.
+ */
+const PHRASES: readonly (readonly [phrase: string, word: string])[] = [
+  ['look over', 'review'],
+  ['look at', 'review'],
+  ['back up', 'backup'],
+  ['logged in', 'login'],
+  ['log in', 'login'],
+  ['signed in', 'login'],
+  ['sign in', 'login'],
+  ['get rid of', 'delete'],
+  ['clean up', 'delete'],
+  ['kick off', 'trigger'],
+  ['set up', 'create'],
+  ['false positive', 'dismiss'],
+  ['made it into', 'merged'],
+  ['make it into', 'merged'],
+  ['up to date', 'update'],
+  ['sign off', 'approve'],
+  ['shut down', 'stop'],
+  ['turn on', 'enable'],
+  ['switch on', 'enable'],
+  ['turn off', 'disable'],
+  ['switch off', 'disable'],
+  ['read-only', 'archived'],
+  ['read only', 'archived'],
+];
+
+const PHRASE_PATTERNS = PHRASES.map(
+  ([phrase, word]) => [new RegExp(`\\b${phrase.split(' ').join('\\s+')}\\b`, 'gi'), ` ${word} `] as const,
+);
+
+/** `query` with each phrase of the vocabulary replaced by the one word it means. */
+export function rewritePhrases(query: string): string {
+  let rewritten = query;
+  for (const [pattern, word] of PHRASE_PATTERNS) rewritten = rewritten.replace(pattern, word);
+  return rewritten;
+}
 
 function stemsOf(words: string): string[] {
   return words.split(' ').map((word) => stemWord(word));

@@ -1,0 +1,229 @@
+/**
+ * Catalog search over GitHub's document (1,202 tools) against the labelled query set in
+ * `test/fixtures/catalog-queries/` (its README says how it was written and kept honest): the set's
+ * own rules checked mechanically, recall floors per kind and per half pinned at what the ranking
+ * measures (a regression fails), a handful of exact rankings, and the footprint of both modes.
+ */
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  type AnyRuntimeToolDefinition,
+  estimateTokens,
+  runTool,
+  searchCatalog,
+  toolInputJsonSchema,
+} from '../../../src/binding/index.js';
+import { defineOpenApiConnection, mountConnections } from '../../../src/connections/index.js';
+import {
+  answerable,
+  githubDocument,
+  type LabelledQuery,
+  QUERIES,
+  type QueryHalf,
+  type QueryKind,
+  recallOf,
+} from '../../fixtures/catalog-queries/github-catalog.js';
+
+let tools: AnyRuntimeToolDefinition[] = [];
+let search: AnyRuntimeToolDefinition;
+let scored: LabelledQuery[] = [];
+
+beforeAll(async () => {
+  tools = [
+    ...(await mountConnections(
+      [defineOpenApiConnection({ name: 'github', spec: githubDocument() })],
+      { onSkippedTool: () => undefined },
+    )),
+  ];
+  const meta = searchCatalog(tools)[0];
+  if (meta === undefined) throw new Error('no search_tools');
+  search = meta;
+  scored = answerable(QUERIES, new Set(tools.map((tool) => tool.identity.action)));
+});
+
+/** The operationIds `search_tools` answers for `query`, best first, as the model receives them. */
+async function ranked(query: string, limit: number): Promise<string[]> {
+  const result = await runTool(search, { query, limit }, { source: 'internal' });
+  if (!result.ok) throw new Error(`search_tools failed: ${result.code}`);
+  const byName = new Map(tools.map((tool) => [tool.name, tool.identity.action]));
+  return (result.data as { tools: { name: string }[] }).tools.map(
+    (tool) => byName.get(tool.name) ?? tool.name,
+  );
+}
+
+// The set's own check, independent of the ranking's rules: function words, a crude stem, and
+// the abbreviations a user writes for a summary's words ("repo" is "repository").
+const FUNCTION_WORDS = new Set(
+  (
+    'a an the of to for in on at by with from into over as and or is are was were be been it its ' +
+    'this that these those my our your me i we you he him she her they them their who whom which ' +
+    'what when where why how do does did can could should would will may might must not no any ' +
+    'all every each some someone something anything everything own else up out off so than then ' +
+    'there here too very just about again before after under between more most other such only same'
+  ).split(' '),
+);
+const ABBREVIATIONS: Record<string, string> = {
+  repo: 'repository',
+  repos: 'repository',
+  org: 'organization',
+  orgs: 'organization',
+  pr: 'pull',
+  prs: 'pull',
+};
+
+function contentWords(text: string): Set<string> {
+  const crudeStem = (word: string) => {
+    const full = ABBREVIATIONS[word] ?? word;
+    if (full.length > 4 && full.endsWith('ies')) return `${full.slice(0, -3)}y`;
+    if (full.length > 4 && full.endsWith('ing')) return full.slice(0, -3);
+    if (full.length > 3 && full.endsWith('ed')) return full.slice(0, -2);
+    if (full.length > 3 && full.endsWith('es')) return full.slice(0, -2);
+    if (full.length > 3 && full.endsWith('s')) return full.slice(0, -1);
+    return full;
+  };
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((word) => word !== '' && !FUNCTION_WORDS.has(word))
+      .map(crudeStem),
+  );
+}
+
+describe('the query set', () => {
+  it('holds at least 150 queries in three kinds, each half of each kind about equal', () => {
+    const count = (kind: QueryKind, half?: QueryHalf) =>
+      QUERIES.filter((query) => query.kind === kind && (half === undefined || query.split === half))
+        .length;
+    expect(QUERIES.length).toBe(168);
+    expect([count('direct'), count('paraphrase'), count('indirect')]).toEqual([60, 55, 53]);
+    expect([
+      count('direct', 'tune'),
+      count('paraphrase', 'tune'),
+      count('indirect', 'tune'),
+    ]).toEqual([30, 28, 27]);
+  });
+
+  it('labels every query with operationIds of the document, and 164 have a mounted answer', () => {
+    const summaries = summariesOf(githubDocument());
+    const unknown = QUERIES.flatMap((query) => query.answers).filter((id) => !summaries.has(id));
+    expect(unknown).toEqual([]);
+    // The other four are answered only by operations the mount refuses (outside the subset).
+    expect(QUERIES.filter((query) => !scored.includes(query)).map((query) => query.query)).toEqual([
+      'upload a release asset',
+      'list dependabot alerts for a repository',
+      'is it safe to upgrade lodash in our project, any known vulnerabilities',
+      'put the compiled binaries on the download page of v2',
+    ]);
+  });
+
+  it("shares no content word between a paraphrase and its answers' summaries", () => {
+    const summaries = summariesOf(githubDocument());
+    const shared = QUERIES.filter((query) => query.kind === 'paraphrase').flatMap((query) => {
+      const words = contentWords(query.query);
+      return query.answers.flatMap((id) =>
+        [...contentWords(summaries.get(id) ?? '')]
+          .filter((word) => words.has(word))
+          .map((word) => `${query.query} / ${id}: ${word}`),
+      );
+    });
+    expect(shared).toEqual([]);
+  });
+});
+
+function summariesOf(document: Record<string, unknown>): Map<string, string> {
+  const summaries = new Map<string, string>();
+  for (const item of Object.values(document.paths as Record<string, Record<string, unknown>>)) {
+    for (const operation of Object.values(item)) {
+      const { operationId, summary } = (operation ?? {}) as Record<string, unknown>;
+      if (typeof operationId === 'string') summaries.set(operationId, String(summary ?? ''));
+    }
+  }
+  return summaries;
+}
+
+describe('recall over GitHub (1,202 tools)', () => {
+  // Floors at what the ranking measures (decision 0045): found in the top 5 and top 10, of n.
+  it.each([
+    ['direct', 'whole', 58, 58, 58],
+    ['paraphrase', 'whole', 55, 28, 37],
+    ['indirect', 'whole', 51, 27, 35],
+    ['direct', 'held-out', 29, 29, 29],
+    ['paraphrase', 'held-out', 27, 11, 14],
+    ['indirect', 'held-out', 26, 11, 14],
+  ] as const)(
+    '%s queries (%s set): at least the measured recall',
+    async (kind, half, n, at5, at10) => {
+      const queries = scored.filter(
+        (query) => query.kind === kind && (half === 'whole' || query.split === half),
+      );
+      const recall = await recallOf(ranked, queries);
+      expect(recall.queries).toBe(n);
+      expect(Math.round(recall.at5 * n)).toBeGreaterThanOrEqual(at5);
+      expect(Math.round(recall.at10 * n)).toBeGreaterThanOrEqual(at10);
+    },
+  );
+
+  it.each([
+    [
+      'delete a deploy key',
+      ['repos/delete-deploy-key', 'repos/get-deploy-key', 'repos/create-deploy-key'],
+    ],
+    [
+      'which people get pinged on every change to octo/site',
+      ['activity/list-watchers-for-repo', 'repos/ping-webhook', 'orgs/ping-webhook'],
+    ],
+    [
+      'our build is stuck and eating minutes',
+      [
+        'actions/cancel-workflow-run',
+        'actions/force-cancel-workflow-run',
+        'actions/download-job-logs-for-workflow-run',
+      ],
+    ],
+    [
+      'share a quick code snippet publicly as a paste',
+      ['gists/get', 'gists/update', 'gists/create'],
+    ],
+    [
+      'the PR is behind main, bring it up to date',
+      [
+        'pulls/update-branch',
+        'repos/create-deployment',
+        'actions/set-private-repo-fork-pr-workflows-settings-organization',
+      ],
+    ],
+  ])('ranks %j exactly', async (query, top) => {
+    expect(await ranked(query, 3)).toEqual(top);
+  });
+});
+
+/** A tool as a model is shown it, in the JSON a provider sends. */
+function shownJson(tool: AnyRuntimeToolDefinition): string {
+  return JSON.stringify({
+    name: tool.name,
+    description: tool.description,
+    input_schema: toolInputJsonSchema(tool),
+  });
+}
+
+describe('footprint', () => {
+  it('shows the search meta-tools in under 2,000 tokens, estimated and o200k', () => {
+    const meta = searchCatalog(tools);
+    const estimated = meta.reduce(
+      (sum, tool) => sum + estimateTokens(JSON.parse(shownJson(tool))),
+      0,
+    );
+    const o200k = meta.reduce((sum, tool) => sum + countTokens(shownJson(tool)), 0);
+    expect(estimated).toBeLessThanOrEqual(2_000);
+    expect(o200k).toBeLessThanOrEqual(2_000);
+    // The same three tools over a catalog ten times the size: only the counts in a line change.
+    const tenfold = searchCatalog(
+      Array.from({ length: 10 }, (_, copy) =>
+        tools.map((tool) => Object.assign({}, tool, { name: `c${copy}_${tool.name.slice(-60)}` })),
+      ).flat(),
+    );
+    const tenfoldTokens = tenfold.reduce((sum, tool) => sum + countTokens(shownJson(tool)), 0);
+    expect(tenfoldTokens - o200k).toBeLessThanOrEqual(2);
+  });
+});

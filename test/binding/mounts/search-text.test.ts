@@ -1,0 +1,100 @@
+/**
+ * The rules catalog search reads text by, as tables: words and stems, the phrases and the API
+ * vocabulary a query word adds, an owner/name read as a repository, and the typo distance that
+ * picks an unknown name's close matches.
+ */
+import { describe, expect, it } from 'vitest';
+import { editDistance } from '../../../src/binding/mounts/search-catalog.js';
+import { queryConcepts } from '../../../src/binding/mounts/search-ranking.js';
+import { splitWords, stemWord, termsOf } from '../../../src/binding/mounts/search-text.js';
+import { rewritePhrases, vocabularyOf } from '../../../src/binding/mounts/search-vocabulary.js';
+
+describe('splitWords', () => {
+  it.each([
+    ['github__repos_delete-deploy-key', ['github', 'repos', 'delete', 'deploy', 'key']],
+    ['listPullRequests', ['list', 'pull', 'requests']],
+    ['getHTTPStatus', ['get', 'http', 'status']],
+    ['repos/{owner}/{repo}/keys', ['repos', 'owner', 'repo', 'keys']],
+  ])('%s', (text, words) => {
+    expect(splitWords(text)).toEqual(words);
+  });
+});
+
+describe('stemWord', () => {
+  it.each([
+    ['releases', 'releas'],
+    ['release', 'releas'],
+    ['released', 'releas'],
+    ['issues', 'issu'],
+    ['branches', 'branch'],
+    ['caches', 'cach'],
+    ['running', 'run'],
+    ['pinned', 'pin'],
+    ['settings', 'set'],
+    ['status', 'status'],
+    ['access', 'access'],
+    ['people', 'person'],
+    ['logged', 'login'],
+  ])('%s -> %s', (word, stem) => {
+    expect(stemWord(word)).toBe(stem);
+  });
+});
+
+describe('termsOf', () => {
+  it('drops function words and lone characters, and stems the rest', () => {
+    expect(termsOf('Get the latest release of a repo, v2')).toEqual([
+      'latest',
+      'releas',
+      'repo',
+      'v2',
+    ]);
+  });
+});
+
+describe('rewritePhrases', () => {
+  it.each([
+    ['ask bob to look over it', 'ask bob to  review  it'],
+    ['who am I logged   in as', 'who am I  login  as'],
+    ['get rid of the cache', ' delete  the cache'],
+    ['make it read-only', 'make it  archived '],
+  ])('%s', (query, rewritten) => {
+    expect(rewritePhrases(query)).toBe(rewritten);
+  });
+});
+
+describe('queryConcepts', () => {
+  it('weighs a written word 1 and the API words it stands for 0.75; owner/name is a repository', () => {
+    expect(queryConcepts('close ticket in octo/site')).toEqual([
+      [
+        { term: 'clos', weight: 1 },
+        { term: 'stat', weight: 0.75 },
+        { term: 'updat', weight: 0.75 },
+      ],
+      [
+        { term: 'ticket', weight: 1 },
+        { term: 'issu', weight: 0.75 },
+      ],
+      [{ term: 'repository', weight: 1 }],
+    ]);
+  });
+
+  it('adds nothing for a word the vocabulary does not hold', () => {
+    expect(vocabularyOf('octocat')).toEqual([]);
+  });
+});
+
+describe('editDistance', () => {
+  it.each([
+    ['deploy', 'deploy', 0],
+    ['deploi', 'deploy', 1],
+    ['deplyo', 'deploy', 2],
+    ['widget_99', 'widget_09', 1],
+    ['abc', 'xyzuvw', 4],
+  ])('%s to %s is %i (4: past the limit of 3)', (a, b, distance) => {
+    expect(editDistance(a, b, 3)).toBe(distance);
+  });
+
+  it('gives up past the limit', () => {
+    expect(editDistance('search', 'deploy', 2)).toBe(3);
+  });
+});
