@@ -132,7 +132,8 @@ const PHRASES: readonly (readonly [phrase: string, word: string])[] = [
 ];
 
 const PHRASE_PATTERNS = PHRASES.map(
-  ([phrase, word]) => [new RegExp(`\\b${phrase.split(' ').join('\\s+')}\\b`, 'gi'), ` ${word} `] as const,
+  ([phrase, word]) =>
+    [new RegExp(`\\b${phrase.split(' ').join('\\s+')}\\b`, 'gi'), ` ${word} `] as const,
 );
 
 /** `query` with each phrase of the vocabulary replaced by the one word it means. */
