@@ -182,7 +182,7 @@ function cutContainer(
   chars: number,
   ends: CutEnds,
   path: string,
-): { text: string; kept: string } {
+): { text: string; kept: string; starved?: boolean } {
   const { records, close } = scanRecords(text, open);
   const kind = text[open] === '[' ? 'elements' : 'members';
   const where = path === '' ? `top-level ${kind}` : `${kind} of ${path}`;
@@ -208,6 +208,7 @@ function cutContainer(
       text:
         text.slice(open, dominant.valueStart) + inner.text + text.slice(innerClose + 1, close + 1),
       kept: inner.kept,
+      ...(inner.starved === true ? { starved: true } : {}),
     };
   }
   const [headChars, tailChars] = splitChars(chars, ends);
@@ -236,6 +237,9 @@ function cutContainer(
   const tailText = tail > 0 ? text.slice(tailRecords[0]?.start, lastRecord.end) : '';
   const separator =
     head > 0 && tail > 0 ? text.slice(headRecords[head - 1]?.end, records[head]?.start) : '';
+  // One string holds most of the text and alone is over the allowance (`{ "text": "<a
+  // megabyte>" }`): record boundaries would keep next to nothing of what matters.
+  const starved = valueOpen === '"' && (sizes[largest] ?? 0) > chars && outside <= chars / 2;
   return {
     text:
       text.slice(open, first.start) +
@@ -244,12 +248,25 @@ function cutContainer(
       tailText +
       text.slice(lastRecord.end, close + 1),
     kept: describeRecords(kind, head, tail, records.length, where),
+    ...(starved ? { starved: true } : {}),
   };
 }
 
-/** JSON text (an array or object, as `isJsonContainerText` says) cut at record boundaries. */
+/**
+ * JSON text (an array or object, as `isJsonContainerText` says) cut at record boundaries; when
+ * that would keep no record because one string alone is over the allowance, cut as prose instead,
+ * the fragment labelled as such.
+ */
 export function cutJson(text: string, chars: number, ends: CutEnds): TextCut {
   const open = text.length - text.trimStart().length;
   const cut = cutContainer(text, open, chars, ends, '');
+  if (cut.starved === true && chars > 0) {
+    // Record boundaries would keep nothing: the text is cut as prose, and the marker says so.
+    const prose = cutProse(text, chars, ends);
+    return {
+      pieces: prose.pieces,
+      kept: `${prose.kept} of the JSON text (one string in it is over the budget, so the kept text is a fragment that does not parse)`,
+    };
+  }
   return { pieces: [cut.text], kept: `${cut.kept} (the kept JSON parses)` };
 }

@@ -234,6 +234,26 @@ describe('budgetResult over budget', () => {
   });
 });
 
+describe('budgetResult on JSON whose one string is over the budget', () => {
+  it('cuts the JSON text as prose and says the fragment does not parse', () => {
+    const text = JSON.stringify({ path: 'app.log', text: LINES });
+    const { result, cut } = budgetResult(
+      { content: [{ type: 'text', text }] },
+      { maxTokens: 1000 },
+    );
+    const [head, marker, tail] = texts(result);
+    expect(`${head}${tail}`.length).toBeGreaterThan(2000);
+    expect(text.startsWith(head ?? '-')).toBe(true);
+    expect(text.endsWith(tail ?? '-')).toBe(true);
+    expect(marker).toBe(
+      "[Result cut to fit the model's budget of 1,000 tokens: the original is 318,921 characters, about 69,012 tokens. Kept: the first 2,905 and the last 970 of 318,921 characters of the JSON text (one string in it is over the budget, so the kept text is a fragment that does not parse). " +
+        NEXT,
+    );
+    expect(cut?.marker).toBe(marker);
+    expect(cut?.keptTokens).toBeLessThanOrEqual(1000);
+  });
+});
+
 describe('budgetResult on a 2 MB JSON answer', () => {
   it('hands the model the default budget: head and tail records, still parsing, and the marker', () => {
     const all = records(17_600);
