@@ -10,7 +10,13 @@
  *   npx tsx scripts/mutation-report.ts --section <name> --by file [--survivors <name>] --report ...
  *                                                               one row per file, and optionally
  *                                                               the survivors of every file
- * Several reports (one run per folder) are read as one.
+ *   ... --under <path prefix>                                    only the files under it (repeatable)
+ *   npx tsx scripts/mutation-report.ts --section summary --report <oldest> ... --report <newest>
+ *                 [--rename <old path>=<new path>]              one row per folder, from the latest
+ *                                                               verdict of every mutant measured
+ * Several reports are read as one, in the order given ({@link mergeReports}): a later report of a
+ * file with the same source overrides the verdicts of the mutants it ran (a re-run of a few lines),
+ * a later report of a changed source replaces the file's.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -182,6 +188,45 @@ export function survivorTable(
   ].join('\n');
 }
 
+function mutantKey(mutant: ReportedMutant): string {
+  const { start, end } = mutant.location;
+  return `${start.line}:${start.column}-${end.line}:${end.column} ${mutant.mutatorName} ${mutant.replacement ?? ''}`;
+}
+
+/**
+ * Pure: `reports` read as one, oldest first, each file under its path from `src/` (after
+ * `renames`, old path to new, for a file moved with its source unchanged). A file a later report
+ * holds with the same source keeps every mutant of the earlier ones, each with its latest verdict
+ * (a re-run of some lines, `--mutate 'file:12-14'`, reports only those); with another source, the
+ * later report replaces the file (its mutants are not the same ones).
+ */
+export function mergeReports(
+  reports: readonly StrykerJsonReport[],
+  renames: Readonly<Record<string, string>> = {},
+): StrykerJsonReport {
+  const files = new Map<string, { source: string; mutants: Map<string, ReportedMutant> }>();
+  for (const report of reports) {
+    for (const [file, { source, mutants }] of Object.entries(report.files)) {
+      const path = renames[srcPathOf(file)] ?? srcPathOf(file);
+      const known = files.get(path);
+      const merged =
+        known !== undefined && known.source === source
+          ? known.mutants
+          : new Map<string, ReportedMutant>();
+      for (const mutant of mutants) merged.set(mutantKey(mutant), mutant);
+      files.set(path, { source, mutants: merged });
+    }
+  }
+  return {
+    files: Object.fromEntries(
+      [...files].map(([path, { source, mutants }]) => [
+        path,
+        { source, mutants: [...mutants.values()] },
+      ]),
+    ),
+  };
+}
+
 /** Pure: `document` with the text between the markers of `section` replaced by `body`. */
 export function replaceSection(document: string, section: string, body: string): string {
   const start = `<!-- mutation:${section}:start -->`;
@@ -201,17 +246,31 @@ function main(): void {
       section: { type: 'string', default: 'after' },
       by: { type: 'string', default: 'folder' },
       survivors: { type: 'string' },
+      rename: { type: 'string', multiple: true, default: [] },
+      under: { type: 'string', multiple: true, default: [] },
       doc: {
         type: 'string',
         default: fileURLToPath(new URL('../docs/mutation.md', import.meta.url)),
       },
     },
   });
+  const renames = Object.fromEntries(
+    values.rename.map((pair) => {
+      const [from, to] = pair.split('=');
+      if (from === undefined || to === undefined)
+        throw new Error(`--rename is old=new, not ${pair}`);
+      return [from, to];
+    }),
+  );
+  const merged = mergeReports(
+    values.report.map((file) => JSON.parse(readFileSync(file, 'utf8')) as StrykerJsonReport),
+    renames,
+  );
+  const under = values.under;
   const report: StrykerJsonReport = {
-    files: Object.assign(
-      {},
-      ...values.report.map(
-        (file) => (JSON.parse(readFileSync(file, 'utf8')) as StrykerJsonReport).files,
+    files: Object.fromEntries(
+      Object.entries(merged.files).filter(
+        ([file]) => under.length === 0 || under.some((prefix) => file.startsWith(prefix)),
       ),
     ),
   };
