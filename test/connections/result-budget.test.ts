@@ -344,6 +344,28 @@ describe('a spilled result read on with read_result', () => {
     expect(await readFile(join(spillRoot, 'stitchkit-results', '00.txt'), 'utf8')).toBe(BIG);
   });
 
+  it('hands the model a page as text parts through generateText', async () => {
+    const boundary = createFileBoundary({ root: spillRoot });
+    const tools = await mountConnections([bigConnection()], {
+      resultBudget: { spill: { boundary } },
+    });
+    const { output } = await modelOutputOf(tools, 'search');
+    const id = /"id":"(r[0-9a-f]{16})"/.exec(textsOf(output)[1] ?? '')?.[1] ?? '';
+    const model = modelCalling('read_result', { id, offset: 100, length: 60 });
+    await run(model, mountAgent({ runtimeTools: tools }));
+    const part = toolMessageOf(model)?.content[0];
+    expect(part?.type === 'tool-result' ? part.output : undefined).toEqual({
+      type: 'content',
+      value: [
+        { type: 'text', text: BIG.slice(100, 160) },
+        {
+          type: 'text',
+          text: `[Characters 100–160 of 2,131,483 of result ${id}. Read on with read_result {"id":"${id}","offset":160}.]`,
+        },
+      ],
+    });
+  });
+
   it('answers RESULT_NOT_KEPT for an id it does not keep', async () => {
     const boundary = createFileBoundary({ root: spillRoot });
     const tools = await mountConnections([bigConnection()], {
