@@ -1,12 +1,14 @@
 /**
  * Runs every benchmark against server child processes and prints the tables and the targets.
  * `npm run bench` (full counts), `npm run bench -- --quick` (a smoke run with tiny counts),
- * `--only mcp` (sections 1 to 7) or `--only openapi` (sections 8 and 9, the OpenAPI service only),
+ * `--only mcp` (sections 1 to 7), `--only openapi` (sections 8 and 9, the OpenAPI service only),
+ * `--only search` (section 13, catalog search),
  * `--results <file>` to also write the run as Markdown, `--seed N` to replay a run's order of
  * alternatives (see bench/README.md).
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { QUERY_TARGET_MS, runCatalogSearch } from './catalog-search.js';
 import { killAllClients } from './child-run.js';
 import { ClientProcesses } from './client-process.js';
 import { FULL, QUICK, scaled } from './counts.js';
@@ -41,9 +43,15 @@ const { values: flags } = parseArgs({
   },
 });
 const only = flags.only;
-if (only !== undefined && only !== 'mcp' && only !== 'openapi' && only !== '2026') {
+if (
+  only !== undefined &&
+  only !== 'mcp' &&
+  only !== 'openapi' &&
+  only !== '2026' &&
+  only !== 'search'
+) {
   throw new Error(
-    '--only takes mcp (sections 1 to 7), openapi (sections 8 and 9) or 2026 (sections 10 to 12)',
+    '--only takes mcp (sections 1 to 7), openapi (sections 8 and 9), 2026 (sections 10 to 12) or search (section 13)',
   );
 }
 const scale = flags.scale === undefined ? undefined : Number(flags.scale);
@@ -218,6 +226,15 @@ if (only === undefined || only === 'openapi') {
 }
 if (only === undefined || only === '2026')
   targets.push(...(await runStatelessSections(counts, section, seed)));
+if (only === undefined || only === 'search') {
+  const search = await section(
+    '13. Catalog search over GitHub (recall by kind, mount, query)',
+    () => runCatalogSearch({ rounds: flags.quick ? 1 : 5 }),
+  );
+  log(
+    `\nsearch_tools over ${search.tools} tools: median ${fmt(search.queryMedianMs, 3)} ms, p95 ${fmt(search.queryP95Ms, 3)} ms (target: median <= ${QUERY_TARGET_MS} ms): ${search.queryMedianMs <= QUERY_TARGET_MS ? 'met' : 'MISSED'}`,
+  );
+}
 log('\n== Targets (ratios are ours / alternative) ==');
 printTargets(targets);
 const durationSeconds = (performance.now() - started) / 1000;
