@@ -12,7 +12,6 @@ import { z } from 'zod';
 import {
   type AgentToolSet,
   type AnyRuntimeToolDefinition,
-  estimateTokens,
   isAgentToolError,
   mountAgent,
   runTool,
@@ -27,6 +26,7 @@ import {
   type TransitionObserver,
 } from '../connections/index.js';
 import { createFileBoundary, defineDownloadTool, defineWaitTool } from '../operations/index.js';
+import { resultBudgetStep } from './demo-result-budget.js';
 import { type DemoServers, FIRST_TOKEN } from './demo-servers.js';
 
 /** What one step reports: its wire, its outcome in a few words, and what to print under it. */
@@ -317,65 +317,6 @@ export function demoSteps(world: DemoWorld): DemoStep[] {
       },
     },
   ];
-}
-
-/**
- * The `users` tool's 2 MB answer through `mountConnections` with a result budget that spills, and
- * `mountAgent`: the host's output is whole, the model's is cut with its marker, and `read_result`
- * reads the whole answer back, page by page, as the model would.
- */
-async function resultBudgetStep(world: DemoWorld): Promise<StepOutcome> {
-  const root = await mkdtemp(join(tmpdir(), 'demo-results-'));
-  try {
-    const runtime = await mountConnections(
-      [
-        defineMcpClientConnection({
-          name: 'directory',
-          transport: { url: `${world.servers.origin}/stateless` },
-          tools: { allow: ['users'] },
-          maxResponseBytes: 8 * 1_048_576,
-        }),
-      ],
-      { resultBudget: { spill: { boundary: createFileBoundary({ root }) } } },
-    );
-    const tools = mountAgent({ runtimeTools: runtime });
-    const call = (name: string, input: unknown) =>
-      tools[name]?.execute(input, { toolCallId: `demo-${name}`, messages: [] }) as Promise<{
-        content: { text: string }[];
-      }>;
-    const whole = await call('users', {});
-    const answer = whole.content[0]?.text ?? '';
-    const seen = tools.users?.toModelOutput?.({ output: whole });
-    const parts = seen?.type === 'content' ? seen.value : [];
-    const [head, marker] = parts.map((part) => (part.type === 'text' ? part.text : ''));
-    const id = /"id":"(r[0-9a-f]+)"/.exec(marker ?? '')?.[1];
-    const trailers: string[] = [];
-    let read = '';
-    while (read.length < answer.length && trailers.length < 200) {
-      const page = await call('read_result', { id, offset: read.length });
-      read += page.content[0]?.text ?? '';
-      trailers.push(page.content[1]?.text ?? '');
-    }
-    return {
-      wire: '2026-07-28',
-      // The marker's id is random, and so is its estimate's last digit: the budget is the figure.
-      outcome: `${count(answer.length)} characters cut to 10,000 tokens; ${trailers.length} pages read back`,
-      lines: [
-        `the model sees ${head?.length} characters of JSON (head and tail records) and the marker, about ${count(Math.round(estimateTokens(`${head}${marker}`) / 100) * 100)} tokens:`,
-        `${marker}`,
-        `read_result, first page: ${trailers[0]}`,
-        `read_result, last page: ${trailers[trailers.length - 1]}`,
-        `the pages concatenate to the answer: ${read === answer}`,
-      ],
-    };
-  } finally {
-    await rm(root, { recursive: true, force: true });
-  }
-}
-
-/** `n` with thousands separators. */
-function count(n: number): string {
-  return n.toLocaleString('en-US');
 }
 
 /** Whether the AI SDK would ask the host before running `name` with `input`. */
