@@ -366,6 +366,25 @@ describe('a spilled result read on with read_result', () => {
     });
   });
 
+  it('shares one read_result between two mounts spilling into one boundary', async () => {
+    const boundary = createFileBoundary({ root: spillRoot });
+    const first = await mountConnections([bigConnection()], {
+      resultBudget: { spill: { boundary } },
+    });
+    const second = await mountConnections(
+      [defineOpenApiConnection({ name: 'items', spec: `${service.origin}/openapi.json` })],
+      { resultBudget: { spill: { boundary: createFileBoundary({ root: spillRoot }) } } },
+    );
+    expect(toolNamed(first, 'read_result')).toBe(toolNamed(second, 'read_result'));
+    expect(Object.keys(mountAgent({ runtimeTools: [...first, ...second] }))).toEqual([
+      'search',
+      'log',
+      'log_declared',
+      'read_result',
+      'items__listItems',
+    ]);
+  });
+
   it('answers RESULT_NOT_KEPT for an id it does not keep', async () => {
     const boundary = createFileBoundary({ root: spillRoot });
     const tools = await mountConnections([bigConnection()], {

@@ -55,8 +55,9 @@ const TRANSPORT_LABEL: Record<AdvertisedTransport, string> = {
 };
 
 /**
- * The definitions exposed on `transport`, each checked, in their given order. Throws when two
- * share a name, naming both sources as `serviceName.action`.
+ * The definitions exposed on `transport`, each checked, in their given order; one definition
+ * listed twice is mounted once. Throws when two share a name, naming both sources as
+ * `serviceName.action`.
  */
 export function collectToolSurface(
   runtimeTools: readonly AnyRuntimeToolDefinition[],
@@ -67,6 +68,9 @@ export function collectToolSurface(
     assertRuntimeToolDefinition(definition);
     if (!resolveToolTransports(definition).includes(transport)) continue;
     const existing = byName.get(definition.name);
+    // One definition listed twice (the `read_result` of two mounts spilling into one boundary
+    // concatenated) is mounted once.
+    if (existing === definition) continue;
     if (existing !== undefined) {
       throw new Error(
         `Duplicate ${TRANSPORT_LABEL[transport]} "${definition.name}" across mounted operations: ` +

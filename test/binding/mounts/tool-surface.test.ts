@@ -89,6 +89,12 @@ describe('buildToolManifest', () => {
     ).toEqual(['search', 'archive']);
   });
 
+  it('lists one definition given twice once', () => {
+    expect(
+      buildToolManifest([search, archive, search], { transport: 'MCP' }).map((e) => e.name),
+    ).toEqual(['search']);
+  });
+
   it('refuses duplicate names, naming both sources', () => {
     expect(() => buildToolManifest([search, clashingSearch], { transport: 'MCP' })).toThrow(
       'Duplicate MCP tool name "search" across mounted operations: billing.searchInvoices, crm.searchContacts',
