@@ -513,6 +513,15 @@ export default createMachine({
               },
               {
                 "guard": {
+                  "type": "createsTask"
+                },
+                "target": "#mcpOperation.task",
+                "actions": {
+                  "type": "assignTask"
+                }
+              },
+              {
+                "guard": {
                   "type": "isResponse"
                 },
                 "target": "#mcpOperation.closing",
@@ -654,6 +663,15 @@ export default createMachine({
                   "params": {
                     "violation": "did not end its MCP tools/list"
                   }
+                }
+              },
+              {
+                "guard": {
+                  "type": "createsTask"
+                },
+                "target": "#mcpOperation.task",
+                "actions": {
+                  "type": "assignTask"
                 }
               },
               {
@@ -1434,6 +1452,15 @@ export default createMachine({
               },
               {
                 "guard": {
+                  "type": "createsTask"
+                },
+                "target": "#mcpOperation.task",
+                "actions": {
+                  "type": "assignTask"
+                }
+              },
+              {
+                "guard": {
                   "type": "isResponse"
                 },
                 "target": "#mcpOperation.closing",
@@ -1534,6 +1561,45 @@ export default createMachine({
                 }
               ]
             }
+          }
+        }
+      }
+    },
+    "task": {
+      "meta": {
+        "operation": "tools/call"
+      },
+      "invoke": {
+        "id": "driveTask",
+        "src": "driveTask",
+        "onDone": {
+          "target": "closing",
+          "actions": {
+            "type": "settleTask"
+          }
+        },
+        "onError": {
+          "target": "#mcpOperation.closing",
+          "actions": {
+            "type": "failWithError"
+          }
+        }
+      },
+      "after": {
+        "TASK_BACKSTOP": {
+          "target": "closing",
+          "actions": {
+            "type": "failTimeout"
+          }
+        }
+      },
+      "on": {
+        "CANCEL": {
+          "actions": "forwardCancel"
+        },
+        "PROGRESS": {
+          "actions": {
+            "type": "relayProgress"
           }
         }
       }

@@ -10,6 +10,7 @@ import {
   phaseOfOperation,
 } from '../wire/core/operation.js';
 import type { PhaseLimits } from '../wire/index.js';
+import { DEFAULT_TASK_TIMEOUT_MS } from '../wire/mcp/tasks.js';
 
 // The timer ceiling is shared with the wait operation, so it lives with the deadline rules.
 export { assertTimeoutMs, MAX_TIMER_MS };
@@ -33,8 +34,8 @@ export interface OperationLimits {
   maxTotalTimeoutMs?: number;
 }
 
-/** Default deadline of a call that became an MCP task, from its creation to its end: 10 minutes. */
-export const DEFAULT_TASK_TIMEOUT_MS = 600_000;
+// The task deadline's default lives with the task vocabulary, where the machine reads it too.
+export { DEFAULT_TASK_TIMEOUT_MS };
 
 /** The limit of a call that became an MCP task (decision 0042). */
 export interface TaskLimits {

@@ -2,6 +2,7 @@
 import type { AnyStateMachine } from 'xstate';
 import { downloadMachine } from './download/download.machine.js';
 import { mcpOperationMachine } from './mcp-operation/mcp-operation.machine.js';
+import { mcpTaskMachine } from './mcp-task/mcp-task.machine.js';
 import { openApiCallMachine } from './open-api-call/open-api-call.machine.js';
 import { retryMachine } from './retry/retry.machine.js';
 import { specLoadMachine } from './spec-load/spec-load.machine.js';
@@ -24,6 +25,12 @@ export const MACHINE_REGISTRY: readonly MachineRegistryEntry[] = [
     machine: mcpOperationMachine,
     summary:
       'One MCP client for one operation: credentials, then MCP 2026-07-28 (one POST) or the 2025-11-25 Streamable HTTP handshake with the legacy SSE fallback on 400/404/405 only, the request (resumable on 2025), and a teardown every path passes through (ADR 0180).',
+  },
+  {
+    name: 'mcp-task',
+    machine: mcpTaskMachine,
+    summary:
+      "One MCP task driven to its end inside the call that created it: polls tasks/get at the server's interval (clamped), answers its input rounds through the caller (tasks/update on 2026-07-28) or ends with tasks/result (2025-11-25), under a task deadline of its own, and sends one bounded tasks/cancel on abort, deadline or a broken answer (decision 0042).",
   },
   {
     name: 'spec-load',

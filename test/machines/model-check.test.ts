@@ -202,7 +202,8 @@ function changesEdgeSet(
 
 /** Guarded rows per machine: each one is removed in turn below. */
 const GUARDED_ROWS: Readonly<Record<string, number>> = {
-  'mcp-operation': 88,
+  'mcp-operation': 91,
+  'mcp-task': 22,
   'spec-load': 2,
   'open-api-call': 4,
   retry: 1,

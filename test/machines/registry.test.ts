@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { MACHINE_REGISTRY } from '../../src/machines/registry.js';
 
 describe('MACHINE_REGISTRY', () => {
-  it('lists the six machines in index order, each under its file stem', () => {
+  it('lists the seven machines in index order, each under its file stem', () => {
     expect(MACHINE_REGISTRY.map(({ name, machine }) => [name, machine.id])).toEqual([
       ['mcp-operation', 'mcpOperation'],
+      ['mcp-task', 'mcpTask'],
       ['spec-load', 'specLoad'],
       ['open-api-call', 'openApiCall'],
       ['retry', 'retry'],

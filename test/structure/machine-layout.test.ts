@@ -31,7 +31,10 @@ const KIT = [
 const HELPERS: Readonly<Record<string, readonly string[]>> = {
   // The glossary (what two parts of the chart share); what the run sends; the two long-lived
   // SSE streams; what the stream actors answer the server.
-  'mcp-operation': ['edges', 'messages', 'streams', 'server-requests'],
+  // One HTTP exchange, which the task machine's requests share.
+  'mcp-operation': ['edges', 'exchange', 'messages', 'streams', 'server-requests'],
+  // The glossary: the edge fragments, delays and actions its request states share.
+  'mcp-task': ['edges'],
   // The error the machine's output carries when no state was ever seen.
   wait: ['timeout-error'],
 };

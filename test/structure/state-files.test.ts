@@ -162,6 +162,8 @@ describe('where a state of mcpOperation reads', () => {
       ['stateless.requesting', 'actors.ts guards.ts stateless.ts'],
       ['stateless.requesting.waiting', 'guards.ts stateless.ts'],
       ['stateless.answeringInput', 'actors.ts stateless.ts'],
+      // The task's own states read in the `mcpTask` machine's files.
+      ['task', 'actors.ts machine.ts'],
       ['closing', 'guards.ts machine.ts'],
       ['cancellingRequest', 'actors.ts guards.ts machine.ts'],
       ['endingSession', 'actors.ts machine.ts'],

@@ -160,9 +160,33 @@ export const MODEL_STATUSES = [400, 401, 403, 404, 405, 500] as const;
 
 type ModelledRequest = McpOperationInput['request']['method'];
 
-/** The decoded answers a request can get: a call result, or a tools/list page with or without a cursor. */
+/** A `tools/call` the server runs as a task: the task it created (`mcpTask` drives it). */
+const taskCreated: RpcExchange = {
+  kind: 'response',
+  value: undefined,
+  sessionId: undefined,
+  task: {
+    taskId: 'task-1',
+    status: 'working',
+    createdAt: '2026-12-05T00:00:00Z',
+    lastUpdatedAt: '2026-12-05T00:00:00Z',
+    ttlMs: 60_000,
+    pollIntervalMs: 1_000,
+  },
+};
+
+/**
+ * The decoded answers a request can get: a call result or a task, or a tools/list page with or
+ * without a cursor.
+ */
 const answers = (request: ModelledRequest): RpcExchange[] =>
-  request === 'tools/call' ? [called] : [listed(), listed('page-2')];
+  request === 'tools/call' ? [called, taskCreated] : [listed(), listed('page-2')];
+
+/** How the task machine ends: the tool's result, or a task error. */
+const TASK_ENDINGS = [
+  { ok: true, result: { content: [{ type: 'text', text: 'done' }] } },
+  { ok: false, error: new Error('task failed') },
+];
 
 const requestOutcomes = (id: string, request: ModelledRequest) => [
   ...MODEL_STATUSES.map((status) => done(id, httpError(status))),
@@ -283,6 +307,11 @@ function eventCasesFor(
     'xstate.error.actor.postLegacyRequest': [failed('postLegacyRequest', new Error('network'))],
     'xstate.done.actor.postCancelled': [done('postCancelled', accepted)],
     'xstate.error.actor.postCancelled': [failed('postCancelled', new Error('network'))],
+    'xstate.done.actor.driveTask': TASK_ENDINGS.map((output) => ({
+      type: 'xstate.done.actor.driveTask',
+      output,
+    })),
+    'xstate.error.actor.driveTask': [failed('driveTask', new Error('task machine'))],
     'xstate.done.actor.deleteSession': [{ type: 'xstate.done.actor.deleteSession' }],
     'xstate.error.actor.deleteSession': [failed('deleteSession', new Error('network'))],
     SSE_ENDPOINT: [

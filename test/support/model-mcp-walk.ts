@@ -139,6 +139,7 @@ export function mcpWalkHarness(
         exchange: deferred,
         answerInputRequests: deferred,
         deleteSession: deferred,
+        driveTask: deferred,
         // Stream events are sent to the machine by the walk itself.
         legacyStream: fromCallback(() => () => {}),
         callerStream: fromCallback(() => () => {}),

@@ -6,6 +6,7 @@ import type { AnyStateMachine } from 'xstate';
 import { MACHINE_REGISTRY } from '../../src/machines/registry.js';
 import { downloadModelOptions, downloadWalkHarness } from './model-download.js';
 import type { ModelOptions } from './model-graph.js';
+import { MCP_TASK_MODELS, mcpTaskWalkHarness } from './model-mcp-task.js';
 import { MCP_MODELS, mcpWalkHarness } from './model-mcp-walk.js';
 import {
   openApiCallModelOptions,
@@ -43,6 +44,11 @@ const MODELS_BY_MACHINE: Readonly<Record<string, readonly WalkedModel[]>> = {
     name,
     options,
     harness: (definition: AnyStateMachine) => mcpWalkHarness(options, definition),
+  })),
+  'mcp-task': MCP_TASK_MODELS.map(({ name, options }) => ({
+    name,
+    options,
+    harness: (definition: AnyStateMachine) => mcpTaskWalkHarness(options, definition),
   })),
   'spec-load': single('specLoad', specLoadModelOptions, specLoadWalkHarness),
   'open-api-call': [

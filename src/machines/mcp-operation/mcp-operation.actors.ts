@@ -8,39 +8,27 @@
  * answer the server in `mcp-operation.server-requests.ts`.
  */
 import { fromCallback, fromPromise } from 'xstate';
-import { readRefusal } from '../../wire/http/refusal.js';
 import {
   cancelBody,
-  drainBounded,
   fetchWithoutRedirects,
-  isEventStream,
-  isResponseTo,
-  type OperationScope,
-  parseJsonText,
-  type ReadBudget,
-  readBoundedText,
-  readSseBatches,
-  rpcErrorOf,
-  type WireRequest,
-  type WireResponse,
+  SESSION_REVISION,
+  STATELESS_REVISION,
   type WireSend,
 } from '../../wire/index.js';
-import { type BytesReadCounter, bytesReadCounter } from '../bytes-read.js';
+import { DEFAULT_TASK_TIMEOUT_MS } from '../../wire/mcp/tasks.js';
+import { bytesReadCounter } from '../bytes-read.js';
 import { makeResolveCredentials, type TokenResolver } from '../credentials.js';
-import { SecretValue } from '../secret-value.js';
+import { makeMcpTaskActors } from '../mcp-task/mcp-task.actors.js';
+import { mcpTaskMachine } from '../mcp-task/mcp-task.machine.js';
+import type { McpTaskInput, TaskProgress } from '../mcp-task/mcp-task.types.js';
+import { type ByteReporter, type ExchangeInput, runExchange } from './mcp-operation.exchange.js';
 import {
   buildRequestHeaders,
   requestProgressToken,
-  SSE_ACCEPT,
   STREAMABLE_ACCEPT,
-  type StatelessFraming,
 } from './mcp-operation.messages.js';
-import { decodeRpcResponse, progressOf, runScopeOf } from './mcp-operation.policy.js';
-import {
-  type AnswerInputInput,
-  answerInputRequests,
-  handleServerMessage,
-} from './mcp-operation.server-requests.js';
+import { runScopeOf } from './mcp-operation.policy.js';
+import { type AnswerInputInput, answerInputRequests } from './mcp-operation.server-requests.js';
 import {
   type CallerStreamInput,
   type LegacyStreamInput,
@@ -55,6 +43,9 @@ import type {
   McpOperationEvent,
   RpcExchange,
 } from './mcp-operation.types.js';
+
+export type { ByteReporter, ExchangeInput } from './mcp-operation.exchange.js';
+
 /** What the actors depend on; both have defaults, so the bare machine runs without a token. */
 export interface McpOperationDependencies {
   /** Resolves a run's bearer token from its principal; default: no token. */
@@ -62,41 +53,6 @@ export interface McpOperationDependencies {
   /** Sends every request; default the wire's own (undici on one shared keep-alive pool). */
   readonly send?: WireSend;
 }
-
-/** Where bytes-read and upstream progress are reported (the parent machine). */
-export interface ByteReporter {
-  send(
-    event:
-      | { type: 'BYTES_READ'; bytes: number }
-      | { type: 'PROGRESS'; progress: number; total?: number; message?: string },
-  ): void;
-}
-
-/** Input of the `exchange` actor: one HTTP request and how to read its answer. */
-export interface ExchangeInput {
-  /** What every actor of the run shares. */
-  readonly base: ActorBase;
-  readonly reporter: ByteReporter;
-  readonly url: string;
-  readonly method: 'POST' | 'GET';
-  /** The JSON-RPC message to POST. */
-  readonly message?: object;
-  /** The id of the response to wait for; absent for notifications and legacy POSTs. */
-  readonly expectId?: number;
-  /** Resume an SSE response after this event id. */
-  readonly lastEventId?: string;
-  /** The request's progress token: matching progress notifications are reported. */
-  readonly progressToken?: string | number;
-  /**
-   * A stateless request (MCP 2026-07-28), framed with these headers; its answer is a stateless result,
-   * whose `resultType` is checked. Absent on the 2025 wires.
-   */
-  readonly stateless?: StatelessFraming;
-  /** The operation's byte ceiling and what it has already read. */
-  readonly maxBytes: number;
-  readonly alreadyRead: number;
-}
-
 /** Input of the `deleteSession` actor. */
 export interface DeleteSessionInput {
   /** What every actor of the run shares. */
@@ -178,159 +134,50 @@ export function answerInputInput(context: McpOperationContext): AnswerInputInput
   };
 }
 
+/**
+ * The input of the `driveTask` actor (the `mcpTask` machine) for the task the call's answer
+ * created: the call's base and URL, each request's limits and the task deadline, and the run
+ * itself as where status and progress go.
+ */
+export function taskInput(
+  context: McpOperationContext,
+  self: { send(event: TaskProgress): void },
+): McpTaskInput {
+  let open = true;
+  return {
+    revision: context.stateless ? STATELESS_REVISION : SESSION_REVISION,
+    // Entered only after `createsTask`, which saw the task.
+    created: context.task ?? {
+      taskId: '',
+      status: 'working',
+      createdAt: '',
+      lastUpdatedAt: '',
+      ttlMs: null,
+    },
+    base: actorBase(context),
+    url: context.url,
+    limits: {
+      request: context.limits.request,
+      task: { timeoutMs: context.limits.task?.timeoutMs ?? DEFAULT_TASK_TIMEOUT_MS },
+    },
+    maxInputRounds: context.maxInputRounds,
+    ...(context.progressToken === undefined ? {} : { progressToken: context.progressToken }),
+    progressTo: {
+      send: (event) => {
+        if (open) self.send(event);
+      },
+      close: () => {
+        open = false;
+      },
+    },
+    firstRequestId: context.pendingId + 1,
+  };
+}
+
 /** The input of the `deleteSession` actor that ends a stateful session. */
 export function deleteSessionInput(context: McpOperationContext): DeleteSessionInput {
   return { base: actorBase(context), url: context.url };
 }
-
-/** The read budget of one exchange: its ceiling, what it already read, and its byte counter. */
-function exchangeBudget(
-  input: ExchangeInput,
-  signal: AbortSignal,
-  response: WireResponse,
-): ReadBudget & Pick<BytesReadCounter, 'bytesRead' | 'closeUnreported'> {
-  const counter = bytesReadCounter(
-    signal,
-    reportGrowth((event) => input.reporter.send(event)),
-    input.alreadyRead,
-    response.body ?? undefined,
-  );
-  return {
-    bytesRead: counter.bytesRead,
-    closeUnreported: counter.closeUnreported,
-    onBytes: counter.onBytes,
-    maxBytes: input.maxBytes,
-    alreadyRead: input.alreadyRead,
-    signal,
-    ...input.base.scope,
-  };
-}
-
-/** Reads the awaited response from an SSE answer; an early end is an interruption for the chart. */
-async function readSseResponse(
-  response: WireResponse,
-  input: ExchangeInput,
-  budget: ReturnType<typeof exchangeBudget>,
-  expectId: number,
-  send: WireSend | undefined,
-  sessionId: SecretValue | undefined,
-): Promise<RpcExchange> {
-  let lastEventId: string | undefined;
-  let retryMs: number | undefined;
-  const batches = readSseBatches(response, {
-    maxFrameBytes: input.maxBytes,
-    onRetry: (ms) => {
-      retryMs = ms;
-    },
-    ...budget,
-  });
-  for await (const batch of batches) {
-    for (const message of batch) {
-      if (message.id !== undefined) lastEventId = message.id === '' ? undefined : message.id;
-      if (message.data === '') continue; // priming events carry an id and no payload
-      const scope = { observedReadBytes: budget.bytesRead(), ...input.base.scope };
-      const parsed = parseJsonText(message.data, scope);
-      const progress = progressOf(parsed, input.progressToken);
-      if (progress !== undefined) {
-        if (!budget.signal.aborted) input.reporter.send({ type: 'PROGRESS', ...progress });
-        continue;
-      }
-      if (await handleServerMessage(input.base, parsed, input.url, budget, send)) continue;
-      if (!isResponseTo(parsed, expectId)) continue; // notifications and other ids: not ours
-      return responseExchange(parsed, expectId, scope, input.stateless !== undefined, sessionId);
-    }
-  }
-  return { kind: 'interrupted', lastEventId, retryMs };
-}
-
-/**
- * The exchange of the answer `parsed` to request `expectId`, with the session the server assigned
- * (a malformed answer throws the wire's refusal); a stateless answer's marks (no `resultType`,
- * `input_required`) are present only when set.
- */
-function responseExchange(
-  parsed: unknown,
-  expectId: number,
-  scope: OperationScope,
-  stateless: boolean,
-  sessionId: SecretValue | undefined,
-): RpcExchange {
-  const decoded = decodeRpcResponse(parsed, expectId, scope, stateless);
-  if (!decoded.ok) throw decoded.error;
-  if (decoded.inputRequired !== undefined) {
-    return {
-      kind: 'response',
-      value: undefined,
-      sessionId,
-      inputRequired: decoded.inputRequired,
-    };
-  }
-  return decoded.untyped === true
-    ? { kind: 'response', value: decoded.value, sessionId, untyped: true }
-    : { kind: 'response', value: decoded.value, sessionId };
-}
-
-/** One exchange: the request, then its answer with the bytes it read and did not report. */
-async function runExchange(
-  input: ExchangeInput,
-  signal: AbortSignal,
-  send: WireSend | undefined,
-): Promise<RpcExchange> {
-  const isPost = input.method === 'POST';
-  const request: WireRequest = {
-    url: new URL(input.url),
-    method: input.method,
-    headers: buildRequestHeaders(input.base.headers, {
-      accept: isPost ? STREAMABLE_ACCEPT : SSE_ACCEPT,
-      ...(isPost ? { contentType: 'application/json' } : {}),
-      ...(input.lastEventId === undefined ? {} : { lastEventId: input.lastEventId }),
-      ...input.stateless,
-    }),
-    signal,
-    ...(input.message === undefined ? {} : { body: JSON.stringify(input.message) }),
-  };
-  const response = await fetchWithoutRedirects(request, input.base.scope, input.base.fence, send);
-  const budget = exchangeBudget(input, signal, response);
-  const answer = await readAnswer(response, input, budget, send);
-  return { unreportedBytes: budget.closeUnreported(), ...answer };
-}
-
-/** What the answer to one exchange says, read within its budget. */
-async function readAnswer(
-  response: WireResponse,
-  input: ExchangeInput,
-  budget: ReturnType<typeof exchangeBudget>,
-  send: WireSend | undefined,
-): Promise<RpcExchange> {
-  if (!response.ok) {
-    // The machine's guards decide what a status means; the wire reads a refusal one way for
-    // every connection (decision 0041): a 401's body cancelled, any other body to its excerpt.
-    const refusal = await readRefusal(response, budget);
-    const rpcError = rpcErrorOf(refusal.body);
-    return rpcError === undefined
-      ? { kind: 'http-error', ...refusal }
-      : { kind: 'http-error', rpcError, ...refusal };
-  }
-  const sessionHeader = response.headers.get('mcp-session-id');
-  const sessionId = sessionHeader ? new SecretValue(sessionHeader) : undefined;
-  if (input.expectId === undefined) {
-    await drainBounded(response, budget);
-    return { kind: 'accepted', status: response.status };
-  }
-  if (isEventStream(response.headers.get('content-type'))) {
-    return readSseResponse(response, input, budget, input.expectId, send, sessionId);
-  }
-  const text = await readBoundedText(response, budget);
-  const scope = { observedReadBytes: budget.bytesRead(), ...input.base.scope };
-  return responseExchange(
-    parseJsonText(text, scope),
-    input.expectId,
-    scope,
-    input.stateless !== undefined,
-    sessionId,
-  );
-}
-
 /** Builds the named actors of `mcpOperation`; pass them to `mcpOperationMachine.provide`. */
 export function makeMcpOperationActors(deps: McpOperationDependencies = {}) {
   // `undefined` lets the wire use its default sender: one home for that default.
@@ -367,6 +214,9 @@ export function makeMcpOperationActors(deps: McpOperationDependencies = {}) {
       });
       return () => stopStream(controller);
     }),
+
+    /** Drives the task a `tools/call` answer created to its end (the `mcpTask` machine). */
+    driveTask: mcpTaskMachine.provide({ actors: makeMcpTaskActors({ send }) }),
 
     /** Asks the call's caller what the server asks in an `input_required` round. */
     answerInputRequests: fromPromise<Readonly<Record<string, unknown>>, AnswerInputInput>(

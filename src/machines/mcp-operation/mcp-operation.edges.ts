@@ -16,6 +16,7 @@ import {
   STATELESS_REVISION,
   supportedVersionsOf,
 } from '../../wire/index.js';
+import type { TaskSnapshot } from '../../wire/mcp/tasks.js';
 import { readSoFar } from '../bytes-read.js';
 import {
   challengeOf,
@@ -25,7 +26,6 @@ import {
   refusalOf,
   type With,
 } from '../connection-outcomes.js';
-
 import { remainingMs } from '../deadline.js';
 import type { SecretValue } from '../secret-value.js';
 import { type ByteReporter, exchangeInput } from './mcp-operation.actors.js';
@@ -42,6 +42,7 @@ import {
   resumeDelayMs,
   runScopeOf,
   SESSION_END_TIMEOUT_MS,
+  taskBackstopMs,
 } from './mcp-operation.policy.js';
 import type {
   AbandonCause,
@@ -247,8 +248,19 @@ export const answerOf = (args: ExchangeDone): Answer => ({ value: responseOf(arg
 export const exchangePageOf = (args: WithContext & ExchangeDone) =>
   pageOf(args.context, answerOf(args));
 
+/**
+ * The call's answer is a task: the run drives it (`task`, the `mcpTask` machine), keeping the
+ * answer's byte count. Before the plain answer, which a task answer is not.
+ */
+export const taskCreated = {
+  guard: { type: 'createsTask', params: exchangeOf<RpcExchange> },
+  target: '#mcpOperation.task',
+  actions: { type: 'assignTask', params: responseOf },
+} as const;
+
 type ProgressReport = { progress: number; total?: number; message?: string };
-const progressEventOf = ({ event }: With<ProgressReport>): ProgressReport => ({
+/** A progress report, as `relayProgress` takes it. */
+export const progressEventOf = ({ event }: With<ProgressReport>): ProgressReport => ({
   progress: event.progress,
   ...(event.total === undefined ? {} : { total: event.total }),
   ...(event.message === undefined ? {} : { message: event.message }),
@@ -321,6 +333,8 @@ export const mcpOperationDelays = {
     remainingMs(context.requestDeadlineAt, Date.now()),
   RESUME_DELAY: ({ context }: WithContext) => resumeDelayMs(context.retryMs),
   SESSION_END_DEADLINE: SESSION_END_TIMEOUT_MS,
+  // A backstop only: `mcpTask` ends itself by its own deadlines first (decision 0042).
+  TASK_BACKSTOP: ({ context }: WithContext) => remainingMs(context.taskBackstopAt, Date.now()),
 };
 
 /** The actions two or more parts of the chart take, spread into the setup of `mcpOperation`. */
@@ -373,6 +387,12 @@ export const sharedActions = {
     sessionId: params.sessionId,
   })),
   switchToSse: assignRun({ transport: 'sse' as const }),
+  // The call became a task: its snapshot for `mcpTask`, the answer's bytes counted.
+  assignTask: assignRun(({ context, event }, params: { task?: TaskSnapshot } | undefined) => ({
+    task: params?.task,
+    readBytes: readSoFar(context, event),
+    taskBackstopAt: Date.now() + taskBackstopMs(context.limits),
+  })),
   // No handshake: the version is the stateless wire's own, sent with every request.
   switchToStateless: assignRun({ stateless: true, protocolVersion: STATELESS_REVISION }),
   // The run switched to the other revision (or retried its version); it never switches again.

@@ -280,6 +280,9 @@ export const mcpOperationGuards = {
 
   /** The exchange carried the awaited JSON-RPC response. */
   isResponse: (_: unknown, { exchange }: ExchangeParams): boolean => exchange.kind === 'response',
+  /** The server runs the call as a task: `mcpTask` drives it to its end (decision 0042). */
+  createsTask: (_: unknown, { exchange }: ExchangeParams): boolean =>
+    exchange.kind === 'response' && exchange.task !== undefined,
 
   /** The SSE response broke off after an event id, and the resumption bound is not reached. */
   canResume: (_: unknown, { exchange, resumeAttempts }: ResumeParams): boolean =>

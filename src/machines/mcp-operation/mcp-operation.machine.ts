@@ -13,16 +13,18 @@
  * model, the diagrams and every transition record see one machine. A state reads in at most four
  * files: its region (or this file), the glossary, the guards and the actors.
  */
-import { setup } from 'xstate';
-import { STATELESS_LOG_LEVEL } from '../../wire/index.js';
+import { sendTo, setup } from 'xstate';
+import { SESSION_REVISION, STATELESS_LOG_LEVEL } from '../../wire/index.js';
 import { readSoFar } from '../bytes-read.js';
 import { connectionFailureActions, reasonOf, type With } from '../connection-outcomes.js';
 import { toCredentials } from '../credentials.js';
+import type { McpTaskOutput } from '../mcp-task/mcp-task.types.js';
 import { SecretValue } from '../secret-value.js';
 import {
   deleteSessionInput,
   exchangeInput,
   makeMcpOperationActors,
+  taskInput,
 } from './mcp-operation.actors.js';
 import {
   assignRun,
@@ -30,6 +32,7 @@ import {
   failOnError,
   handshakeDeadline,
   mcpOperationDelays,
+  progressEventOf,
   sharedActions,
   type WithContext,
 } from './mcp-operation.edges.js';
@@ -41,6 +44,7 @@ import {
   MAX_INPUT_ROUNDS,
   MAX_TOOL_LIST_PAGES,
   runScopeOf,
+  taskBackstopMs,
 } from './mcp-operation.policy.js';
 import { sessionActions, sessionRegion } from './mcp-operation.session.js';
 import { sseActions, sseRegion } from './mcp-operation.sse.js';
@@ -113,6 +117,19 @@ export const mcpOperationSetup = setup({
     ...sessionActions,
     ...sseActions,
     ...statelessActions,
+    // The task's end is the call's: its result (with the wire the call spoke), or its failure.
+    settleTask: assignRun(({ context }, params: { output: McpTaskOutput }) => ({
+      outcome: params.output.ok
+        ? {
+            ok: true as const,
+            result: params.output.result,
+            transport: context.transport,
+            protocolVersion: context.protocolVersion ?? SESSION_REVISION,
+          }
+        : { ok: false as const, error: params.output.error },
+    })),
+    // The caller's abort reaches the task, which cancels it on the server before it ends.
+    forwardCancel: sendTo('driveTask', ({ event }) => event),
     assignToken: assignRun((_, params: { token: SecretValue | undefined }) => ({
       token: params.token,
     })),
@@ -180,6 +197,8 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       // A retry that brings answers sends them, with the server's state, on its first request.
       inputRequired: answeredState(input.relay?.answered),
       inputResponses: input.relay?.answered?.inputResponses,
+      task: undefined,
+      taskBackstopAt: 0,
       progressToken: input.progressToken,
       trace: input.trace,
       outcome: undefined,
@@ -230,6 +249,39 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
     sse: sseRegion,
     // MCP 2026-07-28: one POST per request, no handshake, no session (its own file).
     stateless: statelessRegion,
+    // The call became a task: `mcpTask` drives it to its end (polls, input rounds, the task
+    // deadline, and `tasks/cancel` on the caller's abort). Its outcome is the call's.
+    task: {
+      meta: { operation: 'tools/call' },
+      invoke: {
+        id: 'driveTask',
+        src: 'driveTask',
+        input: ({ context, self }) => taskInput(context, self),
+        onDone: {
+          target: 'closing',
+          actions: {
+            type: 'settleTask',
+            params: ({ event }: With<{ readonly output: McpTaskOutput }>) => ({
+              output: event.output,
+            }),
+          },
+        },
+        onError: failOnError,
+      },
+      after: {
+        TASK_BACKSTOP: {
+          target: 'closing',
+          actions: {
+            type: 'failTimeout',
+            params: ({ context }: WithContext) => ({ timeoutMs: taskBackstopMs(context.limits) }),
+          },
+        },
+      },
+      on: {
+        CANCEL: { actions: 'forwardCancel' },
+        PROGRESS: { actions: { type: 'relayProgress', params: progressEventOf } },
+      },
+    },
     // The outcome is decided: close the standalone stream if one is held, then tell the server.
     closing: {
       entry: 'closeCallerStream',

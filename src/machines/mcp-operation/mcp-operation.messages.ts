@@ -20,6 +20,12 @@ import {
   writeTraceMeta,
 } from '../../wire/index.js';
 import { CLIENT_INFO } from '../../wire/mcp/client-info.js';
+import {
+  type TaskRequest,
+  type TaskRevision,
+  withTaskAugmentation,
+  withTasksExtension,
+} from '../../wire/mcp/tasks.js';
 import { INITIALIZE_ID } from './mcp-operation.policy.js';
 import type { HeaderParts, McpRequest } from './mcp-operation.types.js';
 /** What a POST accepts: a JSON answer or an SSE stream (Streamable HTTP). */
@@ -125,12 +131,13 @@ export function statelessRequestMessage(
   answered?: AnsweredInput,
 ): JsonRpcRequest {
   const { method, params } = requestEnvelope(request, cursor);
-  const meta: Record<string, unknown> = {
-    [META.protocolVersion]: STATELESS_REVISION,
-    [META.clientCapabilities]: declaredCapabilities(envelope.capabilities),
-    [META.clientInfo]: { ...CLIENT_INFO },
-  };
-  writeTraceMeta(meta, envelope.trace);
+  // A call may become a task: the tasks extension is declared on it, and the server decides.
+  const meta = statelessMeta(
+    method === 'tools/call'
+      ? withTasksExtension(declaredCapabilities(envelope.capabilities))
+      : declaredCapabilities(envelope.capabilities),
+    envelope.trace,
+  );
   if (envelope.logLevel !== undefined) meta[META.logLevel] = envelope.logLevel;
   if (envelope.progressToken !== undefined && method === 'tools/call') {
     meta.progressToken = envelope.progressToken;
@@ -143,6 +150,39 @@ export function statelessRequestMessage(
     if (answered.requestState !== undefined) withMeta.requestState = answered.requestState;
   }
   return buildJsonRpcRequest(id, method, withMeta);
+}
+
+/** The `_meta` envelope every stateless request carries: version, capabilities, client, trace. */
+function statelessMeta(
+  capabilities: Record<string, unknown>,
+  trace: WireTraceContext | undefined,
+): Record<string, unknown> {
+  const meta: Record<string, unknown> = {
+    [META.protocolVersion]: STATELESS_REVISION,
+    [META.clientCapabilities]: capabilities,
+    [META.clientInfo]: { ...CLIENT_INFO },
+  };
+  writeTraceMeta(meta, trace);
+  return meta;
+}
+
+/**
+ * A `tasks/*` request of a call that became a task, under JSON-RPC id `id`. On 2026-07-28 it
+ * carries the stateless envelope with the tasks extension declared (the server MUST refuse a
+ * `tasks/*` request without it); on 2025-11-25 it is the bare request, sent in the task's session.
+ */
+export function taskRequestMessage(
+  request: TaskRequest,
+  id: number,
+  revision: TaskRevision,
+  capabilities: ToolCallerCapabilities,
+  trace: WireTraceContext | undefined,
+): JsonRpcRequest {
+  if (revision !== STATELESS_REVISION)
+    return buildJsonRpcRequest(id, request.method, request.params);
+  const params: Record<string, unknown> = { ...request.params };
+  params._meta = statelessMeta(withTasksExtension(declaredCapabilities(capabilities)), trace);
+  return buildJsonRpcRequest(id, request.method, params);
 }
 
 /** What a retry after `input_required` carries: the caller's answers and the server's state. */
@@ -187,7 +227,7 @@ export function requestMessage(
   progressToken?: string | number,
   trace?: WireTraceContext,
 ): JsonRpcRequest {
-  const { method, params } = requestEnvelope(request, cursor);
+  const { method, params } = requestEnvelope(request, cursor, true);
   const progress = requestProgressToken(request, progressToken);
   if (progress === undefined && trace === undefined) return buildJsonRpcRequest(id, method, params);
   // The token and the trace context are set after the copies, so neither the caller's `_meta` nor
@@ -201,13 +241,25 @@ export function requestMessage(
   return buildJsonRpcRequest(id, method, withMeta);
 }
 
-/** The JSON-RPC method name and params of the run's request (a `tools/list` page cursor too). */
+/**
+ * The JSON-RPC method name and params of the run's request (a `tools/list` page cursor too), with
+ * `params.task` when `augment` and the request asks for a task.
+ */
 export function requestEnvelope(
   request: McpRequest,
   cursor: string | undefined,
+  augment = false,
 ): { method: string; params: Record<string, unknown> } {
-  if (request.method === 'tools/call')
-    return { method: 'tools/call', params: { ...request.params } };
+  if (request.method === 'tools/call') {
+    // A 2025 task-augmented call (`augment`: the session wires) asks for a task kept as long as the call waits for it.
+    return {
+      method: 'tools/call',
+      params:
+        request.task === undefined || !augment
+          ? { ...request.params }
+          : withTaskAugmentation(request.params, request.task.ttlMs),
+    };
+  }
   return { method: 'tools/list', params: cursor === undefined ? {} : { cursor } };
 }
 

@@ -15,10 +15,18 @@ import {
   parseCallToolResult,
   parseInitializeResult,
   parseListToolsResult,
+  SESSION_REVISION,
+  STATELESS_REVISION,
   unwrapJsonRpcResponse,
 } from '../../wire/index.js';
+import {
+  createdTaskOf,
+  DEFAULT_TASK_TIMEOUT_MS,
+  TASK_CANCEL_TIMEOUT_MS,
+} from '../../wire/mcp/tasks.js';
 import type {
   DecodedResponse,
+  McpOperationInput,
   McpRequest,
   McpRequestResult,
   McpToolList,
@@ -179,16 +187,25 @@ export function requestResult(
 
 /**
  * Decodes one JSON-RPC response for the operation that awaits it: unwraps the envelope and
- * validates the result with the MCP SDK's schemas. Never throws.
+ * validates the result with the MCP SDK's schemas; with `tasks`, a `tools/call` answered with a
+ * task gives the task instead. Never throws.
  */
 export function decodeRpcResponse(
   message: unknown,
   expectedId: number,
   scope: OperationScope,
   stateless = false,
+  tasks = false,
 ): DecodedResponse {
   try {
     const result = unwrapJsonRpcResponse(message, expectedId, scope);
+    // A call the server runs as a task (the 2026 flat answer, the 2025 nested one) is driven by
+    // `mcpTask`; a malformed one is refused here.
+    const task =
+      tasks && scope.operation === 'tools/call'
+        ? createdTaskOf(result, stateless ? STATELESS_REVISION : SESSION_REVISION, scope)
+        : undefined;
+    if (task !== undefined) return { ok: true, value: undefined, task };
     const inputRequired = stateless ? inputRequiredOf(result, scope) : undefined;
     if (inputRequired !== undefined) return { ok: true, value: undefined, inputRequired };
     const value = parseResult(result, scope);
@@ -241,4 +258,17 @@ export function requestWindowEnd(
   return limits.maxTotalTimeoutMs === undefined
     ? window
     : Math.min(window, startedAt + limits.maxTotalTimeoutMs);
+}
+
+/**
+ * How long the run waits for `mcpTask` at most: the task deadline, one more request window and the
+ * bounded `tasks/cancel`. The task machine ends itself well before; this only makes sure that no
+ * wait of the run is without a deadline.
+ */
+export function taskBackstopMs(limits: McpOperationInput['limits']): number {
+  return (
+    (limits.task?.timeoutMs ?? DEFAULT_TASK_TIMEOUT_MS) +
+    limits.request.timeoutMs +
+    TASK_CANCEL_TIMEOUT_MS
+  );
 }

@@ -35,6 +35,7 @@ import {
   responseOf,
   supportedOf,
   switchOf,
+  taskCreated,
   unauthorized,
   type WithContext,
   type WithSelf,
@@ -69,6 +70,7 @@ const initializeInput = ({ context, self }: WithSelf) =>
 const requestOutcomes = [
   ...refusals,
   ...pageOutcomes(exchangePageOf, answerOf, true),
+  taskCreated,
   {
     guard: { type: 'isResponse', params: exchangeOf<RpcExchange> },
     target: CLOSING,

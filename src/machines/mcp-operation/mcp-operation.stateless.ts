@@ -36,6 +36,7 @@ import {
   requestWindow,
   supportedOf,
   switchOf,
+  taskCreated,
   unauthorized,
   type WithContext,
   type WithSelf,
@@ -167,6 +168,7 @@ export const statelessRegion = {
           },
           httpError,
           ...pageOutcomes(exchangePageOf, answerOf, true),
+          taskCreated,
           {
             guard: { type: 'isResponse', params: exchangeOf<RpcExchange> },
             target: CLOSING,

@@ -20,6 +20,7 @@ import type {
   STATELESS_LOG_LEVEL,
   WireTraceContext,
 } from '../../wire/index.js';
+import type { TaskSnapshot } from '../../wire/mcp/tasks.js';
 import type { CancelEvent, MachineResult } from '../run-machine.js';
 import type { SecretValue } from '../secret-value.js';
 
@@ -46,6 +47,11 @@ export type McpRequest =
       readonly params: { readonly name: string; readonly arguments: Record<string, unknown> };
       /** The arguments the stateless wire mirrors into `Mcp-Param-*` headers (`x-mcp-header`). */
       readonly headerParams?: readonly McpHeaderParam[];
+      /**
+       * 2025-11-25: call the tool as a task (`params.task`), asking the server to keep it `ttlMs`;
+       * the stateless wire never sends it (there the server decides).
+       */
+      readonly task?: { readonly ttlMs: number };
     };
 
 /** Which wire the operation ended up on. */
@@ -96,8 +102,15 @@ export interface McpOperationInput {
   readonly discovered?: boolean;
   /** The request to perform after the handshake. */
   readonly request: McpRequest;
-  /** Handshake limits are always the discovery limits; request limits are the phase's. */
-  readonly limits: { readonly handshake: PhaseLimits; readonly request: PhaseLimits };
+  /**
+   * Handshake limits are always the discovery limits; request limits are the phase's (each task
+   * request's too); the task deadline bounds a call that became a task (default 10 minutes).
+   */
+  readonly limits: {
+    readonly handshake: PhaseLimits;
+    readonly request: PhaseLimits;
+    readonly task?: { readonly timeoutMs: number };
+  };
   /** How many `tools/list` pages to follow; default `MAX_TOOL_LIST_PAGES`. */
   readonly maxListPages?: number;
   /** How many `input_required` rounds a stateless call answers; default `MAX_INPUT_ROUNDS`. */
@@ -141,6 +154,8 @@ export type DecodedResponse =
       readonly untyped?: boolean;
       /** A stateless `input_required` result: what the server asks before it completes. */
       readonly inputRequired?: InputRequired;
+      /** A `tools/call` the server runs as a task: the task it created (`value` is undefined). */
+      readonly task?: TaskSnapshot;
     }
   | { readonly ok: false; readonly error: unknown };
 
@@ -224,6 +239,10 @@ export interface McpOperationContext
   inputRequired: InputRequired | undefined;
   /** The caller's answers to the last round, sent with the retry. */
   inputResponses: Readonly<Record<string, unknown>> | undefined;
+  /** The task the call's answer created, once it did (`mcpTask` drives it). */
+  task: TaskSnapshot | undefined;
+  /** When the run stops waiting for `mcpTask` (a backstop past the task's own deadlines). */
+  taskBackstopAt: number;
   /** The final outcome, decided before teardown. */
   outcome: McpOperationOutput | undefined;
 }
@@ -290,6 +309,8 @@ export type RpcExchange = { readonly unreportedBytes?: number } & (
       readonly untyped?: boolean;
       /** A stateless `input_required` result (its `value` is then undefined). */
       readonly inputRequired?: InputRequired;
+      /** A `tools/call` the server runs as a task (its `value` is then undefined). */
+      readonly task?: TaskSnapshot;
     }
   | {
       readonly kind: 'interrupted';

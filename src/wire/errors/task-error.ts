@@ -11,6 +11,7 @@ import {
   type ConnectionErrorScope,
   ConnectionOperationError,
   duringOperation,
+  MAX_ERROR_BODY_CHARS,
   projection,
 } from './errors.js';
 
@@ -76,7 +77,9 @@ export class ConnectionTaskError extends ConnectionOperationError {
   constructor(fields: ConnectionErrorScope & TaskErrorFields) {
     const bound = fields.timeoutMs === undefined ? '' : ` (${fields.timeoutMs} ms)`;
     const server =
-      fields.rpcMessage === undefined ? '' : `: ${fields.rpcCode} ${fields.rpcMessage}`;
+      fields.rpcMessage === undefined
+        ? ''
+        : `: ${fields.rpcCode} ${fields.rpcMessage.slice(0, MAX_ERROR_BODY_CHARS)}`;
     super(
       fields,
       `task ${fields.taskId} ${DESCRIBED[fields.end]}${bound}${server}, last seen ${fields.status}${duringOperation(fields.operation)}`,
@@ -84,10 +87,11 @@ export class ConnectionTaskError extends ConnectionOperationError {
     this.end = fields.end;
     this.taskId = fields.taskId;
     this.status = fields.status;
-    this.statusMessage = fields.statusMessage;
+    // The server's words are kept bounded, as an error body's excerpt is.
+    this.statusMessage = fields.statusMessage?.slice(0, MAX_ERROR_BODY_CHARS);
     this.timeoutMs = fields.timeoutMs;
     this.rpcCode = fields.rpcCode;
-    this.rpcMessage = fields.rpcMessage;
+    this.rpcMessage = fields.rpcMessage?.slice(0, MAX_ERROR_BODY_CHARS);
     this.rpcData = fields.rpcData;
   }
 

@@ -57,6 +57,12 @@ export const DEFAULT_TASK_POLL_MS = 1_000;
  * request); four polls a second at most, any interval of a quarter second or more honoured.
  */
 export const MIN_TASK_POLL_MS = 250;
+/** The default deadline of a call that became a task, from creation to end: 10 minutes. */
+export const DEFAULT_TASK_TIMEOUT_MS = 600_000;
+
+/** How long a best-effort `tasks/cancel` may take (as the session's `DELETE`, decision 0005). */
+export const TASK_CANCEL_TIMEOUT_MS = 2_000;
+
 /** The longest poll delay, mcpkit's cap: an hour-long interval must not park a finished task. */
 export const MAX_TASK_POLL_MS = 30_000;
 

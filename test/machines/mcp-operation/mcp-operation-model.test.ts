@@ -57,7 +57,7 @@ const MODELS: readonly {
   {
     name: 'tools/call',
     options: mcpModelOptions,
-    size: { states: 67, edges: 550, finalEdges: 243, legacyPostEdges: 113 },
+    size: { states: 71, edges: 582, finalEdges: 251, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
@@ -66,7 +66,7 @@ const MODELS: readonly {
     options: mcpTokenlessModelOptions,
     // The call model without `credentials`: one state and its four edges (done, error, deadline,
     // CANCEL) fewer, three of them into the final state.
-    size: { states: 66, edges: 546, finalEdges: 240, legacyPostEdges: 113 },
+    size: { states: 70, edges: 578, finalEdges: 248, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
@@ -89,14 +89,14 @@ const MODELS: readonly {
   {
     name: 'tools/call, transport streamable-http',
     options: mcpStreamableOnlyModelOptions,
-    size: { states: 57, edges: 312, finalEdges: 135, legacyPostEdges: 0 },
+    size: { states: 61, edges: 344, finalEdges: 143, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
   {
     name: 'tools/call relaying to a caller that can sample, transport streamable-http',
     options: mcpRelayModelOptions,
-    size: { states: 59, edges: 324, finalEdges: 141, legacyPostEdges: 0 },
+    size: { states: 63, edges: 356, finalEdges: 149, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
@@ -106,7 +106,7 @@ const MODELS: readonly {
     // the run (no cancellation notice, no session).
     name: 'tools/call, protocol 2026-07-28',
     options: mcpStatelessModelOptions,
-    size: { states: 15, edges: 116, finalEdges: 99, legacyPostEdges: 0 },
+    size: { states: 19, edges: 144, finalEdges: 115, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
@@ -115,7 +115,7 @@ const MODELS: readonly {
     // questions go back to the client) instead of an answering round.
     name: 'tools/call, protocol 2026-07-28, a caller that answers by a retry',
     options: mcpStatelessDeferringModelOptions,
-    size: { states: 7, edges: 54, finalEdges: 48, legacyPostEdges: 0 },
+    size: { states: 9, edges: 68, finalEdges: 56, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
@@ -131,7 +131,7 @@ const MODELS: readonly {
     // answers, the 2025 call model; a -32022 after the move ends the run instead of moving back.
     name: 'tools/call, auto (the stateless POST first)',
     options: mcpAutoModelOptions,
-    size: { states: 75, edges: 633, finalEdges: 307, legacyPostEdges: 113 },
+    size: { states: 81, edges: 680, finalEdges: 323, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
@@ -140,7 +140,7 @@ const MODELS: readonly {
     // to the stateless POST once.
     name: 'tools/call, a 2025 revision that may be contradicted once',
     options: mcpDiscoveredModelOptions,
-    size: { states: 74, edges: 608, finalEdges: 293, legacyPostEdges: 113 },
+    size: { states: 80, edges: 654, finalEdges: 309, legacyPostEdges: 113 },
     intoLegacy: ONLY_FIRST_INITIALIZE_ON_400_404_405,
     probes: true,
   },
@@ -575,14 +575,17 @@ describe('the checks catch defects seeded into a copy of mcpOperation', () => {
   });
 });
 
-/** Edges of the relaying model that decide the outcome while the standalone stream is held. */
-const DECIDING_WHILE_STREAM_HELD = 135;
+/**
+ * Edges of the relaying model that decide the outcome while the standalone stream is held (the
+ * edges out of `task` among them: its two endings, its actor's failure and its backstop).
+ */
+const DECIDING_WHILE_STREAM_HELD = 151;
 /** The same in the model of a call that asked for progress (held only in a stateful session). */
-const DECIDING_WHILE_PROGRESS_STREAM_HELD = 65;
+const DECIDING_WHILE_PROGRESS_STREAM_HELD = 73;
 /** Of the relaying model's, the edges into `cancellingRequest` or `endingSession`, not the final state. */
-const DECIDING_INTO_TEARDOWN_STATES = 81;
+const DECIDING_INTO_TEARDOWN_STATES = 89;
 /** Edges into the final state of the call model (MODELS[0].size.finalEdges). */
-const CALL_MODEL_FINAL_EDGES = 243;
+const CALL_MODEL_FINAL_EDGES = 251;
 /** Legacy POST states reached once the fence guard lets the model's off-fence endpoint through. */
 const UNFENCED_LEGACY_POSTS = 1;
 

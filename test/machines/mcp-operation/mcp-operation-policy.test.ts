@@ -253,6 +253,14 @@ describe('statelessRequestMessage', () => {
     'io.modelcontextprotocol/clientInfo': { name: 'stitchkit-transport', version: '0.1.0' },
   };
 
+  /** A call may become a task: it declares the tasks extension (a listing does not). */
+  const callMeta = {
+    ...meta,
+    'io.modelcontextprotocol/clientCapabilities': {
+      extensions: { 'io.modelcontextprotocol/tasks': {} },
+    },
+  };
+
   it('carries the envelope instead of a session, and the progress token of a call', () => {
     const call = { method: 'tools/call', params: { name: 'echo', arguments: { a: 1 } } } as const;
     const envelope = { progressToken: 'p-1', capabilities: {}, logLevel: undefined };
@@ -260,7 +268,7 @@ describe('statelessRequestMessage', () => {
       jsonrpc: '2.0',
       id: 2,
       method: 'tools/call',
-      params: { name: 'echo', arguments: { a: 1 }, _meta: { ...meta, progressToken: 'p-1' } },
+      params: { name: 'echo', arguments: { a: 1 }, _meta: { ...callMeta, progressToken: 'p-1' } },
     });
   });
 
@@ -270,7 +278,7 @@ describe('statelessRequestMessage', () => {
     expect(statelessRequestMessage(call, 4, undefined, envelope).params).toEqual({
       name: 'echo',
       arguments: {},
-      _meta: { ...meta, 'io.modelcontextprotocol/logLevel': 'debug' },
+      _meta: { ...callMeta, 'io.modelcontextprotocol/logLevel': 'debug' },
     });
   });
 

@@ -1,0 +1,280 @@
+/**
+ * The glossary of `mcpTask`: the edge fragments its request states share, its named delays and
+ * its actions (spread into the setup in `mcp-task.machine.ts`). A state of the task reads in at
+ * most four files: the chart, this glossary, the guards and the actors.
+ */
+import { assign } from 'xstate';
+import type { CallToolResult } from '../../binding/kernel/mcp-types.js';
+import {
+  ConnectionAuthorizationRequiredError,
+  type ConnectionOperation,
+  ConnectionProtocolError,
+  ConnectionRequestError,
+  type RpcErrorBody,
+  rpcRefusalViolation,
+} from '../../wire/index.js';
+import { pollDelayMs } from '../../wire/mcp/tasks.js';
+import {
+  challengeOf,
+  errorOf,
+  exchangeOf,
+  failed,
+  type RefusalParams,
+  refusalOf,
+  runFailureActions,
+  type With,
+} from '../connection-outcomes.js';
+import { remainingMs } from '../deadline.js';
+import {
+  completedResultOf,
+  deadlineOf,
+  rpcFailureOf,
+  statusChanged,
+  TASK_CANCEL_TIMEOUT_MS,
+  taskError,
+  taskScope,
+  unansweredOf,
+} from './mcp-task.policy.js';
+import type { McpTaskContext, McpTaskEvent, TaskExchange } from './mcp-task.types.js';
+
+export type WithContext = { readonly context: McpTaskContext };
+export type TaskDone = With<{ readonly output: TaskExchange }>;
+
+/** An `assign` typed for `mcpTask`'s context and events. */
+function assignTask<P = undefined>(
+  assignment: (
+    args: { readonly context: McpTaskContext; readonly event: McpTaskEvent },
+    params: P,
+  ) => Partial<McpTaskContext>,
+) {
+  return assign<McpTaskContext, McpTaskEvent, P, McpTaskEvent, never>(assignment);
+}
+
+/** A status answer and where the call stands with the task's input rounds, for the guards. */
+export const statusParams = ({ context, event }: WithContext & TaskDone) => ({
+  exchange: event.output,
+  revision: context.revision,
+  answeredKeys: context.answeredKeys,
+  round: context.inputRound,
+  maxRounds: context.maxInputRounds,
+});
+/** The answer in hand, for the actions that take it. */
+export const answerOf = ({ event }: TaskDone) => ({ exchange: event.output });
+// Taken only after `isHttpError` on a refusal with a JSON-RPC body.
+const rpcRefusalOf = ({ event }: TaskDone) =>
+  event.output.kind === 'http-error' && event.output.rpcError !== undefined
+    ? { status: event.output.status, rpcError: event.output.rpcError }
+    : undefined;
+
+/** The task deadline: the task is cancelled, and the call ends with a timeout or expired task. */
+export const taskDeadline = {
+  TASK_DEADLINE: { target: 'cancelling', actions: 'failTaskDeadline' },
+} as const;
+/** A task request's own deadline: the task is cancelled, and the call ends with a timeout. */
+export const requestDeadline = {
+  REQUEST_DEADLINE: { target: 'cancelling', actions: 'failRequestDeadline' },
+  ...taskDeadline,
+} as const;
+
+/** The answers every task request refuses alike: a 401, an unknown task, any other refusal. */
+export const refusedAnswer = [
+  {
+    guard: { type: 'isUnauthorized', params: exchangeOf<TaskExchange> },
+    target: 'done',
+    actions: { type: 'failUnauthorized', params: challengeOf },
+  },
+  {
+    guard: { type: 'isTaskGone', params: exchangeOf<TaskExchange> },
+    target: 'done',
+    actions: 'failTaskGone',
+  },
+  {
+    guard: { type: 'isHttpError', params: exchangeOf<TaskExchange> },
+    target: 'cancelling',
+    actions: {
+      type: 'failRefused',
+      params: (args: TaskDone) => ({ refusal: refusalOf(args), rpc: rpcRefusalOf(args) }),
+    },
+  },
+] as const;
+
+/** A task request failed: an unknown task ends the call, any other failure cancels the task. */
+export const failedRequest = [
+  {
+    guard: { type: 'isGoneError', params: errorOf },
+    target: 'done',
+    actions: 'failTaskGone',
+  },
+  { target: 'cancelling', actions: { type: 'failWithError', params: errorOf } },
+] as const;
+
+/** An answer that is none of those the request expects. */
+export function unexpectedAnswer(violation: string) {
+  return {
+    target: 'cancelling',
+    actions: { type: 'failProtocol', params: { violation } },
+  } as const;
+}
+
+/** The status in hand becomes the task as last seen; a change of it is reported as progress. */
+export const seeStatus = [
+  { type: 'reportStatus', params: answerOf },
+  { type: 'assignStatus', params: answerOf },
+] as const;
+
+/** The named deadlines of `mcpTask`. */
+export const mcpTaskDelays = {
+  // The server's latest interval, clamped (250 ms .. 30 s; 1 s when it sends none).
+  POLL_DELAY: ({ context }: WithContext) => pollDelayMs(context.task.pollIntervalMs),
+  // The first of the call's task deadline and the task's life, as the server last stated it.
+  TASK_DEADLINE: ({ context }: WithContext) => remainingMs(context.deadline.at, Date.now()),
+  // Each task request's own window: the call phase's deadline.
+  REQUEST_DEADLINE: ({ context }: WithContext) => context.limits.request.timeoutMs,
+  // `tasks/cancel` is best effort and bounded.
+  CANCEL_DEADLINE: TASK_CANCEL_TIMEOUT_MS,
+};
+
+/** The actions of `mcpTask`, spread into its setup. */
+export const mcpTaskActions = {
+  ...runFailureActions<McpTaskContext, McpTaskEvent>(),
+  beginRequest: assignTask((_, params: { operation: ConnectionOperation }) => ({
+    operation: params.operation,
+  })),
+  // The final snapshot outlives the run (observers, inspection): it keeps neither the caller's
+  // answers nor the server's questions.
+  forgetAnswers: assignTask(() => ({ inputResponses: undefined, inputRequests: {} })),
+  // Nothing reaches the call once the task ended: a late progress report is dropped.
+  teardown: ({ context }: { readonly context: McpTaskContext }) => {
+    context.progressTo?.close();
+  },
+  // Each task request takes its own JSON-RPC id.
+  nextRequestId: assignTask(({ context }) => ({ nextId: context.nextId + 1 })),
+  // A status or its words changed: the call's caller hears it as progress.
+  reportStatus: (
+    { context }: { readonly context: McpTaskContext },
+    params: { exchange: TaskExchange },
+  ) => {
+    if (params.exchange.kind !== 'status') return;
+    const { task } = params.exchange;
+    if (!statusChanged(context.task, task)) return;
+    context.progressTo?.send({
+      type: 'PROGRESS',
+      progress: context.reports + 1,
+      message: task.statusMessage ?? task.status,
+    });
+  },
+  assignStatus: assignTask(({ context }, params: { exchange: TaskExchange }) => {
+    if (params.exchange.kind !== 'status') return {};
+    const { task } = params.exchange;
+    return {
+      task,
+      deadline: deadlineOf(context, task.ttlMs),
+      polls: context.polls + 1,
+      reports: context.reports + (statusChanged(context.task, task) ? 1 : 0),
+    };
+  }),
+  assignInput: assignTask(({ context }, params: { exchange: TaskExchange }) =>
+    params.exchange.kind === 'status'
+      ? { inputRequests: unansweredOf(params.exchange.task, context.answeredKeys) }
+      : {},
+  ),
+  // The caller answered: each key once, and one round more.
+  assignResponses: assignTask(
+    ({ context }, params: { responses: Readonly<Record<string, unknown>> }) => ({
+      inputResponses: params.responses,
+      answeredKeys: [...context.answeredKeys, ...Object.keys(params.responses)],
+      inputRound: context.inputRound + 1,
+      inputRequests: {},
+    }),
+  ),
+  succeed: assignTask((_, params: { exchange: TaskExchange }) => {
+    const result: CallToolResult | undefined = completedResultOf(params.exchange);
+    return result === undefined ? {} : { outcome: { ok: true, result } };
+  }),
+  failUnauthorized: assignTask(({ context }, params: { challenge: unknown }) =>
+    failed(
+      new ConnectionAuthorizationRequiredError({
+        ...taskScope(context, context.operation),
+        challenge: params.challenge as never,
+      }),
+    ),
+  ),
+  failRefused: assignTask(
+    (
+      { context },
+      params: {
+        refusal: RefusalParams;
+        rpc: { status: number; rpcError: RpcErrorBody } | undefined;
+      },
+    ) => {
+      const scope = taskScope(context, context.operation);
+      if (params.rpc === undefined) {
+        return failed(new ConnectionRequestError({ ...scope, ...params.refusal }));
+      }
+      const { status, rpcError } = params.rpc;
+      return failed(
+        new ConnectionProtocolError({
+          ...scope,
+          violation: rpcRefusalViolation(status, rpcError),
+          rpcCode: rpcError.code,
+          rpcMessage: rpcError.message,
+          ...(rpcError.data === undefined ? {} : { rpcData: rpcError.data }),
+        }),
+      );
+    },
+  ),
+  failProtocol: assignTask(({ context }, params: { violation: string }) =>
+    failed(
+      new ConnectionProtocolError({
+        ...taskScope(context, context.operation),
+        violation: params.violation,
+      }),
+    ),
+  ),
+  failTaskGone: assignTask(({ context }) => failed(taskError(context, context.operation, 'lost'))),
+  // 2026: the error is inlined in the status.
+  failTaskFailed: assignTask(({ context }, params: { exchange: TaskExchange }) => {
+    const error = params.exchange.kind === 'status' ? params.exchange.task.error : undefined;
+    return failed(
+      taskError(context, context.operation, 'failed', {
+        ...(error === undefined
+          ? {}
+          : {
+              rpcCode: error.code,
+              rpcMessage: error.message,
+              ...(error.data === undefined ? {} : { rpcData: error.data }),
+            }),
+      }),
+    );
+  }),
+  // 2025: `tasks/result` answered the task's JSON-RPC error.
+  failTaskResultError: assignTask(({ context }, params: { error: unknown }) =>
+    failed(
+      taskError(context, context.operation, 'failed', {
+        ...rpcFailureOf(params.error),
+        cause: params.error,
+      }),
+    ),
+  ),
+  failServerCancelled: assignTask(({ context }) =>
+    failed(taskError(context, context.operation, 'cancelled')),
+  ),
+  failTaskDeadline: assignTask(({ context }) =>
+    failed(
+      context.deadline.by === 'ttl'
+        ? taskError(context, context.operation, 'expired', {
+            timeoutMs: context.task.ttlMs ?? context.limits.task.timeoutMs,
+          })
+        : taskError(context, context.operation, 'timeout', {
+            timeoutMs: context.limits.task.timeoutMs,
+          }),
+    ),
+  ),
+  failRequestDeadline: assignTask(({ context }) =>
+    failed(
+      taskError(context, context.operation, 'timeout', {
+        timeoutMs: context.limits.request.timeoutMs,
+      }),
+    ),
+  ),
+};

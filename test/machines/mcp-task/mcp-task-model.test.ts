@@ -1,0 +1,96 @@
+/**
+ * Model checks of `mcpTask` (docs/architecture.md, "Invariants"): invariants 1–5 over each explored
+ * model, an outcome on every edge into the final state, and the task's own rules: which states
+ * each revision uses, and that a task the server ended, failed, cancelled or forgot is never sent
+ * `tasks/cancel` while every other ending is. Model sizes are pinned; the real actor is walked
+ * along every edge in `mcp-task-edges-model.test.ts`.
+ */
+import { describe, expect, it } from 'vitest';
+import { mcpTaskMachine } from '../../../src/machines/mcp-task/mcp-task.machine.js';
+import type { McpTaskContext } from '../../../src/machines/mcp-task/mcp-task.types.js';
+import { checkModel, modelCheckProblems } from '../../support/model-check.js';
+import { buildModelGraph, type ModelEdge } from '../../support/model-graph.js';
+import {
+  mcpTaskSessionModelOptions,
+  mcpTaskStatelessModelOptions,
+} from '../../support/model-mcp-task.js';
+
+const MODELS = [
+  {
+    name: '2026-07-28',
+    options: mcpTaskStatelessModelOptions,
+    // The outcome is part of each vertex, so `cancelling` and `done` count once per outcome.
+    size: { states: 194, edges: 533, finalEdges: 327 },
+    states: ['asking', 'cancelling', 'done', 'polling', 'updating', 'working'],
+  },
+  {
+    name: '2025-11-25',
+    options: mcpTaskSessionModelOptions,
+    size: { states: 32, edges: 89, finalEdges: 53 },
+    states: ['cancelling', 'done', 'fetchingResult', 'polling', 'working'],
+  },
+] as const;
+
+const valueOf = (edge: ModelEdge, side: 'sourceSnapshot' | 'targetSnapshot') =>
+  String(edge[side].value);
+
+describe.each(MODELS)('mcpTask model of $name', ({ options, size, states }) => {
+  const graph = buildModelGraph(mcpTaskMachine, options);
+
+  it('satisfies invariants 1–4: no trap state, teardown into final, cleanup on exit, deadlines and CANCEL, delays resolve', () => {
+    const report = checkModel(mcpTaskMachine, options);
+    expect(modelCheckProblems(report)).toEqual([]);
+    expect({ states: report.states, edges: report.edges }).toEqual({
+      states: size.states,
+      edges: size.edges,
+    });
+  });
+
+  it('decides an outcome on every edge into the final state', () => {
+    const final = graph.edges.filter((edge) => edge.targetSnapshot.status === 'done');
+    expect(final).toHaveLength(size.finalEdges);
+    const withoutOutcome = final.filter(
+      (edge) => (edge.targetSnapshot.context as McpTaskContext).outcome === undefined,
+    );
+    expect(withoutOutcome).toEqual([]);
+  });
+
+  it("uses only its revision's states", () => {
+    const reached = new Set(graph.edges.map((edge) => valueOf(edge, 'targetSnapshot')));
+    expect([...reached].sort()).toEqual([...states]);
+  });
+
+  it('sends tasks/cancel on every ending but those the server decided', () => {
+    // Straight from a request into the final state: the server ended, failed, cancelled or
+    // forgot the task, or refused the credential; nothing is left to cancel.
+    const straight = graph.edges.filter(
+      (edge) =>
+        edge.targetSnapshot.status === 'done' && valueOf(edge, 'sourceSnapshot') !== 'cancelling',
+    );
+    const ends = straight.map((edge) => {
+      const outcome = (edge.targetSnapshot.context as McpTaskContext).outcome;
+      if (outcome === undefined || outcome.ok) return 'ok';
+      const error = outcome.error as { code?: string; end?: string };
+      return error.end ?? error.code ?? 'other';
+    });
+    expect([...new Set(ends)].sort()).toEqual([
+      'CONNECTION_AUTHORIZATION_REQUIRED',
+      'cancelled',
+      'failed',
+      'lost',
+      'ok',
+    ]);
+    // Every other ending passes through `cancelling`: a deadline, the caller's abort, a refusal or
+    // a broken answer.
+    const intoCancelling = graph.edges.filter(
+      (edge) =>
+        valueOf(edge, 'targetSnapshot') === 'cancelling' &&
+        valueOf(edge, 'sourceSnapshot') !== 'cancelling',
+    );
+    expect(
+      intoCancelling.every(
+        (edge) => (edge.targetSnapshot.context as McpTaskContext).outcome?.ok === false,
+      ),
+    ).toBe(true);
+  });
+});
