@@ -3,7 +3,8 @@
  * chain to legacy SSE with its endpoint wait, a 401 and the next call with a new token, upstream
  * progress, an `input_required` round answered by the caller, a deadline, a caller cancellation
  * reaching the server, an approval, a refused OpenAPI operation, a download into a file boundary,
- * a 2 MB answer cut to the model's budget and read on with `read_result`, and a wait. Every call goes through `mountAgent`, as an agent's would.
+ * a 2 MB answer cut to the model's budget and read on with `read_result`, GitHub's
+ * 1,202 operations found and called through the search meta-tools, and a wait. Every call goes through `mountAgent`, as an agent's would.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,7 @@ import {
 } from '../connections/index.js';
 import { createFileBoundary, defineDownloadTool, defineWaitTool } from '../operations/index.js';
 import { resultBudgetStep } from './demo-result-budget.js';
+import { catalogSearchStep } from './demo-search-step.js';
 import { type DemoServers, FIRST_TOKEN } from './demo-servers.js';
 
 /** What one step reports: its wire, its outcome in a few words, and what to print under it. */
@@ -292,6 +294,11 @@ export function demoSteps(world: DemoWorld): DemoStep[] {
       name: 'result budget',
       title: "a 2 MB answer cut to the model's budget, then read on with read_result",
       run: () => resultBudgetStep(world),
+    },
+    {
+      name: 'catalog search',
+      title: "GitHub's 1,202 operations found through search_tools",
+      run: catalogSearchStep,
     },
     {
       name: 'wait',

@@ -58,6 +58,12 @@ describe('the demo', () => {
         '2,131,483 characters cut to 10,000 tokens; 94 pages read back',
         2,
       ],
+      [
+        'catalog search',
+        'OpenAPI',
+        'github__activity_list-watchers-for-repo found first; [{"login":"ada"},{"login":"grace"}]',
+        0,
+      ],
       ['wait', '—', 'ready after 3 polls', 0],
     ]);
     const entered = (step: number) =>
@@ -104,6 +110,6 @@ describe('the demo', () => {
     );
     const summary = stdout.slice(stdout.indexOf('== summary'));
     expect(summary.split('\n')[1]).toMatch(/^step\s+wire\s+outcome\s+requests\s+ms\s*$/);
-    expect(summary).toMatch(/\n12\. wait\s+—\s+ready after 3 polls\s+0\s+\d+/);
+    expect(summary).toMatch(/\n13\. wait\s+—\s+ready after 3 polls\s+0\s+\d+/);
   }, 20_000);
 });
