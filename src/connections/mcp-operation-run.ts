@@ -57,6 +57,8 @@ export function runMcpOperation(
   const limits = {
     handshake: resolved.limits.discovery,
     request: limitsForOperation(resolved.limits, method),
+    // A call that becomes a task runs under its own deadline (decision 0042).
+    task: resolved.limits.task,
   };
   const input: McpOperationInput = {
     connectionName: resolved.name,

@@ -1,0 +1,188 @@
+/**
+ * MCP tasks on 2026-07-28, end to end against a task server of our own written from the
+ * extension's schema (`test/fixtures/task-server-2026.ts`): every call declares the extension,
+ * the server decides, and a task is driven to its end inside the call (`mcpTask`). What the caller
+ * sees on each ending, and what the server saw (the request sequence, `Mcp-Name`, the cancel).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type AnyRuntimeToolDefinition,
+  runTool,
+  toolCauseFromResult,
+} from '../../src/binding/index.js';
+import {
+  ConnectionTaskError,
+  defineMcpClientConnection,
+  mountConnections,
+} from '../../src/connections/index.js';
+import { startTaskServer2026, type TaskServer2026 } from '../fixtures/task-server-2026.js';
+
+let server: TaskServer2026;
+let tools: readonly AnyRuntimeToolDefinition[];
+
+function connection(taskTimeoutMs?: number) {
+  return defineMcpClientConnection({
+    name: 'tasks',
+    transport: { url: server.url, protocolVersion: '2026-07-28' },
+    ...(taskTimeoutMs === undefined ? {} : { limits: { task: { timeoutMs: taskTimeoutMs } } }),
+  });
+}
+
+function tool(name: string, from = tools): AnyRuntimeToolDefinition {
+  const found = from.find((candidate) => candidate.name === name);
+  if (found === undefined) throw new Error(`${name} not mounted`);
+  return found;
+}
+
+/** The server's requests after the listing: `method [Mcp-Name]` (the task id as `<task>`). */
+function sequence(): string[] {
+  const calls = server.requests.filter((request) => request.method !== 'tools/list');
+  const ids = new Set(server.tasks.keys());
+  return calls.map((request) => {
+    const name = request.headers.mcpName;
+    const shown = name === undefined ? '' : ids.has(name) ? ' <task>' : ` ${name}`;
+    return `${request.method}${shown}${request.declaresTasks ? '' : ' (no extension)'}`;
+  });
+}
+
+beforeAll(async () => {
+  server = await startTaskServer2026();
+  tools = await mountConnections([connection()], { onSkippedTool: () => {} });
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  server.requests.length = 0;
+});
+
+describe('a 2026 call the server runs as a task', () => {
+  it('polls until the task completes and returns its result as the call result', async () => {
+    const result = await runTool(
+      tool('slow_compute'),
+      { polls: 2, label: 'x' },
+      { source: 'agent' },
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      data: { content: [{ type: 'text', text: 'computed x' }] },
+    });
+    expect(sequence()).toEqual([
+      'tools/call slow_compute',
+      'tasks/get <task>',
+      'tasks/get <task>',
+      'tasks/get <task>',
+    ]);
+  });
+
+  it('keeps a tool error of a completed task as the tool result it is', async () => {
+    const result = await runTool(tool('failing_job'), {}, { source: 'agent' });
+    // The upstream's isError result, as any plain call's: its text kept for the model.
+    expect(result.ok).toBe(false);
+    expect(toolCauseFromResult(result)).not.toBeInstanceOf(ConnectionTaskError);
+    expect(JSON.stringify(result)).toContain('the job failed');
+    expect(sequence()).toEqual(['tools/call failing_job', 'tasks/get <task>']);
+  });
+
+  it('ends typed with the server error of a failed task', async () => {
+    const result = await runTool(tool('protocol_error_job'), {}, { source: 'agent' });
+    const cause = toolCauseFromResult(result);
+    expect(cause).toBeInstanceOf(ConnectionTaskError);
+    expect(cause).toMatchObject({
+      code: 'CONNECTION_TASK_FAILED',
+      end: 'failed',
+      status: 'failed',
+      rpcCode: -32603,
+      rpcMessage: 'job crashed',
+      rpcData: { step: 3 },
+    });
+    // The server ended the task: nothing is cancelled.
+    expect(sequence().filter((line) => line.startsWith('tasks/cancel'))).toEqual([]);
+  });
+
+  it('ends typed when the server cancels the task, and when it forgets it', async () => {
+    const cancelled = toolCauseFromResult(
+      await runTool(tool('server_cancelled_job'), {}, { source: 'agent' }),
+    );
+    expect(cancelled).toMatchObject({ end: 'cancelled', status: 'cancelled' });
+    const lost = toolCauseFromResult(await runTool(tool('vanishing_job'), {}, { source: 'agent' }));
+    expect(lost).toMatchObject({ code: 'CONNECTION_TASK_FAILED', end: 'lost' });
+    expect(sequence().filter((line) => line.startsWith('tasks/cancel'))).toEqual([]);
+  });
+
+  it("answers the task's input round through the caller, then polls to the end", async () => {
+    const asked: unknown[] = [];
+    const result = await runTool(
+      tool('confirm_delete'),
+      { filename: 'a.txt' },
+      {
+        source: 'agent',
+        caller: {
+          capabilities: { elicitation: {} },
+          request: (request) => {
+            asked.push(request.method);
+            return { result: { action: 'accept', content: { confirm: true } } };
+          },
+        },
+      },
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      data: { content: [{ type: 'text', text: 'deleted a.txt' }] },
+    });
+    expect(asked).toEqual(['elicitation/create']);
+    const [task] = [...server.tasks.values()].filter((entry) => entry.tool === 'confirm_delete');
+    expect(task?.updates).toEqual([{ confirm: { action: 'accept', content: { confirm: true } } }]);
+    expect(sequence()).toEqual([
+      'tools/call confirm_delete',
+      'tasks/get <task>',
+      'tasks/update <task>',
+      'tasks/get <task>',
+      'tasks/get <task>',
+    ]);
+  });
+
+  it("cancels the task on the server when the caller aborts, and ends with the caller's reason", async () => {
+    const controller = new AbortController();
+    const running = runTool(
+      tool('forever_job'),
+      {},
+      { source: 'agent', signal: controller.signal },
+    );
+    while (!sequence().includes('tasks/get <task>')) await new Promise((r) => setTimeout(r, 20));
+    controller.abort(new Error('user stopped'));
+    const result = await running;
+    expect(result).toMatchObject({ ok: false, code: 'CANCELLED' });
+    const [task] = [...server.tasks.values()].filter((entry) => entry.tool === 'forever_job');
+    expect(task?.cancelled).toBe(true);
+    expect(sequence().at(-1)).toBe('tasks/cancel <task>');
+  });
+
+  it('cancels the task and ends with a timeout naming it when the task deadline fires', async () => {
+    const [short] = await mountConnections([connection(1_200)], { onSkippedTool: () => {} }).then(
+      (mounted) => [tool('forever_job', mounted)],
+    );
+    server.requests.length = 0;
+    const cause = toolCauseFromResult(
+      await runTool(short as AnyRuntimeToolDefinition, {}, { source: 'agent' }),
+    );
+    expect(cause).toBeInstanceOf(ConnectionTaskError);
+    expect(cause).toMatchObject({ end: 'timeout', status: 'working', timeoutMs: 1_200 });
+    expect((cause as ConnectionTaskError).taskId).toMatch(/.+/);
+    expect(sequence().at(-1)).toBe('tasks/cancel <task>');
+  });
+
+  it('refuses a malformed task answer typed, and cancels the task', async () => {
+    const cause = toolCauseFromResult(
+      await runTool(tool('malformed_job'), { kind: 'get' }, { source: 'agent' }),
+    );
+    expect(cause).toMatchObject({ code: 'CONNECTION_PROTOCOL_ERROR', operation: 'tasks/get' });
+    expect(sequence().at(-1)).toBe('tasks/cancel <task>');
+  });
+
+  it('takes a plain answer to a call that may become a task as before', async () => {
+    const result = await runTool(tool('greet'), { name: 'Ada' }, { source: 'agent' });
+    expect(result).toMatchObject({ ok: true });
+    expect(sequence()).toEqual(['tools/call greet']);
+  });
+});
