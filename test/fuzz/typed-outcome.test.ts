@@ -46,6 +46,7 @@ describe('the library codes read from the source', () => {
       'CONNECTION_PROTOCOL_ERROR',
       'CONNECTION_REQUEST_FAILED',
       'CONNECTION_RESPONSE_TOO_LARGE',
+      'CONNECTION_TASK_FAILED',
       'CONNECTION_TIMEOUT',
       'FORBIDDEN',
       'UNAUTHORIZED',
