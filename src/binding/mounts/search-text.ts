@@ -107,11 +107,6 @@ export function splitWords(text: string): string[] {
     .filter((word) => word !== '');
 }
 
-/** Whether `word` is a function word search ignores. */
-export function isStopWord(word: string): boolean {
-  return STOP_WORDS.has(word);
-}
-
 /** Stems already worked out: a catalog's descriptions repeat the same few thousand words. */
 const stems = new Map<string, string>();
 /** Past this many, the memo starts over, so arbitrary queries cannot grow it without bound. */
