@@ -1,24 +1,24 @@
 /**
  * The 2026-07-28 task server (`test/fixtures/task-server-2026.ts`) driven with raw `fetch`: each
- * tool's scenario status by status, the acks, the refusals with their codes and HTTP statuses, and
- * the recorded requests. The good answers pass our own readers (`src/wire/mcp/tasks.ts`), the
- * malformed ones are refused by them.
+ * tool's scenario status by status, and the acks. The good answers pass our own readers
+ * (`src/wire/mcp/tasks.ts`), the malformed ones are refused by them. The refusals and the record
+ * are in `task-server-2026-refusals.test.ts`.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OperationScope } from '../../src/wire/core/operation.js';
 import { ConnectionProtocolError } from '../../src/wire/errors/errors.js';
 import { STATELESS_REVISION } from '../../src/wire/index.js';
-import {
-  createdTaskOf,
-  TASKS_EXTENSION,
-  taskAckOf,
-  taskStatusOf,
-} from '../../src/wire/mcp/tasks.js';
+import { createdTaskOf, taskAckOf, taskStatusOf } from '../../src/wire/mcp/tasks.js';
 import {
   startTaskServer2026,
   TASKS_EXTENSION_ID,
   type TaskServer2026,
 } from '../fixtures/task-server-2026.js';
+import {
+  type FramedRequestOptions,
+  framedResult,
+  postFramed,
+} from '../fixtures/task-server-2026-requests.js';
 import { leakedHandles } from '../support/loopback-server.js';
 
 const SCOPE: OperationScope = { connectionName: 'tasks', operation: 'tools/call', phase: 'call' };
@@ -36,67 +36,10 @@ afterAll(async () => {
   expect(await leakedHandles()).toEqual([]);
 });
 
-interface Sent {
-  /** Declare the extension in `_meta` (default true). */
-  readonly declare?: boolean;
-  /** Headers replacing the ones a conforming client sends (`undefined` drops one). */
-  readonly headers?: Readonly<Record<string, string | undefined>>;
-}
-
-interface Answer {
-  readonly status: number;
-  readonly body: { readonly result?: Record<string, unknown>; readonly error?: unknown };
-}
-
-let nextId = 1;
-
-/** One request as our client frames it: `_meta` envelope, `MCP-Protocol-Version`, `Mcp-*`. */
-async function rpc(
-  method: string,
-  params: Record<string, unknown>,
-  sent: Sent = {},
-): Promise<Answer> {
-  const capabilities = sent.declare === false ? {} : { extensions: { [TASKS_EXTENSION]: {} } };
-  const name = method === 'tools/call' ? params.name : params.taskId;
-  const headers: Record<string, string | undefined> = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': STATELESS_REVISION,
-    'mcp-method': method,
-    ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-    ...sent.headers,
-  };
-  const response = await fetch(server.url, {
-    method: 'POST',
-    headers: Object.fromEntries(
-      Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
-    ),
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': STATELESS_REVISION,
-          'io.modelcontextprotocol/clientCapabilities': capabilities,
-        },
-      },
-    }),
-  });
-  return { status: response.status, body: (await response.json()) as Answer['body'] };
-}
-
-async function result(
-  method: string,
-  params: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
-  const answer = await rpc(method, params);
-  expect(answer.status).toBe(200);
-  if (answer.body.result === undefined)
-    throw new Error(`no result: ${JSON.stringify(answer.body)}`);
-  return answer.body.result;
-}
+const rpc = (method: string, params: Record<string, unknown>, options?: FramedRequestOptions) =>
+  postFramed(server.url, method, params, options);
+const result = (method: string, params: Record<string, unknown>) =>
+  framedResult(server.url, method, params);
 
 /** Calls a tool that must create a task, checks the creation with our reader, returns its id. */
 async function create(name: string, args: Record<string, unknown> = {}): Promise<string> {
@@ -429,117 +372,5 @@ describe('malformed answers, refused by our readers', () => {
     const answer = await get(await create('malformed_job', { kind }));
     expect(answer).toMatchObject(shape);
     expect(() => taskStatusOf(answer, STATELESS_REVISION, SCOPE)).toThrow(ConnectionProtocolError);
-  });
-});
-
-describe('refusals', () => {
-  const error = (status: number, code: number) => ({
-    status,
-    body: { jsonrpc: '2.0', id: expect.any(Number), error: expect.objectContaining({ code }) },
-  });
-
-  it.each(['tasks/get', 'tasks/update', 'tasks/cancel'])(
-    'refuses %s without the extension: 400, -32021',
-    async (method) => {
-      const taskId = await create('forever_job');
-      expect(await rpc(method, { taskId, inputResponses: {} }, { declare: false })).toEqual(
-        error(400, -32021),
-      );
-    },
-  );
-
-  it.each([
-    ['a missing Mcp-Name', { 'mcp-name': undefined }],
-    ['another task in Mcp-Name', { 'mcp-name': 'e0c1a0d2-0000-4000-8000-000000000000' }],
-    ['a missing Mcp-Method', { 'mcp-method': undefined }],
-    ['another method in Mcp-Method', { 'mcp-method': 'tasks/cancel' }],
-    ['another MCP-Protocol-Version', { 'mcp-protocol-version': '2025-11-25' }],
-  ])('refuses tasks/get with %s: 400, -32020', async (_case, headers) => {
-    const taskId = await create('forever_job');
-    expect(await rpc('tasks/get', { taskId }, { headers })).toEqual(error(400, -32020));
-    expect(server.tasks.get(taskId)?.gets).toEqual([]);
-  });
-
-  it('takes an Mcp-Name in the base64 sentinel', async () => {
-    const taskId = await create('forever_job');
-    const encoded = `=?base64?${Buffer.from(taskId).toString('base64')}?=`;
-    expect((await rpc('tasks/get', { taskId }, { headers: { 'mcp-name': encoded } })).status).toBe(
-      200,
-    );
-  });
-
-  it('answers an unknown task id with -32602 (HTTP 200) and the removed methods with -32601', async () => {
-    const taskId = 'not-a-task';
-    expect(await rpc('tasks/get', { taskId })).toEqual(error(200, -32602));
-    expect(await rpc('tasks/update', { taskId, inputResponses: {} })).toEqual(error(200, -32602));
-    expect(await rpc('tasks/result', { taskId })).toEqual(error(200, -32601));
-    expect(await rpc('tasks/list', {})).toEqual(error(200, -32601));
-  });
-
-  it('refuses a 2025 initialize with -32022, a GET with 405, and takes a notification with 202', async () => {
-    const initialize = await fetch(server.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25' },
-      }),
-    });
-    expect(initialize.status).toBe(400);
-    expect(await initialize.json()).toMatchObject({
-      error: { code: -32022, data: { supported: ['2026-07-28'], requested: '2025-11-25' } },
-    });
-    expect((await fetch(server.url)).status).toBe(405);
-    const notification = await fetch(server.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: {} }),
-    });
-    expect(notification.status).toBe(202);
-  });
-});
-
-describe('the record', () => {
-  it('records each POST with its method, id, framing headers, declaration and status', async () => {
-    const taskId = await create('slow_compute', { polls: 0 });
-    await get(taskId);
-    await rpc('tasks/get', { taskId }, { declare: false });
-    const seen = server.requests.map(({ method, id, headers, declaresTasks, status }) => ({
-      method,
-      id,
-      headers,
-      declaresTasks,
-      status,
-    }));
-    const version = { protocolVersion: '2026-07-28' };
-    expect(seen).toEqual([
-      {
-        method: 'tools/call',
-        id: expect.any(Number),
-        headers: { ...version, mcpMethod: 'tools/call', mcpName: 'slow_compute' },
-        declaresTasks: true,
-        status: 200,
-      },
-      {
-        method: 'tasks/get',
-        id: expect.any(Number),
-        headers: { ...version, mcpMethod: 'tasks/get', mcpName: taskId },
-        declaresTasks: true,
-        status: 200,
-      },
-      {
-        method: 'tasks/get',
-        id: expect.any(Number),
-        headers: { ...version, mcpMethod: 'tasks/get', mcpName: taskId },
-        declaresTasks: false,
-        status: 400,
-      },
-    ]);
-    expect(server.requests[0]?.params).toMatchObject({
-      name: 'slow_compute',
-      arguments: { polls: 0 },
-    });
   });
 });
