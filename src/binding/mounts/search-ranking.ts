@@ -30,7 +30,7 @@ export const SEARCH_FIELDS: Readonly<Record<SearchField, SearchFieldSpec>> = {
 };
 
 /** The characters of a description that are indexed: the opening says what a tool does. */
-export const INDEXED_DESCRIPTION_CHARS = 1_000;
+export const INDEXED_DESCRIPTION_CHARS = 300;
 
 /** The verbs each HTTP method stands for, so "remove" finds a DELETE and "show" a GET. */
 const METHOD_VERBS: Readonly<Record<ToolHttpMethod, string>> = {

@@ -146,11 +146,11 @@ describe('recall over GitHub (1,202 tools)', () => {
   // Floors at what the ranking measures (decision 0045): found in the top 5 and top 10, of n.
   it.each([
     ['direct', 'whole', 58, 58, 58],
-    ['paraphrase', 'whole', 55, 28, 37],
+    ['paraphrase', 'whole', 55, 30, 41],
     ['indirect', 'whole', 51, 27, 35],
     ['direct', 'held-out', 29, 29, 29],
-    ['paraphrase', 'held-out', 27, 11, 14],
-    ['indirect', 'held-out', 26, 11, 14],
+    ['paraphrase', 'held-out', 27, 11, 17],
+    ['indirect', 'held-out', 26, 10, 14],
   ] as const)(
     '%s queries (%s set): at least the measured recall',
     async (kind, half, n, at5, at10) => {
@@ -178,19 +178,19 @@ describe('recall over GitHub (1,202 tools)', () => {
       [
         'actions/cancel-workflow-run',
         'actions/force-cancel-workflow-run',
-        'actions/download-job-logs-for-workflow-run',
+        'actions/get-workflow-run-usage',
       ],
     ],
     [
       'share a quick code snippet publicly as a paste',
-      ['gists/get', 'gists/update', 'gists/create'],
+      ['gists/get', 'gists/update', 'gists/delete'],
     ],
     [
       'the PR is behind main, bring it up to date',
       [
         'pulls/update-branch',
-        'repos/create-deployment',
         'actions/set-private-repo-fork-pr-workflows-settings-organization',
+        'actions/set-private-repo-fork-pr-workflows-settings-repository',
       ],
     ],
   ])('ranks %j exactly', async (query, top) => {
