@@ -37,6 +37,9 @@ export const ATTR = Object.freeze({
   machine: 'stitchkit.machine',
   stateFrom: 'stitchkit.state.from',
   elapsedMs: 'stitchkit.elapsed_ms',
+  /** On a transition event of a call that became an MCP task: its id and the status last seen. */
+  taskId: 'stitchkit.mcp.task.id',
+  taskStatus: 'stitchkit.mcp.task.status',
 } as const);
 
 /** `gen_ai.operation.name` of a tool call. */

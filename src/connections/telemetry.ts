@@ -378,18 +378,22 @@ function withoutGenAi(attributes: Attributes): Attributes {
   return kept;
 }
 
-/** Each transition as a span event: the state entered, the state left, the machine, elapsed ms. */
+/**
+ * Each transition as a span event: the state entered, the state left, the machine, elapsed ms,
+ * and a task's id and status (each poll of a task is a `polling` event of `mcpTask`).
+ */
 function transitionEvents(span: Span): TransitionObserver {
   return (record) => {
-    span.addEvent(
-      record.to,
-      {
-        [ATTR.machine]: record.machine,
-        [ATTR.stateFrom]: record.from,
-        [ATTR.elapsedMs]: Math.round(record.elapsedMs * 1000) / 1000,
-      },
-      record.at,
-    );
+    const attributes: Attributes = {
+      [ATTR.machine]: record.machine,
+      [ATTR.stateFrom]: record.from,
+      [ATTR.elapsedMs]: Math.round(record.elapsedMs * 1000) / 1000,
+    };
+    if (record.task !== undefined) {
+      attributes[ATTR.taskId] = record.task.id;
+      attributes[ATTR.taskStatus] = record.task.status;
+    }
+    span.addEvent(record.to, attributes, record.at);
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * Transition observation: one record per state change of a machine run, built from the
- * root actor's snapshots. Records carry state paths and event types only, never payloads.
+ * root actor's snapshots and those of the machines it invokes (an MCP task's `mcpTask`). Records
+ * carry state paths, event types and a task's id and status only, never payloads.
  */
 import type { AnyActorRef, InspectionEvent, Observer, Subscription } from 'xstate';
 import type { ConnectionPhase } from '../wire/index.js';
@@ -32,6 +33,11 @@ export interface TransitionRecord {
   readonly at: number;
   /** Milliseconds since the run started (monotonic clock). */
   readonly elapsedMs: number;
+  /**
+   * The MCP task the call became, once it did: the server's task id and the status last seen
+   * (`mcpTask`'s records, and `mcpOperation`'s from its `task` state on).
+   */
+  readonly task?: { readonly id: string; readonly status: string };
 }
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
@@ -89,6 +95,7 @@ export function operationFromMeta(meta: Record<string, unknown>): string | undef
 
 interface SnapshotLike {
   readonly value: unknown;
+  readonly context?: unknown;
   getMeta?(): Record<string, unknown>;
 }
 
@@ -102,20 +109,27 @@ export function attachTransitionObserver(
   labels: TransitionLabels & { readonly machine: string },
 ): Subscription {
   const startedAt = performance.now();
-  let previous: string | undefined;
+  // The last state path of the run and of each machine it invokes, by session.
+  const previous = new Map<string, string>();
   return actor.system.inspect((inspection: InspectionEvent) => {
     if (inspection.type !== '@xstate.snapshot') return;
-    if (inspection.actorRef.sessionId !== inspection.rootId) return;
+    const invoked = inspection.actorRef.sessionId !== inspection.rootId;
+    const machineId = machineIdOf(inspection.actorRef);
+    // Of the actors a run invokes only machines have states to record (a promise has none).
+    if (invoked && machineId === undefined) return;
     const snapshot = inspection.snapshot as unknown as SnapshotLike;
     const to = toStatePath(snapshot.value);
-    if (to === previous) return;
-    const from = previous ?? '';
-    previous = to;
+    const session = inspection.actorRef.sessionId;
+    if (to === previous.get(session)) return;
+    const from = previous.get(session) ?? '';
+    previous.set(session, to);
     const operation = operationFromMeta(snapshot.getMeta?.() ?? {}) ?? labels.operation;
     // Built key by key, in the documented order, leaving out the labels a run does not have
     // (no spread before a key on this per-transition path: docs/architecture.md, "Per-call
     // objects").
-    const record = { machine: labels.machine } as Writable<TransitionRecord>;
+    const record = {
+      machine: invoked ? (machineId as string) : labels.machine,
+    } as Writable<TransitionRecord>;
     if (labels.connection !== undefined) record.connection = labels.connection;
     if (operation !== undefined) record.operation = operation;
     if (labels.phase !== undefined) record.phase = labels.phase;
@@ -124,10 +138,27 @@ export function attachTransitionObserver(
     record.event = inspection.event.type;
     record.at = Date.now();
     record.elapsedMs = performance.now() - startedAt;
+    const task = taskOf(snapshot.context);
+    if (task !== undefined) record.task = task;
     try {
       observe(record);
     } catch {
       // A host hook must never change the outcome of the run it watches.
     }
   });
+}
+
+/** The id of the machine an actor runs, or `undefined` for an actor that is not a machine. */
+function machineIdOf(actor: unknown): string | undefined {
+  const logic = (actor as { readonly logic?: { readonly id?: unknown; readonly root?: unknown } })
+    .logic;
+  return logic?.root !== undefined && typeof logic.id === 'string' ? logic.id : undefined;
+}
+
+/** The task a run's context holds (`task: { taskId, status }`), as a record names it. */
+function taskOf(context: unknown): TransitionRecord['task'] {
+  const task = (context as { readonly task?: { taskId?: unknown; status?: unknown } } | undefined)
+    ?.task;
+  if (typeof task?.taskId !== 'string' || typeof task.status !== 'string') return undefined;
+  return { id: task.taskId, status: task.status };
 }

@@ -108,7 +108,10 @@ describe('a connection pinned to 2026-07-28, against a dual-revision v2 server',
         arguments: { message: 'hi' },
         _meta: {
           'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {},
+          // A call may become a task: the extension is declared, and the server decides.
+          'io.modelcontextprotocol/clientCapabilities': {
+            extensions: { 'io.modelcontextprotocol/tasks': {} },
+          },
           'io.modelcontextprotocol/clientInfo': { name: 'stitchkit-transport', version: '0.1.0' },
         },
       },

@@ -161,7 +161,6 @@ export function taskInput(
       task: { timeoutMs: context.limits.task?.timeoutMs ?? DEFAULT_TASK_TIMEOUT_MS },
     },
     maxInputRounds: context.maxInputRounds,
-    ...(context.progressToken === undefined ? {} : { progressToken: context.progressToken }),
     progressTo: {
       send: (event) => {
         if (open) self.send(event);
@@ -171,6 +170,7 @@ export function taskInput(
       },
     },
     firstRequestId: context.pendingId + 1,
+    ...(context.progressToken === undefined ? {} : { progressToken: context.progressToken }),
   };
 }
 
