@@ -242,6 +242,27 @@ describe('tasks', () => {
     });
   });
 
+  it('cancels confirm_task while its question waits: no answer asked of the client, status cancelled', async () => {
+    const stream = client.experimental.tasks.callToolStream({
+      name: 'confirm_task',
+      arguments: { filename: 'a.txt' },
+    });
+    const first = await stream.next();
+    const taskId = first.value?.type === 'taskCreated' ? first.value.task.taskId : '';
+    expect(await client.experimental.tasks.cancelTask(taskId)).toMatchObject({
+      taskId,
+      status: 'cancelled',
+    });
+    const rest: string[] = [];
+    for await (const message of stream) {
+      rest.push(message.type === 'taskStatus' ? `taskStatus ${message.task.status}` : message.type);
+    }
+    expect(rest).toEqual(['taskStatus cancelled', 'error']);
+    expect(elicited).toEqual([]);
+    expect(server.tasks.get(taskId)).toMatchObject({ cancelled: true, answers: [] });
+    expect(await server.statusOf(taskId)).toBe('cancelled');
+  });
+
   it('refuses a required tool called without params.task: -32601, as a tool error (the SDK v1 wraps it)', async () => {
     const bare = await fetch(server.url, {
       method: 'POST',
