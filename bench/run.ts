@@ -232,7 +232,7 @@ if (only === undefined || only === 'search') {
     () => runCatalogSearch({ rounds: flags.quick ? 1 : 5 }),
   );
   log(
-    `\nsearch_tools over ${search.tools} tools: median ${fmt(search.queryMedianMs, 3)} ms, p95 ${fmt(search.queryP95Ms, 3)} ms (target: median <= ${QUERY_TARGET_MS} ms): ${search.queryMedianMs <= QUERY_TARGET_MS ? 'met' : 'MISSED'}`,
+    `\nsearch_tools over ${search.tools} tools: median ${fmt(search.queryMedianMs, 3)} ms, p95 ${fmt(search.queryP95Ms, 3)} ms (target: p95 <= ${QUERY_TARGET_MS} ms): ${search.queryP95Ms <= QUERY_TARGET_MS ? 'met' : 'MISSED'}`,
   );
 }
 log('\n== Targets (ratios are ours / alternative) ==');

@@ -92,11 +92,13 @@ export function buildSearchIndex<F extends string>(
   });
   const size = documents.length;
   const idf = (df: number) => Math.log(1 + (size - df + 0.5) / (df + 0.5));
+  // Reused by every search (a search runs to its end synchronously) and left zeroed after it:
+  // two fresh arrays per query were most of its garbage.
+  const scores = new Float64Array(size);
+  const best = new Float64Array(size);
   return {
     size,
     search(concepts, limit) {
-      const scores = new Float64Array(size);
-      const best = new Float64Array(size);
       const touched: number[] = [];
       for (const concept of concepts) {
         const reached: number[] = [];
@@ -117,7 +119,9 @@ export function buildSearchIndex<F extends string>(
           best[doc] = 0;
         }
       }
-      return topHits(scores, touched, limit);
+      const hits = topHits(scores, touched, limit);
+      for (const doc of touched) scores[doc] = 0;
+      return hits;
     },
   };
 }
