@@ -47,6 +47,10 @@ const CLOSE_MATCHES = 3;
 /** Connections `search_tools`' description names before "and N more". */
 const NAMED_CONNECTIONS = 8;
 
+/** What `search_tools` says when no tool shares a word with the query. */
+const NOTHING_FOUND_HINT =
+  'No tool matched. Try other words: what the tool acts on (issue, repository, user) and what it does.';
+
 /** Options of {@link searchCatalog}. */
 export interface SearchCatalogOptions {
   /** Tools `search_tools` answers when the model gives no `limit`; default 8, at most 20. */
@@ -259,6 +263,7 @@ export function searchCatalog(
     handler: ({ input }) => {
       const { query, limit } = input as z.infer<typeof searchInput>;
       const hits = catalog.ranked().search(query, limit ?? defaultLimit);
+      if (hits.length === 0) return { tools: [], hint: NOTHING_FOUND_HINT };
       return {
         tools: hits.flatMap((hit) => {
           const tool = catalog.tools[hit.index];

@@ -138,6 +138,13 @@ describe('search_tools and describe_tools', () => {
     expect(widgetsFound.ok && (widgetsFound.data as { tools: unknown[] }).tools).toHaveLength(8);
     const three = await runTool(search, { query: 'widget', limit: 3 }, { source: 'internal' });
     expect(three.ok && (three.data as { tools: unknown[] }).tools).toHaveLength(3);
+    expect(await runTool(search, { query: 'the of a' }, { source: 'internal' })).toEqual({
+      ok: true,
+      data: {
+        tools: [],
+        hint: 'No tool matched. Try other words: what the tool acts on (issue, repository, user) and what it does.',
+      },
+    });
   });
 
   it('gives input schemas by name, and close matches for a name it does not hold', async () => {
