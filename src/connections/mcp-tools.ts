@@ -146,6 +146,8 @@ function buildTool(
             method: 'tools/call',
             params: { name, arguments: { ...(context.input as Record<string, unknown>) } },
             ...(mirrored.length === 0 ? {} : { headerParams: mirrored }),
+            // The task is asked to be kept as long as the call waits for it.
+            ...(plan.asTask ? { task: { ttlMs: resolved.limits.task.timeoutMs } } : {}),
           },
           context,
           signal: context.signal,
@@ -259,6 +261,8 @@ interface ToolPlan {
   readonly output: OutputCheck | undefined;
   /** The revision its calls speak, shared by the tools of one discovery. */
   readonly revision: DiscoveredRevision;
+  /** 2025-11-25: its calls ask for a task (`params.task`). */
+  readonly asTask: boolean;
 }
 
 /** The revision of a negotiated version: the stateless revision, or 2025-11-25 for every 2025 one. */
@@ -310,15 +314,16 @@ export async function discoverMcpTools(
       });
       continue;
     }
-    // A tool that only runs as a task (MCP tasks: `execution.taskSupport: "required"`) fails every
-    // plain call; this client does not create tasks. Optional task support mounts and is called plainly.
-    if (requiresTask(tool)) {
+    // How a 2025 tool is called by its `execution.taskSupport` and the server's offer (decision
+    // 0042); a tool that runs only as a task cannot be called where the server offers no tasks.
+    const asTask = taskCallOf(tool, revision, outcome.tasksOffered, resolved.optionalTasks);
+    if (asTask === undefined) {
       report({
         connection: resolved.name,
         tool: tool.name,
         reason: 'requires-task',
         message:
-          'the tool runs only as a task (execution.taskSupport "required"), and this client calls tools plainly',
+          'the tool runs only as a task (execution.taskSupport "required"), and the server does not offer task-augmented calls (capabilities.tasks.requests.tools.call)',
       });
       continue;
     }
@@ -341,6 +346,7 @@ export async function discoverMcpTools(
         headerParams: headers.params,
         output: output.check,
         revision,
+        asTask,
       };
       // The tool's own `anthropic/maxResultSizeChars` raises the connection's or the mount's budget.
       const definition = withResultBudget(buildTool(connection, resolved, plan, observe), {
@@ -378,8 +384,21 @@ export async function discoverMcpTools(
   return tools;
 }
 
-/** Whether `tool` declares it runs only as a task (`execution.taskSupport: "required"`). */
-function requiresTask(tool: Tool): boolean {
+/**
+ * Whether a tool's calls ask for a task: on 2025-11-25 a `required` tool always does and an
+ * `optional` one when the connection says `tasks.optional: 'task'`, both only where the server
+ * offers task-augmented calls; `undefined` for a `required` tool where it does not (it cannot be
+ * called). On 2026-07-28 the server decides, so no call asks (the extension is declared on each).
+ */
+function taskCallOf(
+  tool: Tool,
+  revision: DiscoveredRevision,
+  offered: boolean,
+  optional: 'plain' | 'task',
+): boolean | undefined {
   const execution = (tool as { execution?: unknown }).execution;
-  return isRecord(execution) && execution.taskSupport === 'required';
+  const support = isRecord(execution) ? execution.taskSupport : undefined;
+  if (revision.protocolVersion === STATELESS_REVISION) return false;
+  if (support === 'required') return offered ? true : undefined;
+  return support === 'optional' && offered && optional === 'task';
 }

@@ -180,6 +180,36 @@ describe('a 2026 call the server runs as a task', () => {
     expect(sequence().at(-1)).toBe('tasks/cancel <task>');
   });
 
+  it("waits the server's poll interval, as it changes, between polls", async () => {
+    const created = Date.now();
+    const result = await runTool(tool('changing_interval_job'), {}, { source: 'agent' });
+    expect(result).toMatchObject({ ok: true, data: { content: [{ text: 'interval changed' }] } });
+    const [task] = [...server.tasks.values()].filter((e) => e.tool === 'changing_interval_job');
+    const gets = task?.gets ?? [];
+    expect(gets).toHaveLength(3);
+    // 300 ms after creation, then 600 ms apart (a timer may fire a few ms early).
+    const [first = 0, second = 0, third = 0] = gets;
+    expect(first - created).toBeGreaterThanOrEqual(300 - 25);
+    expect(second - first).toBeGreaterThanOrEqual(600 - 25);
+    expect(third - second).toBeGreaterThanOrEqual(600 - 25);
+  });
+
+  it('tells the caller each status change of the task as progress', async () => {
+    const reports: unknown[] = [];
+    await runTool(
+      tool('slow_compute'),
+      { polls: 2, label: 'p' },
+      {
+        source: 'agent',
+        reportProgress: (progress, total, message) => {
+          reports.push({ progress, total, message });
+        },
+      },
+    );
+    // Created working; two more working answers change nothing; then completed.
+    expect(reports).toEqual([{ progress: 1, total: undefined, message: 'completed' }]);
+  });
+
   it('takes a plain answer to a call that may become a task as before', async () => {
     const result = await runTool(tool('greet'), { name: 'Ada' }, { source: 'agent' });
     expect(result).toMatchObject({ ok: true });

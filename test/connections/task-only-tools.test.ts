@@ -1,7 +1,9 @@
 /**
- * MCP tasks: a tool that runs only as a task (`execution.taskSupport: "required"`) fails every
- * plain call, and this client calls tools plainly, so it is not mounted (`requires-task`); a tool
- * whose task support is optional mounts and is called plainly.
+ * MCP tasks on 2025-11-25: a tool that runs only as a task (`execution.taskSupport: "required"`)
+ * fails every plain call, so where the server does not offer task-augmented calls
+ * (`capabilities.tasks.requests.tools.call`) it is not mounted (`requires-task`); a tool whose task
+ * support is optional mounts and is called plainly. Against a server that offers tasks, see
+ * `mcp-tasks-2025.test.ts`.
  */
 import { describe, expect, it } from 'vitest';
 import { runTool } from '../../src/binding/index.js';
@@ -24,7 +26,7 @@ const TOOLS = [
 ];
 
 describe('task-only tools', () => {
-  it('are skipped as requires-task; a tool with optional task support mounts and answers a plain call', async () => {
+  it('are skipped as requires-task where the server offers no tasks; a tool with optional task support mounts and answers a plain call', async () => {
     const server = await start(
       mcpHandler({
         'tools/list': (request: SeenRequest) => mcp.toolsList(request.rpc?.id ?? null, TOOLS),
@@ -41,7 +43,7 @@ describe('task-only tools', () => {
         tool: 'batch',
         reason: 'requires-task',
         message:
-          'the tool runs only as a task (execution.taskSupport "required"), and this client calls tools plainly',
+          'the tool runs only as a task (execution.taskSupport "required"), and the server does not offer task-augmented calls (capabilities.tasks.requests.tools.call)',
       },
     ]);
     const [mounted] = tools;

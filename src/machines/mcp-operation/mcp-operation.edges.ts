@@ -385,6 +385,8 @@ export const sharedActions = {
   assignInitialized: assignRun((_, params: Answer & { sessionId: SecretValue | undefined }) => ({
     protocolVersion: (params.value as { protocolVersion?: string } | undefined)?.protocolVersion,
     sessionId: params.sessionId,
+    // The 2025 handshake says whether tool calls may ask for a task (the legacy one never does).
+    tasksOffered: (params.value as { tasksOffered?: boolean } | undefined)?.tasksOffered === true,
   })),
   switchToSse: assignRun({ transport: 'sse' as const }),
   // The call became a task: its snapshot for `mcpTask`, the answer's bytes counted.
@@ -403,6 +405,7 @@ export const sharedActions = {
       result: requestResult(context.request, context.collected, params.value),
       transport: context.transport,
       protocolVersion: context.protocolVersion ?? SESSION_REVISION,
+      tasksOffered: context.tasksOffered,
     },
   })),
   failTooLarge: assignRun(({ context }, params: { bytes: number }) =>

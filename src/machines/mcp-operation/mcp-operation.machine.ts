@@ -125,6 +125,7 @@ export const mcpOperationSetup = setup({
             result: params.output.result,
             transport: context.transport,
             protocolVersion: context.protocolVersion ?? SESSION_REVISION,
+            tasksOffered: context.tasksOffered,
           }
         : { ok: false as const, error: params.output.error },
     })),
@@ -199,6 +200,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       inputResponses: input.relay?.answered?.inputResponses,
       task: undefined,
       taskBackstopAt: 0,
+      tasksOffered: false,
       progressToken: input.progressToken,
       trace: input.trace,
       outcome: undefined,

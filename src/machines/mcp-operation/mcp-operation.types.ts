@@ -241,6 +241,8 @@ export interface McpOperationContext
   inputResponses: Readonly<Record<string, unknown>> | undefined;
   /** The task the call's answer created, once it did (`mcpTask` drives it). */
   task: TaskSnapshot | undefined;
+  /** The 2025 server's handshake offered task-augmented tool calls. */
+  tasksOffered: boolean;
   /** When the run stops waiting for `mcpTask` (a backstop past the task's own deadlines). */
   taskBackstopAt: number;
   /** The final outcome, decided before teardown. */
@@ -324,6 +326,8 @@ export type McpOperationOutput = MachineResult<{
   readonly result: McpRequestResult;
   readonly transport: McpTransportKind;
   readonly protocolVersion: string;
+  /** The 2025 server offers task-augmented tool calls (`capabilities.tasks.requests.tools.call`). */
+  readonly tasksOffered: boolean;
 }>;
 
 /** The secret-bearing header parts known so far; revealed only by {@link buildRequestHeaders}. */

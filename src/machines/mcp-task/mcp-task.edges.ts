@@ -12,6 +12,7 @@ import {
   ConnectionRequestError,
   type RpcErrorBody,
   rpcRefusalViolation,
+  STATELESS_REVISION,
 } from '../../wire/index.js';
 import { pollDelayMs } from '../../wire/mcp/tasks.js';
 import {
@@ -149,12 +150,14 @@ export const mcpTaskActions = {
   },
   // Each task request takes its own JSON-RPC id.
   nextRequestId: assignTask(({ context }) => ({ nextId: context.nextId + 1 })),
-  // A status or its words changed: the call's caller hears it as progress.
+  // A status or its words changed: the call's caller hears it as progress. Only on 2026-07-28,
+  // where a task sends no progress of its own; on 2025-11-25 the server's own progress for the
+  // call's token is relayed, and a second count beside it would not increase.
   reportStatus: (
     { context }: { readonly context: McpTaskContext },
     params: { exchange: TaskExchange },
   ) => {
-    if (params.exchange.kind !== 'status') return;
+    if (params.exchange.kind !== 'status' || context.revision !== STATELESS_REVISION) return;
     const { task } = params.exchange;
     if (!statusChanged(context.task, task)) return;
     context.progressTo?.send({

@@ -50,6 +50,11 @@ export interface InitializeOutcome {
   protocolVersion: string;
   /** The server's self-description, when sent. */
   serverInfo?: { name: string; version: string };
+  /**
+   * The server offers task-augmented tool calls (`capabilities.tasks.requests.tools.call`,
+   * 2025-11-25): without it a client MUST NOT ask a tool call for a task.
+   */
+  tasksOffered: boolean;
 }
 
 /** The decoded result of `tools/list`: valid tools, and entries the SDK schema refused. */
@@ -213,7 +218,20 @@ export function parseInitializeResult(result: unknown, scope: OperationScope): I
       violation: 'negotiated an unsupported MCP protocol version',
     });
   }
-  return { protocolVersion, serverInfo: { name: serverInfo.name, version: serverInfo.version } };
+  return {
+    protocolVersion,
+    serverInfo: { name: serverInfo.name, version: serverInfo.version },
+    tasksOffered: offersTaskCalls(result),
+  };
+}
+
+/** Whether an `initialize` result declares `capabilities.tasks.requests.tools.call`. */
+function offersTaskCalls(result: unknown): boolean {
+  const capabilities = isRecord(result) ? result.capabilities : undefined;
+  const tasks = isRecord(capabilities) ? capabilities.tasks : undefined;
+  const requests = isRecord(tasks) ? tasks.requests : undefined;
+  const tools = isRecord(requests) ? requests.tools : undefined;
+  return isRecord(tools) && isRecord(tools.call);
 }
 
 /**
