@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { ToolCallerHandler } from '../contract/caller.js';
 import type { ToolCallHooks, ToolLifecycle } from '../contract/hooks.js';
+import { READ_RESULT_TOOL_NAME } from '../contract/read-result-tool.js';
 import { runTool } from '../contract/run-tool.js';
 import {
   type AnyRuntimeToolDefinition,
@@ -25,6 +26,7 @@ import {
 import { AppError, projectToolError } from '../kernel/app-error.js';
 import { isPlainObject } from '../kernel/type-guards.js';
 import { firstLine, type RankedCatalog, rankCatalog } from './search-ranking.js';
+import { editDistance } from './search-text.js';
 import { sharedInputJsonSchema } from './tool-surface.js';
 
 /** The names of the three meta-tools. */
@@ -97,29 +99,6 @@ function catalogOf(tools: readonly AnyRuntimeToolDefinition[]): SearchableCatalo
 export function oneLineDescription(tool: AnyRuntimeToolDefinition): string {
   const line = tool.annotations?.title ?? firstLine(tool.description);
   return line.length <= SEARCH_LINE_CHARS ? line : `${line.slice(0, SEARCH_LINE_CHARS - 1)}…`;
-}
-
-/** Levenshtein distance of `a` and `b`, giving up (returning `limit + 1`) past `limit`. */
-export function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min(
-        (previous[j] ?? 0) + 1,
-        (current[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + cost,
-      );
-      current.push(value);
-      best = Math.min(best, value);
-    }
-    if (best > limit) return limit + 1;
-    previous = current;
-  }
-  return Math.min(previous[b.length] ?? limit + 1, limit + 1);
 }
 
 /**
@@ -238,12 +217,17 @@ const callInput = z.object({
  * its arguments, run through `runTool`). Plain definitions: mount them with any runner. Mounted
  * by our `mountAgent` or `mountMcp`, `call_tool` runs its target as if inline (the mount's hooks,
  * lifecycle, approval and presenters see the real tool). An unknown name fails `NOT_FOUND` with
- * close matches. Throws at once on a bad definition or a duplicate name.
+ * close matches. A `read_result` among `tools` (a result budget that spills) is returned beside
+ * the three, not searched: a cut result's marker names it. Throws at once on a bad definition or
+ * a duplicate name.
  */
 export function searchCatalog(
-  tools: readonly AnyRuntimeToolDefinition[],
+  given: readonly AnyRuntimeToolDefinition[],
   options: SearchCatalogOptions = {},
 ): AnyRuntimeToolDefinition[] {
+  // A spilled result's marker names read_result: the model must reach it without searching.
+  const pinned = given.filter((tool) => tool.name === READ_RESULT_TOOL_NAME);
+  const tools = given.filter((tool) => tool.name !== READ_RESULT_TOOL_NAME);
   const catalog = catalogOf(tools);
   const defaultLimit = Math.min(
     MAX_SEARCH_LIMIT,
@@ -341,7 +325,7 @@ export function searchCatalog(
     },
   };
   catalogOfCallTool.set(call, catalog);
-  return [search, describe, call];
+  return [search, describe, call, ...pinned];
 }
 
 function presentedFor(source: string): { transport?: ToolTransport } {

@@ -5,7 +5,6 @@
  * Anthropic's tool-search guidance gives; above either, search. Pure: no I/O.
  */
 import { estimateTokens } from '../contract/estimate-tokens.js';
-import { READ_RESULT_TOOL_NAME } from '../contract/read-result-tool.js';
 import type { AnyRuntimeToolDefinition } from '../contract/runtime-tool.js';
 import { type AgentApprovalPolicy, type AgentNeedsApproval, needsApprovalFor } from './approval.js';
 import {
@@ -96,10 +95,7 @@ export function catalogToolsOf(
   if (known !== undefined && known.key === key && known.options === catalog) return known.tools;
   const surface = collectToolSurface(tools, transport);
   if (mode === 'auto' && fitsInline(surface)) return tools;
-  // A spilled result's marker names read_result: the model must reach it without searching.
-  const pinned = surface.filter((tool) => tool.name === READ_RESULT_TOOL_NAME);
-  const searched = surface.filter((tool) => tool.name !== READ_RESULT_TOOL_NAME);
-  const built = Object.freeze([...searchCatalog(searched, catalog), ...pinned]);
+  const built = Object.freeze(searchCatalog(surface, catalog));
   if (Object.isFrozen(tools)) builtCatalogs.set(tools, { key, options: catalog, tools: built });
   return built;
 }

@@ -1,7 +1,8 @@
 /**
  * How catalog search reads text: words split at punctuation, `snake_case`, `kebab-case` and
  * camelCase humps, lowercased, function words dropped, and each word reduced to a light stem so
- * that "releases", "released" and "release" meet (decision 0045). Pure: no I/O.
+ * that "releases", "released" and "release" meet; and how many edits apart two names are, for
+ * an unknown name's close matches (decision 0045). Pure: no I/O.
  */
 
 /** Function words that carry no meaning for finding a tool. */
@@ -132,4 +133,27 @@ export function termsOf(text: string): string[] {
     terms.push(memoizedStem(word));
   }
   return terms;
+}
+
+/** Levenshtein distance of `a` and `b`, giving up (returning `limit + 1`) past `limit`. */
+export function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const value = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + cost,
+      );
+      current.push(value);
+      best = Math.min(best, value);
+    }
+    if (best > limit) return limit + 1;
+    previous = current;
+  }
+  return Math.min(previous[b.length] ?? limit + 1, limit + 1);
 }

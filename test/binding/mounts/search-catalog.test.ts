@@ -104,6 +104,22 @@ describe('catalog modes', () => {
     ]);
   });
 
+  it('keeps read_result beside the meta-tools, out of the search', () => {
+    const readResult = defineRuntimeTool({
+      name: 'read_result',
+      description: 'Reads a cut result page by page',
+      identity: { serviceName: 'results', action: 'read', method: 'GET' },
+      input: z.object({ id: z.string() }),
+      handler: () => '',
+    });
+    expect(searchCatalog([...catalog, readResult]).map((tool) => tool.name)).toEqual([
+      'search_tools',
+      'describe_tools',
+      'call_tool',
+      'read_result',
+    ]);
+  });
+
   it('refuses an unknown mode at mount', () => {
     expect(() =>
       mountAgent({ runtimeTools: catalog, catalog: { mode: 'lazy' as 'auto' } }),

@@ -4,9 +4,13 @@
  * picks an unknown name's close matches.
  */
 import { describe, expect, it } from 'vitest';
-import { editDistance } from '../../../src/binding/mounts/search-catalog.js';
 import { queryConcepts } from '../../../src/binding/mounts/search-ranking.js';
-import { splitWords, stemWord, termsOf } from '../../../src/binding/mounts/search-text.js';
+import {
+  editDistance,
+  splitWords,
+  stemWord,
+  termsOf,
+} from '../../../src/binding/mounts/search-text.js';
 import { rewritePhrases, vocabularyOf } from '../../../src/binding/mounts/search-vocabulary.js';
 
 describe('splitWords', () => {
