@@ -159,8 +159,25 @@ describe('parseInitializeResult', () => {
     expect(parseInitializeResult(valid, scope)).toEqual({
       protocolVersion: SESSION_REVISION,
       serverInfo: { name: 'peer', version: '1.0.0' },
+      tasksOffered: false,
     });
   });
+
+  it.each([
+    [{ tasks: { requests: { tools: { call: {} } } } }, true],
+    [{ tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, true],
+    // Tasks for other requests, or none for tool calls: a tool call may not ask for one.
+    [{ tasks: { requests: { sampling: { createMessage: {} } } } }, false],
+    [{ tasks: { requests: { tools: {} } } }, false],
+    [{ tasks: { requests: { tools: { call: true } } } }, false],
+    [{ tasks: {} }, false],
+    [{}, false],
+  ])(
+    'reads whether the server offers task-augmented tool calls from %j',
+    (capabilities, offered) => {
+      expect(parseInitializeResult({ ...valid, capabilities }, scope).tasksOffered).toBe(offered);
+    },
+  );
 
   it.each(SESSION_REVISIONS)('accepts supported version %s', (version) => {
     expect(
