@@ -169,7 +169,6 @@ describe('parseInitializeResult', () => {
     // Tasks for other requests, or none for tool calls: a tool call may not ask for one.
     [{ tasks: { requests: { sampling: { createMessage: {} } } } }, false],
     [{ tasks: { requests: { tools: {} } } }, false],
-    [{ tasks: { requests: { tools: { call: true } } } }, false],
     [{ tasks: {} }, false],
     [{}, false],
   ])(
