@@ -15,6 +15,8 @@ export interface TraceStep {
   readonly to: string;
   readonly event: string;
   readonly ms: number;
+  /** A call that became an MCP task: the task's id and the status last seen. */
+  readonly task?: { readonly id: string; readonly status: string };
 }
 
 /** A mounted tool. */

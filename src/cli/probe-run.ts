@@ -178,13 +178,14 @@ function traceOf(records: readonly TransitionRecord[]): TraceStep[] {
   return records.map((record) => {
     const before = record.from === '' ? record.elapsedMs : (last.get(record.machine) ?? 0);
     last.set(record.machine, record.elapsedMs);
-    return {
+    const step: TraceStep = {
       machine: record.machine,
       from: record.from,
       to: record.to,
       event: record.event,
       ms: Math.round((record.elapsedMs - before) * 10) / 10,
     };
+    return record.task === undefined ? step : { ...step, task: record.task };
   });
 }
 

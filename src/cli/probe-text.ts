@@ -91,7 +91,7 @@ export function probeText(report: ProbeReport, style: TextStyle): string {
 function traceLines(trace: readonly TraceStep[], dim: (text: string) => string): string[] {
   return trace.map(
     (step) =>
-      `    ${dim(step.machine)} ${step.from === '' ? '(start)' : `${step.from} ${dim(`${step.ms} ms`)}`} -> ${step.to} ${dim(`(${step.event})`)}`,
+      `    ${dim(step.machine)} ${step.from === '' ? '(start)' : `${step.from} ${dim(`${step.ms} ms`)}`} -> ${step.to} ${dim(`(${step.event})`)}${step.task === undefined ? '' : dim(` task ${step.task.status}`)}`,
   );
 }
 

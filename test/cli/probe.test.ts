@@ -14,20 +14,24 @@ import type { ProbeReport, TraceStep } from '../../src/cli/probe-report.js';
 import { type FaultServer, mcpHandler, reply, startFaultServer } from '../fixtures/fault-server.js';
 import { type McpV2Peers, startMcpV2Peers } from '../fixtures/mcp-v2-peers.js';
 import { petstoreDocument, petstoreHandler } from '../fixtures/petstore.js';
+import { startTaskServer2026, type TaskServer2026 } from '../fixtures/task-server-2026.js';
 import { useMcpPeers } from '../support/peer-suite.js';
 
 const v1 = useMcpPeers();
 let v2: McpV2Peers;
 let faults: FaultServer;
+let tasks: TaskServer2026;
 let dir: string;
 beforeAll(async () => {
   v2 = await startMcpV2Peers();
+  tasks = await startTaskServer2026();
   faults = await startFaultServer(mcpHandler());
   dir = mkdtempSync(join(tmpdir(), 'probe-'));
 });
 afterAll(async () => {
   await faults.close();
   await v2.close();
+  await tasks.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -121,6 +125,41 @@ describe('probe <mcp-url>', () => {
     expect(code).toBe(0);
     expect(report.call).toMatchObject({ tool: 'echo', ok: true, progress: [] });
     expect(trace(report.call)).toEqual(['stateless.requesting.waiting', 'closed']);
+  });
+
+  it("shows a call that became a task: the task machine's states, timings and statuses", async () => {
+    const { code, report } = await probeJson([
+      tasks.url,
+      '--call',
+      'slow_compute',
+      '--args',
+      '{"polls":1,"label":"probe"}',
+    ]);
+    expect(code).toBe(0);
+    expect(report.call).toMatchObject({ tool: 'slow_compute', ok: true });
+    const steps = (report.call?.trace ?? []).map(
+      (step) =>
+        `${step.machine} ${step.to}${step.task === undefined ? '' : ` ${step.task.status}`}`,
+    );
+    expect(steps).toEqual([
+      'mcpOperation stateless.requesting.waiting',
+      'mcpTask working working',
+      'mcpOperation task working',
+      'mcpTask polling working',
+      'mcpTask working working',
+      'mcpTask polling working',
+      'mcpOperation closed working',
+      'mcpTask done completed',
+    ]);
+    // Each wait between polls is the server's interval (250 ms), measured.
+    const waits = (report.call?.trace ?? []).filter(
+      (step) => step.machine === 'mcpTask' && step.from === 'working',
+    );
+    expect(waits.map((step) => step.ms >= 225)).toEqual([true, true]);
+    const { stdout } = await probe([tasks.url, '--call', 'slow_compute', '--args', '{"polls":0}']);
+    expect(stdout).toMatch(
+      /mcpTask polling \d+(\.\d)? ms -> done \(xstate\.done\.actor\.getTask\) task completed/,
+    );
   });
 
   it('answers an input_required round with --answer, and shows what was asked', async () => {
