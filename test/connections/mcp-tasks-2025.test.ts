@@ -18,7 +18,9 @@ import {
   type SkippedTool,
 } from '../../src/connections/index.js';
 import { startTaskServer2025, type TaskServer2025 } from '../fixtures/task-server-2025.js';
+import { activeResourceCounts, expectNoLeakedResources } from '../support/leaks.js';
 
+let baseline: ReturnType<typeof activeResourceCounts>;
 let server: TaskServer2025;
 
 async function mount(options: { optional?: 'plain' | 'task'; taskTimeoutMs?: number } = {}) {
@@ -56,11 +58,14 @@ function sequence(): string[] {
 
 let tools: readonly AnyRuntimeToolDefinition[];
 beforeAll(async () => {
+  baseline = activeResourceCounts();
   server = await startTaskServer2025();
   ({ tools } = await mount());
 });
 afterAll(async () => {
   await server.close();
+  // No socket or timer of a task (a poll, a deadline, a cancel) outlives the calls.
+  await expectNoLeakedResources(baseline);
 });
 beforeEach(() => {
   server.requests.length = 0;

@@ -16,7 +16,9 @@ import {
   mountConnections,
 } from '../../src/connections/index.js';
 import { startTaskServer2026, type TaskServer2026 } from '../fixtures/task-server-2026.js';
+import { activeResourceCounts, expectNoLeakedResources } from '../support/leaks.js';
 
+let baseline: ReturnType<typeof activeResourceCounts>;
 let server: TaskServer2026;
 let tools: readonly AnyRuntimeToolDefinition[];
 
@@ -46,11 +48,14 @@ function sequence(): string[] {
 }
 
 beforeAll(async () => {
+  baseline = activeResourceCounts();
   server = await startTaskServer2026();
   tools = await mountConnections([connection()], { onSkippedTool: () => {} });
 });
 afterAll(async () => {
   await server.close();
+  // No socket or timer of a task (a poll, a deadline, a cancel) outlives the calls.
+  await expectNoLeakedResources(baseline);
 });
 beforeEach(() => {
   server.requests.length = 0;
