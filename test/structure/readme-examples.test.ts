@@ -55,8 +55,8 @@ describe('README examples', () => {
     rmSync(OUT, { recursive: true, force: true });
   });
 
-  it('has the seven examples the README promises', () => {
-    expect(examples).toHaveLength(7);
+  it('has the eight examples the README promises', () => {
+    expect(examples).toHaveLength(8);
   });
 
   // A full program check (xstate and SDK types included) takes seconds on a slow machine.
@@ -89,6 +89,8 @@ describe('README examples', () => {
       // The reauthorization loop (this server takes any token).
       ['done'],
       // The v2-line gateway lists every upstream tool, in the upstream's order.
+      [['echo', 'add', 'whoami', 'slow', 'fail', 'big']],
+      // Tasks: a connection with a task deadline mounts as any other.
       [['echo', 'add', 'whoami', 'slow', 'fail', 'big']],
       // OpenAPI: the refused operation, then the mounted tools.
       ['uploadPhoto', 'non-json-body'],
