@@ -31,7 +31,7 @@ const MODELS = [
   },
 ] as const;
 
-const valueOf = (edge: ModelEdge, side: 'sourceSnapshot' | 'targetSnapshot') =>
+const stateOf = (edge: ModelEdge, side: 'sourceSnapshot' | 'targetSnapshot') =>
   String(edge[side].value);
 
 describe.each(MODELS)('mcpTask model of $name', ({ options, size, states }) => {
@@ -56,7 +56,7 @@ describe.each(MODELS)('mcpTask model of $name', ({ options, size, states }) => {
   });
 
   it("uses only its revision's states", () => {
-    const reached = new Set(graph.edges.map((edge) => valueOf(edge, 'targetSnapshot')));
+    const reached = new Set(graph.edges.map((edge) => stateOf(edge, 'targetSnapshot')));
     expect([...reached].sort()).toEqual([...states]);
   });
 
@@ -65,7 +65,7 @@ describe.each(MODELS)('mcpTask model of $name', ({ options, size, states }) => {
     // forgot the task, or refused the credential; nothing is left to cancel.
     const straight = graph.edges.filter(
       (edge) =>
-        edge.targetSnapshot.status === 'done' && valueOf(edge, 'sourceSnapshot') !== 'cancelling',
+        edge.targetSnapshot.status === 'done' && stateOf(edge, 'sourceSnapshot') !== 'cancelling',
     );
     const ends = straight.map((edge) => {
       const outcome = (edge.targetSnapshot.context as McpTaskContext).outcome;
@@ -84,8 +84,8 @@ describe.each(MODELS)('mcpTask model of $name', ({ options, size, states }) => {
     // a broken answer.
     const intoCancelling = graph.edges.filter(
       (edge) =>
-        valueOf(edge, 'targetSnapshot') === 'cancelling' &&
-        valueOf(edge, 'sourceSnapshot') !== 'cancelling',
+        stateOf(edge, 'targetSnapshot') === 'cancelling' &&
+        stateOf(edge, 'sourceSnapshot') !== 'cancelling',
     );
     expect(
       intoCancelling.every(
