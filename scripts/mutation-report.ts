@@ -14,9 +14,8 @@
  *   npx tsx scripts/mutation-report.ts --section summary --report <oldest> ... --report <newest>
  *                 [--rename <old path>=<new path>]              one row per folder, from the latest
  *                                                               verdict of every mutant measured
- * Several reports are read as one, in the order given ({@link mergeReports}): a later report of a
- * file with the same source overrides the verdicts of the mutants it ran (a re-run of a few lines),
- * a later report of a changed source replaces the file's.
+ * Several reports are read as one, in the order given ({@link mergeReports}): a later report
+ * overrides the verdicts of the mutants it ran (a re-run of a few lines), recognised by content.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -188,17 +187,38 @@ export function survivorTable(
   ].join('\n');
 }
 
-function mutantKey(mutant: ReportedMutant): string {
-  const { start, end } = mutant.location;
-  return `${start.line}:${start.column}-${end.line}:${end.column} ${mutant.mutatorName} ${mutant.replacement ?? ''}`;
+/** The text of the line a mutant starts on, trimmed: what stays of it when lines around move. */
+function lineOf(source: string, mutant: ReportedMutant): string {
+  return (source.split('\n')[mutant.location.start.line - 1] ?? '').trim();
+}
+
+/**
+ * Where a mutant is, by content (its line's text, the text it replaces, its mutator and
+ * replacement), so that the same mutant is recognised in a source where lines moved; the n-th of
+ * identical ones in a file is told apart by `n`.
+ */
+function mutantKeys(
+  source: string,
+  mutants: readonly ReportedMutant[],
+): Map<string, ReportedMutant> {
+  const keyed = new Map<string, ReportedMutant>();
+  for (const mutant of mutants) {
+    const key = `${lineOf(source, mutant)}\u0000${originalText(source, mutant)}\u0000${mutant.mutatorName}\u0000${mutant.replacement ?? ''}`;
+    let n = 0;
+    while (keyed.has(`${key}\u0000${n}`)) n += 1;
+    keyed.set(`${key}\u0000${n}`, mutant);
+  }
+  return keyed;
 }
 
 /**
  * Pure: `reports` read as one, oldest first, each file under its path from `src/` (after
- * `renames`, old path to new, for a file moved with its source unchanged). A file a later report
- * holds with the same source keeps every mutant of the earlier ones, each with its latest verdict
- * (a re-run of some lines, `--mutate 'file:12-14'`, reports only those); with another source, the
- * later report replaces the file (its mutants are not the same ones).
+ * `renames`, old path to new, for a moved file). A later report's mutants take the place of the
+ * same mutants of earlier ones (recognised by content: {@link mutantKeys}), so a re-run of some
+ * lines (`--mutate 'file:12-14'`) overrides only those verdicts; an earlier mutant the later
+ * report did not run is kept while its line is still in the later source, and dropped with its
+ * line. Only the counts are exact across sources: a kept mutant's location is in its own source,
+ * so list survivors (`--survivors`) only from reports of one source.
  */
 export function mergeReports(
   reports: readonly StrykerJsonReport[],
@@ -208,13 +228,15 @@ export function mergeReports(
   for (const report of reports) {
     for (const [file, { source, mutants }] of Object.entries(report.files)) {
       const path = renames[srcPathOf(file)] ?? srcPathOf(file);
+      const later = mutantKeys(source, mutants);
       const known = files.get(path);
-      const merged =
-        known !== undefined && known.source === source
-          ? known.mutants
-          : new Map<string, ReportedMutant>();
-      for (const mutant of mutants) merged.set(mutantKey(mutant), mutant);
-      files.set(path, { source, mutants: merged });
+      const lines = new Set(source.split('\n').map((line) => line.trim()));
+      const kept = [...(known?.mutants ?? [])].filter(
+        ([key, mutant]) =>
+          !later.has(key) &&
+          (known?.source === source || lines.has(lineOf(known?.source ?? '', mutant))),
+      );
+      files.set(path, { source, mutants: new Map([...kept, ...later]) });
     }
   }
   return {
