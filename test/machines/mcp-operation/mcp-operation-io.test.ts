@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type AnyActorLogic, createActor, setup, toPromise } from 'xstate';
+import { toolCallerOf } from '../../../src/binding/contract/caller.js';
 import {
   type ExchangeInput,
   makeMcpOperationActors,
@@ -108,6 +109,59 @@ describe('one exchange read from an SSE answer', () => {
       expect('untyped' in sessionful).toBe(false);
     },
   );
+});
+
+describe('an exchange stopped by its machine', () => {
+  it('reports no progress after the stop, not even from the rest of a chunk read before it', async () => {
+    let release: (() => void) | undefined;
+    const relay = toolCallerOf(
+      {
+        capabilities: {},
+        // The caller takes its time with a log message: the machine stops the exchange meanwhile.
+        log: () =>
+          new Promise<void>((resolve) => {
+            release = resolve;
+          }),
+      },
+      new AbortController().signal,
+    );
+    const log = {
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'info', data: 'x' },
+    };
+    const progress = {
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 'tok', progress: 1 },
+    };
+    // One write: the log message and the progress report arrive in one chunk.
+    const server = await answering(
+      200,
+      'text/event-stream',
+      sse(`data: ${JSON.stringify(log)}`, `data: ${JSON.stringify(progress)}`),
+    );
+    const reported: string[] = [];
+    const input: ExchangeInput = {
+      base: { ...baseOf(server), relay: new SecretValue(relay) },
+      reporter: { send: (event) => void reported.push(event.type) },
+      url: `${server.origin}/mcp`,
+      method: 'POST',
+      message: CALL,
+      expectId: 1,
+      progressToken: 'tok',
+      maxBytes: 65_536,
+      alreadyRead: 0,
+    };
+    const actor = createActor(actors.exchange, { input }).start();
+    await expect.poll(() => release).toBeDefined();
+    actor.stop();
+    release?.();
+    // The loop goes on from the log message in microtasks; two turns of the event loop settle it.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reported.filter((type) => type === 'PROGRESS')).toEqual([]);
+  });
 });
 
 /** Runs a stream actor under a parent that records what it is told, less the byte counts. */
