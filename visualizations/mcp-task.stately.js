@@ -4,10 +4,13 @@ export default createMachine({
   "initial": "working",
   "on": {
     "CANCEL": {
-      "target": ".cancelling",
-      "actions": {
-        "type": "failCancelled"
-      }
+      "target": ".closing",
+      "actions": [
+        {
+          "type": "failCancelled"
+        },
+        "abandonTask"
+      ]
     }
   },
   "states": {
@@ -20,8 +23,11 @@ export default createMachine({
           "target": "polling"
         },
         "TASK_DEADLINE": {
-          "target": "cancelling",
-          "actions": "failTaskDeadline"
+          "target": "closing",
+          "actions": [
+            "failTaskDeadline",
+            "abandonTask"
+          ]
         }
       }
     },
@@ -44,7 +50,7 @@ export default createMachine({
             "guard": {
               "type": "isUnauthorized"
             },
-            "target": "done",
+            "target": "closing",
             "actions": {
               "type": "failUnauthorized"
             }
@@ -53,23 +59,26 @@ export default createMachine({
             "guard": {
               "type": "isTaskGone"
             },
-            "target": "done",
+            "target": "closing",
             "actions": "failTaskGone"
           },
           {
             "guard": {
               "type": "isHttpError"
             },
-            "target": "cancelling",
-            "actions": {
-              "type": "failRefused"
-            }
+            "target": "closing",
+            "actions": [
+              {
+                "type": "failRefused"
+              },
+              "abandonTask"
+            ]
           },
           {
             "guard": {
               "type": "isCompleted"
             },
-            "target": "done",
+            "target": "closing",
             "actions": [
               {
                 "type": "reportStatus"
@@ -86,7 +95,7 @@ export default createMachine({
             "guard": {
               "type": "isFailed"
             },
-            "target": "done",
+            "target": "closing",
             "actions": [
               {
                 "type": "reportStatus"
@@ -103,7 +112,7 @@ export default createMachine({
             "guard": {
               "type": "isCancelledByServer"
             },
-            "target": "done",
+            "target": "closing",
             "actions": [
               {
                 "type": "reportStatus"
@@ -149,7 +158,7 @@ export default createMachine({
             "guard": {
               "type": "asksForInputPastLimit"
             },
-            "target": "cancelling",
+            "target": "closing",
             "actions": [
               {
                 "type": "reportStatus"
@@ -162,7 +171,8 @@ export default createMachine({
                 "params": {
                   "violation": "asked for client input in more rounds than a call answers"
                 }
-              }
+              },
+              "abandonTask"
             ]
           },
           {
@@ -180,13 +190,16 @@ export default createMachine({
             ]
           },
           {
-            "target": "cancelling",
-            "actions": {
-              "type": "failProtocol",
-              "params": {
-                "violation": "ended a tasks/get without a response"
-              }
-            }
+            "target": "closing",
+            "actions": [
+              {
+                "type": "failProtocol",
+                "params": {
+                  "violation": "ended a tasks/get without a response"
+                }
+              },
+              "abandonTask"
+            ]
           }
         ],
         "onError": [
@@ -194,25 +207,34 @@ export default createMachine({
             "guard": {
               "type": "isGoneError"
             },
-            "target": "done",
+            "target": "closing",
             "actions": "failTaskGone"
           },
           {
-            "target": "cancelling",
-            "actions": {
-              "type": "failWithError"
-            }
+            "target": "closing",
+            "actions": [
+              {
+                "type": "failWithError"
+              },
+              "abandonTask"
+            ]
           }
         ]
       },
       "after": {
         "REQUEST_DEADLINE": {
-          "target": "cancelling",
-          "actions": "failRequestDeadline"
+          "target": "closing",
+          "actions": [
+            "failRequestDeadline",
+            "abandonTask"
+          ]
         },
         "TASK_DEADLINE": {
-          "target": "cancelling",
-          "actions": "failTaskDeadline"
+          "target": "closing",
+          "actions": [
+            "failTaskDeadline",
+            "abandonTask"
+          ]
         }
       }
     },
@@ -236,16 +258,22 @@ export default createMachine({
           }
         },
         "onError": {
-          "target": "cancelling",
-          "actions": {
-            "type": "failWithError"
-          }
+          "target": "closing",
+          "actions": [
+            {
+              "type": "failWithError"
+            },
+            "abandonTask"
+          ]
         }
       },
       "after": {
         "TASK_DEADLINE": {
-          "target": "cancelling",
-          "actions": "failTaskDeadline"
+          "target": "closing",
+          "actions": [
+            "failTaskDeadline",
+            "abandonTask"
+          ]
         }
       }
     },
@@ -268,7 +296,7 @@ export default createMachine({
             "guard": {
               "type": "isUnauthorized"
             },
-            "target": "done",
+            "target": "closing",
             "actions": {
               "type": "failUnauthorized"
             }
@@ -277,17 +305,20 @@ export default createMachine({
             "guard": {
               "type": "isTaskGone"
             },
-            "target": "done",
+            "target": "closing",
             "actions": "failTaskGone"
           },
           {
             "guard": {
               "type": "isHttpError"
             },
-            "target": "cancelling",
-            "actions": {
-              "type": "failRefused"
-            }
+            "target": "closing",
+            "actions": [
+              {
+                "type": "failRefused"
+              },
+              "abandonTask"
+            ]
           },
           {
             "guard": {
@@ -296,13 +327,16 @@ export default createMachine({
             "target": "working"
           },
           {
-            "target": "cancelling",
-            "actions": {
-              "type": "failProtocol",
-              "params": {
-                "violation": "ended a tasks/update without a response"
-              }
-            }
+            "target": "closing",
+            "actions": [
+              {
+                "type": "failProtocol",
+                "params": {
+                  "violation": "ended a tasks/update without a response"
+                }
+              },
+              "abandonTask"
+            ]
           }
         ],
         "onError": [
@@ -310,25 +344,34 @@ export default createMachine({
             "guard": {
               "type": "isGoneError"
             },
-            "target": "done",
+            "target": "closing",
             "actions": "failTaskGone"
           },
           {
-            "target": "cancelling",
-            "actions": {
-              "type": "failWithError"
-            }
+            "target": "closing",
+            "actions": [
+              {
+                "type": "failWithError"
+              },
+              "abandonTask"
+            ]
           }
         ]
       },
       "after": {
         "REQUEST_DEADLINE": {
-          "target": "cancelling",
-          "actions": "failRequestDeadline"
+          "target": "closing",
+          "actions": [
+            "failRequestDeadline",
+            "abandonTask"
+          ]
         },
         "TASK_DEADLINE": {
-          "target": "cancelling",
-          "actions": "failTaskDeadline"
+          "target": "closing",
+          "actions": [
+            "failTaskDeadline",
+            "abandonTask"
+          ]
         }
       }
     },
@@ -351,7 +394,7 @@ export default createMachine({
             "guard": {
               "type": "isUnauthorized"
             },
-            "target": "done",
+            "target": "closing",
             "actions": {
               "type": "failUnauthorized"
             }
@@ -360,35 +403,41 @@ export default createMachine({
             "guard": {
               "type": "isTaskGone"
             },
-            "target": "done",
+            "target": "closing",
             "actions": "failTaskGone"
           },
           {
             "guard": {
               "type": "isHttpError"
             },
-            "target": "cancelling",
-            "actions": {
-              "type": "failRefused"
-            }
+            "target": "closing",
+            "actions": [
+              {
+                "type": "failRefused"
+              },
+              "abandonTask"
+            ]
           },
           {
             "guard": {
               "type": "isResult"
             },
-            "target": "done",
+            "target": "closing",
             "actions": {
               "type": "succeed"
             }
           },
           {
-            "target": "cancelling",
-            "actions": {
-              "type": "failProtocol",
-              "params": {
-                "violation": "ended a tasks/result without a response"
-              }
-            }
+            "target": "closing",
+            "actions": [
+              {
+                "type": "failProtocol",
+                "params": {
+                  "violation": "ended a tasks/result without a response"
+                }
+              },
+              "abandonTask"
+            ]
           }
         ],
         "onError": [
@@ -396,32 +445,51 @@ export default createMachine({
             "guard": {
               "type": "isGoneError"
             },
-            "target": "done",
+            "target": "closing",
             "actions": "failTaskGone"
           },
           {
             "guard": {
               "type": "isRpcFailure"
             },
-            "target": "done",
+            "target": "closing",
             "actions": {
               "type": "failTaskResultError"
             }
           },
           {
-            "target": "cancelling",
-            "actions": {
-              "type": "failWithError"
-            }
+            "target": "closing",
+            "actions": [
+              {
+                "type": "failWithError"
+              },
+              "abandonTask"
+            ]
           }
         ]
       },
       "after": {
         "TASK_DEADLINE": {
-          "target": "cancelling",
-          "actions": "failTaskDeadline"
+          "target": "closing",
+          "actions": [
+            "failTaskDeadline",
+            "abandonTask"
+          ]
         }
       }
+    },
+    "closing": {
+      "always": [
+        {
+          "guard": {
+            "type": "abandonsTask"
+          },
+          "target": "cancelling"
+        },
+        {
+          "target": "done"
+        }
+      ]
     },
     "cancelling": {
       "meta": {

@@ -15,6 +15,8 @@ export const SUCCESS_KIND = 'ok';
  */
 export const OUTCOME_KINDS: Readonly<Record<string, string>> = {
   succeed: SUCCESS_KIND,
+  // A task's end is the call's: drawn on the happy path (its failures are the task machine's).
+  settleTask: SUCCESS_KIND,
   failUnauthorized: '401',
   failHttpStatus: 'HTTP error',
   failProtocol: 'protocol',

@@ -98,6 +98,19 @@ const REFUSALS: [string, McpClientConnectionConfig, ErrorClass, RegExp][] = [
   ],
   ['a missing URL', config({ transport: {} }), TypeError, /transport\.url must be a string/],
   [
+    'tasks.optional other than plain or task',
+    config({ tasks: { optional: 'always' as never } }),
+    TypeError,
+    /tasks\.optional must be 'plain' or 'task'/,
+  ],
+  ['tasks not an object', config({ tasks: 'task' as never }), TypeError, /tasks must be an object/],
+  [
+    'a task deadline of 0',
+    config({ limits: { task: { timeoutMs: 0 } } }),
+    RangeError,
+    /limits\.task\.timeoutMs/,
+  ],
+  [
     'an ftp:// URL',
     config({ transport: { url: 'ftp://127.0.0.1/mcp' } }),
     ConnectionUrlError,

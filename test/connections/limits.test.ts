@@ -32,11 +32,28 @@ describe('defaults', () => {
     expect(MAX_TIMER_MS).toBe(2_147_483_647);
   });
 
-  it('fill both phases when nothing is configured', () => {
+  it('fill both phases and the task deadline when nothing is configured', () => {
     const limits = resolveMcpLimits({});
     const expected = { timeoutMs: 30_000, maxResponseBytes: 1_048_576 };
-    expect(limits).toEqual({ discovery: expected, call: expected });
+    expect(limits).toEqual({ discovery: expected, call: expected, task: { timeoutMs: 600_000 } });
   });
+});
+
+describe('limits.task', () => {
+  it('takes the task deadline of a call that becomes a task, apart from the request deadline', () => {
+    const limits = resolveMcpLimits({ timeoutMs: 5_000, limits: { task: { timeoutMs: 90_000 } } });
+    expect(limits.task).toEqual({ timeoutMs: 90_000 });
+    expect(limits.call.timeoutMs).toBe(5_000);
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, 2_147_483_648, '60000'])(
+    'refuses %s, naming the option',
+    (value) => {
+      expect(() => resolveMcpLimits({ limits: { task: { timeoutMs: value as number } } })).toThrow(
+        /limits\.task\.timeoutMs/,
+      );
+    },
+  );
 });
 
 describe('assertTimeoutMs', () => {

@@ -32,6 +32,7 @@ const NODE_NET_IMPORTERS: Readonly<Record<string, string>> = {
   'src/wire/download/address-policy.ts': 'isIPv4 and isIPv6, pure',
   'src/cli/web-relay.ts': 'the demo servers relay (server side, types only)',
   'src/cli/demo-servers.ts': "the demo's embedded servers (server side)",
+  'src/cli/demo-search-step.ts': "the catalog-search demo's embedded GitHub stand-in (server side)",
 };
 
 /** The raw I/O helpers and the files that may name them, each with its reason. */

@@ -38,6 +38,9 @@ import {
 } from './mcp-task.policy.js';
 import type { McpTaskContext, McpTaskEvent, TaskExchange } from './mcp-task.types.js';
 
+/** Where every outcome is decided: the task is cancelled when abandoned, then the run ends. */
+export const CLOSING = 'closing';
+
 export type WithContext = { readonly context: McpTaskContext };
 export type TaskDone = With<{ readonly output: TaskExchange }>;
 
@@ -69,11 +72,11 @@ const rpcRefusalOf = ({ event }: TaskDone) =>
 
 /** The task deadline: the task is cancelled, and the call ends with a timeout or expired task. */
 export const taskDeadline = {
-  TASK_DEADLINE: { target: 'cancelling', actions: 'failTaskDeadline' },
+  TASK_DEADLINE: { target: CLOSING, actions: ['failTaskDeadline', 'abandonTask'] },
 } as const;
 /** A task request's own deadline: the task is cancelled, and the call ends with a timeout. */
 export const requestDeadline = {
-  REQUEST_DEADLINE: { target: 'cancelling', actions: 'failRequestDeadline' },
+  REQUEST_DEADLINE: { target: CLOSING, actions: ['failRequestDeadline', 'abandonTask'] },
   ...taskDeadline,
 } as const;
 
@@ -81,21 +84,24 @@ export const requestDeadline = {
 export const refusedAnswer = [
   {
     guard: { type: 'isUnauthorized', params: exchangeOf<TaskExchange> },
-    target: 'done',
+    target: CLOSING,
     actions: { type: 'failUnauthorized', params: challengeOf },
   },
   {
     guard: { type: 'isTaskGone', params: exchangeOf<TaskExchange> },
-    target: 'done',
+    target: CLOSING,
     actions: 'failTaskGone',
   },
   {
     guard: { type: 'isHttpError', params: exchangeOf<TaskExchange> },
-    target: 'cancelling',
-    actions: {
-      type: 'failRefused',
-      params: (args: TaskDone) => ({ refusal: refusalOf(args), rpc: rpcRefusalOf(args) }),
-    },
+    target: CLOSING,
+    actions: [
+      {
+        type: 'failRefused',
+        params: (args: TaskDone) => ({ refusal: refusalOf(args), rpc: rpcRefusalOf(args) }),
+      },
+      'abandonTask',
+    ],
   },
 ] as const;
 
@@ -103,17 +109,17 @@ export const refusedAnswer = [
 export const failedRequest = [
   {
     guard: { type: 'isGoneError', params: errorOf },
-    target: 'done',
+    target: CLOSING,
     actions: 'failTaskGone',
   },
-  { target: 'cancelling', actions: { type: 'failWithError', params: errorOf } },
+  { target: CLOSING, actions: [{ type: 'failWithError', params: errorOf }, 'abandonTask'] },
 ] as const;
 
 /** An answer that is none of those the request expects. */
 export function unexpectedAnswer(violation: string) {
   return {
-    target: 'cancelling',
-    actions: { type: 'failProtocol', params: { violation } },
+    target: CLOSING,
+    actions: [{ type: 'failProtocol', params: { violation } }, 'abandonTask'],
   } as const;
 }
 
@@ -141,6 +147,8 @@ export const mcpTaskActions = {
   beginRequest: assignTask((_, params: { operation: ConnectionOperation }) => ({
     operation: params.operation,
   })),
+  // The call gives the task up while it may still run: teardown sends `tasks/cancel`.
+  abandonTask: assignTask(() => ({ abandoned: true })),
   // The final snapshot outlives the run (observers, inspection): it keeps neither the caller's
   // answers nor the server's questions.
   forgetAnswers: assignTask(() => ({ inputResponses: undefined, inputRequests: {} })),

@@ -86,6 +86,8 @@ export const mcpTaskGuards = {
   isStatus: (_: unknown, { exchange }: ExchangeParams): boolean => exchange.kind === 'status',
   /** An acknowledgement of `tasks/update`. */
   isAck: (_: unknown, { exchange }: ExchangeParams): boolean => exchange.kind === 'ack',
+  /** The call gave the task up while it may still run: it is cancelled before the end. */
+  abandonsTask: (_: unknown, { abandoned }: { readonly abandoned: boolean }): boolean => abandoned,
   /** The call's result from a 2025 `tasks/result`. */
   isResult: (_: unknown, { exchange }: ExchangeParams): boolean => exchange.kind === 'result',
 };

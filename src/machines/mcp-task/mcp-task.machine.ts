@@ -19,6 +19,7 @@ import { errorOf, exchangeOf, reasonOf, type With } from '../connection-outcomes
 import { answerTaskInputInput, makeMcpTaskActors, taskExchangeInput } from './mcp-task.actors.js';
 import {
   answerOf,
+  CLOSING,
   failedRequest,
   mcpTaskActions,
   mcpTaskDelays,
@@ -72,6 +73,7 @@ export const mcpTaskMachine = mcpTaskSetup.createMachine({
       createdAt,
       deadline: deadlineOf({ createdAt, limits: input.limits }, input.created.ttlMs),
       operation: 'tasks/get',
+      abandoned: false,
       inputRequests: {},
       answeredKeys: [],
       inputRound: 0,
@@ -85,7 +87,10 @@ export const mcpTaskMachine = mcpTaskSetup.createMachine({
   },
   // The caller's abort, from any state: the task is cancelled, and the outcome is its reason.
   on: {
-    CANCEL: { target: '.cancelling', actions: { type: 'failCancelled', params: reasonOf } },
+    CANCEL: {
+      target: '.closing',
+      actions: [{ type: 'failCancelled', params: reasonOf }, 'abandonTask'],
+    },
   },
   states: {
     // The task runs on the server: wait the poll interval, then ask where it stands.
@@ -111,17 +116,17 @@ export const mcpTaskMachine = mcpTaskSetup.createMachine({
           ...refusedAnswer,
           {
             guard: { type: 'isCompleted', params: statusParams },
-            target: 'done',
+            target: CLOSING,
             actions: [...seeStatus, { type: 'succeed', params: answerOf }],
           },
           {
             guard: { type: 'isFailed', params: statusParams },
-            target: 'done',
+            target: CLOSING,
             actions: [...seeStatus, { type: 'failTaskFailed', params: answerOf }],
           },
           {
             guard: { type: 'isCancelledByServer', params: exchangeOf<TaskExchange> },
-            target: 'done',
+            target: CLOSING,
             actions: [...seeStatus, 'failServerCancelled'],
           },
           {
@@ -136,13 +141,14 @@ export const mcpTaskMachine = mcpTaskSetup.createMachine({
           },
           {
             guard: { type: 'asksForInputPastLimit', params: statusParams },
-            target: 'cancelling',
+            target: CLOSING,
             actions: [
               ...seeStatus,
               {
                 type: 'failProtocol',
                 params: { violation: 'asked for client input in more rounds than a call answers' },
               },
+              'abandonTask',
             ],
           },
           // Working, or input the caller already gave and the server has not taken in yet.
@@ -174,7 +180,10 @@ export const mcpTaskMachine = mcpTaskSetup.createMachine({
             }),
           },
         },
-        onError: { target: 'cancelling', actions: { type: 'failWithError', params: errorOf } },
+        onError: {
+          target: CLOSING,
+          actions: [{ type: 'failWithError', params: errorOf }, 'abandonTask'],
+        },
       },
       after: taskDeadline,
     },
@@ -216,7 +225,7 @@ export const mcpTaskMachine = mcpTaskSetup.createMachine({
           ...refusedAnswer,
           {
             guard: { type: 'isResult', params: exchangeOf<TaskExchange> },
-            target: 'done',
+            target: CLOSING,
             actions: { type: 'succeed', params: answerOf },
           },
           unexpectedAnswer('ended a tasks/result without a response'),
@@ -224,19 +233,33 @@ export const mcpTaskMachine = mcpTaskSetup.createMachine({
         onError: [
           {
             guard: { type: 'isGoneError', params: errorOf },
-            target: 'done',
+            target: CLOSING,
             actions: 'failTaskGone',
           },
           // The task's own outcome: the JSON-RPC error its tools/call ended with.
           {
             guard: { type: 'isRpcFailure', params: errorOf },
-            target: 'done',
+            target: CLOSING,
             actions: { type: 'failTaskResultError', params: errorOf },
           },
-          { target: 'cancelling', actions: { type: 'failWithError', params: errorOf } },
+          { target: CLOSING, actions: [{ type: 'failWithError', params: errorOf }, 'abandonTask'] },
         ],
       },
       after: taskDeadline,
+    },
+    // The outcome is decided: a task the call gives up while it may still run is cancelled
+    // first; one the server ended, failed, cancelled or forgot is not.
+    closing: {
+      always: [
+        {
+          guard: {
+            type: 'abandonsTask',
+            params: ({ context }: WithContext) => ({ abandoned: context.abandoned }),
+          },
+          target: 'cancelling',
+        },
+        { target: 'done' },
+      ],
     },
     // One best-effort `tasks/cancel`, bounded; its answer never changes the outcome.
     cancelling: {

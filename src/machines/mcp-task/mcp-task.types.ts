@@ -68,6 +68,8 @@ export interface McpTaskContext {
   readonly deadline: TaskDeadline;
   /** The task request in progress (or next), for the errors' scope. */
   readonly operation: ConnectionOperation;
+  /** The call gave the task up while it may still run: `closing` sends `tasks/cancel`. */
+  readonly abandoned: boolean;
   /** The input requests the caller has not answered yet (2026). */
   readonly inputRequests: Readonly<Record<string, InputRequest>>;
   /** Keys already answered: a key is answered once (the server may list it until it catches up). */

@@ -14,6 +14,7 @@ import {
   ConnectionUrlError,
   MAX_ERROR_BODY_CHARS,
 } from '../../../src/wire/errors/errors.js';
+import { ConnectionTaskError } from '../../../src/wire/errors/task-error.js';
 
 const SECRET_NAME = 'secret-conn-7f3a';
 const SECRET_URL = 'https://user:pw@api.example.test/mcp?token=SECRET-QUERY-TOKEN#frag';
@@ -488,5 +489,78 @@ describe('failure context defaults', () => {
     expect(
       projectToolError(new ConnectionAuthorizationRequiredError({ connectionName: 'c' }))?.hint,
     ).toBe('Obtain a new credential before retrying.');
+  });
+});
+
+describe('ConnectionTaskError', () => {
+  const scope = { connectionName: 'jobs', operation: 'tasks/get' as const };
+
+  it('names the task, why it ended and the last status; the model sees why, never the server words', () => {
+    const failed = new ConnectionTaskError({
+      ...scope,
+      end: 'failed',
+      taskId: 't-1',
+      status: 'failed',
+      statusMessage: 'disk full on node 7',
+      rpcCode: -32603,
+      rpcMessage: 'job crashed',
+      rpcData: { step: 3 },
+    });
+    expect(failed.message).toBe(
+      'Connection "jobs" task t-1 failed on the server: -32603 job crashed, last seen failed during tasks/get',
+    );
+    expect(failed).toMatchObject({
+      code: 'CONNECTION_TASK_FAILED',
+      phase: 'call',
+      rpcData: { step: 3 },
+    });
+    const projected = projectToolError(failed);
+    expect(projected).toMatchObject({
+      code: 'CONNECTION_TASK_FAILED',
+      status: 502,
+      retryable: false,
+    });
+    expect(projected.details).toEqual({
+      message: "The tool's task failed on the server.",
+      reason: 'task-failed',
+      status: 'failed',
+      rpcCode: -32603,
+      operation: 'tasks/get',
+      phase: 'call',
+    });
+    expect(JSON.stringify(projected)).not.toContain('disk full');
+    expect(JSON.stringify(projected)).not.toContain('t-1');
+  });
+
+  it.each([
+    ['timeout', 504, 'ran past its deadline (600000 ms)'],
+    ['expired', 504, 'outlived its ttlMs (600000 ms)'],
+    ['lost', 502, 'is no longer known to the server'],
+    ['cancelled', 502, 'was cancelled by the server'],
+  ] as const)('ends %s with status %d and says so', (end, status, said) => {
+    const error = new ConnectionTaskError({
+      ...scope,
+      end,
+      taskId: 't-2',
+      status: 'working',
+      ...(end === 'timeout' || end === 'expired' ? { timeoutMs: 600_000 } : {}),
+    });
+    expect(error.message).toBe(
+      `Connection "jobs" task t-2 ${said}, last seen working during tasks/get`,
+    );
+    expect(projectToolError(error)).toMatchObject({ status, details: { reason: `task-${end}` } });
+  });
+
+  it('keeps at most 512 characters of the server words', () => {
+    const error = new ConnectionTaskError({
+      ...scope,
+      end: 'failed',
+      taskId: 't-3',
+      status: 'failed',
+      statusMessage: 'x'.repeat(2_000),
+      rpcCode: -32603,
+      rpcMessage: 'y'.repeat(2_000),
+    });
+    expect([error.statusMessage?.length, error.rpcMessage?.length]).toEqual([512, 512]);
   });
 });
