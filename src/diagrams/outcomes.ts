@@ -34,6 +34,14 @@ export const OUTCOME_KINDS: Readonly<Record<string, string>> = {
   failWithError: 'error',
   failEndpointOutsideFence: 'fence',
   failCancelled: 'cancel',
+  // MCP tasks (mcpTask): why the task ended the call.
+  failRefused: 'HTTP error',
+  failTaskFailed: 'task failed',
+  failTaskResultError: 'task failed',
+  failServerCancelled: 'task cancelled',
+  failTaskGone: 'task lost',
+  failTaskDeadline: 'timeout',
+  failRequestDeadline: 'timeout',
 };
 
 /** Actions not in the table that still end a run in failure, shown under their own name. */
