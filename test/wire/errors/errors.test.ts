@@ -520,7 +520,7 @@ describe('ConnectionTaskError', () => {
       status: 502,
       retryable: false,
     });
-    expect(projected.details).toEqual({
+    expect(projected?.details).toEqual({
       message: "The tool's task failed on the server.",
       reason: 'task-failed',
       status: 'failed',
