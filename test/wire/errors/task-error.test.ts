@@ -71,6 +71,9 @@ describe('ConnectionTaskError', () => {
       rpcMessage: long,
       rpcData: { step: 3 },
     });
+    expect(error.message).toBe(
+      `Connection "jobs" task t-1 failed on the server: -32000 ${'w'.repeat(MAX_ERROR_BODY_CHARS)}, last seen failed`,
+    );
     expect(error.statusMessage).toBe('w'.repeat(MAX_ERROR_BODY_CHARS));
     expect(error.rpcMessage).toBe('w'.repeat(MAX_ERROR_BODY_CHARS));
     expect(error.rpcData).toEqual({ step: 3 });
