@@ -64,6 +64,13 @@ export default createMachine({
           },
           {
             "guard": {
+              "type": "retriesPollStatus"
+            },
+            "target": "working",
+            "actions": "countPollFailure"
+          },
+          {
+            "guard": {
               "type": "isHttpError"
             },
             "target": "closing",
@@ -209,6 +216,13 @@ export default createMachine({
             },
             "target": "closing",
             "actions": "failTaskGone"
+          },
+          {
+            "guard": {
+              "type": "retriesPoll"
+            },
+            "target": "working",
+            "actions": "countPollFailure"
           },
           {
             "target": "closing",

@@ -16,7 +16,11 @@ import type {
   McpTaskInput,
   TaskExchange,
 } from '../../src/machines/mcp-task/mcp-task.types.js';
-import { ConnectionProtocolError, createHostFence } from '../../src/wire/index.js';
+import {
+  ConnectionNetworkError,
+  ConnectionProtocolError,
+  createHostFence,
+} from '../../src/wire/index.js';
 import type { TaskDetail } from '../../src/wire/mcp/tasks.js';
 import type { ModelOptions } from './model-graph.js';
 import type { WalkExecutor, WalkHarness } from './model-walk.js';
@@ -55,6 +59,8 @@ function inputOf(revision: McpTaskInput['revision']): McpTaskInput {
     },
     maxInputRounds: 2,
     firstRequestId: 3,
+    // One poll may fail and be asked again; the second in a row ends the call (3 in real use).
+    maxPollFailures: 1,
   };
 }
 
@@ -84,6 +90,11 @@ const crashed = new ConnectionProtocolError({
   violation: 'answered with JSON-RPC error -32603',
   rpcCode: -32603,
   rpcMessage: 'job crashed',
+});
+const reset = new ConnectionNetworkError({
+  connectionName: 'model',
+  operation: 'tasks/get',
+  failure: 'reset',
 });
 const done = (id: string, output: unknown): AnyEventObject => ({
   type: `xstate.done.actor.${id}`,
@@ -115,8 +126,15 @@ const eventCases: Readonly<Record<string, readonly AnyEventObject[]>> = {
     done('getTask', status({ status: 'failed', error: { code: -32603, message: 'crashed' } })),
     done('getTask', status({ status: 'cancelled' })),
     ...refusals('getTask'),
+    // A status that mends itself: polled again, as many times in a row as the input allows.
+    done('getTask', refused(503)),
   ],
-  'xstate.error.actor.getTask': [failed('getTask', gone), failed('getTask', new Error('network'))],
+  'xstate.error.actor.getTask': [
+    failed('getTask', gone),
+    failed('getTask', new Error('network')),
+    // A connection reset: polled again, as many times in a row as the input allows.
+    failed('getTask', reset),
+  ],
   'xstate.done.actor.answerTaskInput': [
     { type: 'xstate.done.actor.answerTaskInput', output: { confirm: { action: 'accept' } } },
     { type: 'xstate.done.actor.answerTaskInput', output: { second: { action: 'accept' } } },
@@ -152,14 +170,15 @@ function outcomeOf(context: McpTaskContext): string {
 }
 
 /**
- * Vertex key: the state, the answered keys and rounds, which bound the task deadline is, and the
- * outcome once one is decided (the answer to a key depends on what was answered before it).
+ * Vertex key: the state, the answered keys and rounds, the polls failed in a row, which bound the
+ * task deadline is, and the outcome once one is decided (the answer to a key depends on what was answered before it).
  */
 export function serializeMcpTaskState(snapshot: AnyMachineSnapshot): string {
   const context = snapshot.context as McpTaskContext;
   return JSON.stringify({
     value: snapshot.value,
     answered: [...context.answeredKeys].sort(),
+    failures: context.pollFailures,
     by: context.deadline.by,
     outcome: outcomeOf(context),
   });

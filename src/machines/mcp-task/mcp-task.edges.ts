@@ -105,6 +105,37 @@ export const refusedAnswer = [
   },
 ] as const;
 
+const failuresOf = ({ context }: WithContext) => ({
+  failures: context.pollFailures,
+  maxFailures: context.maxPollFailures,
+});
+
+/** A poll refused with a status that mends itself: poll again, up to a limit in a row. */
+export const retriedPollStatus = {
+  guard: {
+    type: 'retriesPollStatus',
+    params: (args: WithContext & TaskDone) => ({
+      exchange: args.event.output,
+      ...failuresOf(args),
+    }),
+  },
+  target: 'working',
+  actions: 'countPollFailure',
+} as const;
+
+/** A poll that failed on the network in a way that mends itself: poll again, up to a limit. */
+export const retriedPoll = {
+  guard: {
+    type: 'retriesPoll',
+    params: (args: WithContext & With<{ readonly error: unknown }>) => ({
+      error: args.event.error,
+      ...failuresOf(args),
+    }),
+  },
+  target: 'working',
+  actions: 'countPollFailure',
+} as const;
+
 /** A task request failed: an unknown task ends the call, any other failure cancels the task. */
 export const failedRequest = [
   {
@@ -147,6 +178,8 @@ export const mcpTaskActions = {
   beginRequest: assignTask((_, params: { operation: ConnectionOperation }) => ({
     operation: params.operation,
   })),
+  // A poll failed in a way that mends itself: the next one, after the poll delay.
+  countPollFailure: assignTask(({ context }) => ({ pollFailures: context.pollFailures + 1 })),
   // The call gives the task up while it may still run: teardown sends `tasks/cancel`.
   abandonTask: assignTask(() => ({ abandoned: true })),
   // The final snapshot outlives the run (observers, inspection): it keeps neither the caller's
@@ -181,6 +214,7 @@ export const mcpTaskActions = {
       task,
       deadline: deadlineOf(context, task.ttlMs),
       polls: context.polls + 1,
+      pollFailures: 0,
       reports: context.reports + (statusChanged(context.task, task) ? 1 : 0),
     };
   }),

@@ -2,13 +2,15 @@
  * The named guards of `mcpTask`. Each is a total predicate over typed params the chart maps from
  * the event or context at the transition. Pure: no I/O.
  */
+
+import { isRetryableStatus } from '../../binding/kernel/app-error.js';
 import {
   ConnectionProtocolError,
   isUnauthorizedStatus,
   STATELESS_REVISION,
 } from '../../wire/index.js';
 import type { TaskRevision, TaskStatus } from '../../wire/mcp/tasks.js';
-import { unansweredOf } from './mcp-task.policy.js';
+import { isTransientPollFailure, unansweredOf } from './mcp-task.policy.js';
 import type { TaskExchange } from './mcp-task.types.js';
 
 /** `-32602`: the server no longer knows the task (expired, purged, or never created). */
@@ -17,6 +19,12 @@ export const TASK_NOT_FOUND = -32602;
 /** How a task request ended. */
 export interface ExchangeParams {
   readonly exchange: TaskExchange;
+}
+
+/** The polls failed in a row, and how many may. */
+export interface FailureParams {
+  readonly failures: number;
+  readonly maxFailures: number;
 }
 
 /** A status answer, and where the call stands with the task's input rounds. */
@@ -47,6 +55,17 @@ export const mcpTaskGuards = {
   /** A refusal (HTTP 4xx with a JSON-RPC body) saying the task is unknown. */
   isTaskGone: (_: unknown, { exchange }: ExchangeParams): boolean =>
     exchange.kind === 'http-error' && exchange.rpcError?.code === TASK_NOT_FOUND,
+  /** A poll refused with a status that mends itself, and polls may still fail in a row. */
+  retriesPollStatus: (
+    _: unknown,
+    { exchange, failures, maxFailures }: ExchangeParams & FailureParams,
+  ): boolean =>
+    exchange.kind === 'http-error' && isRetryableStatus(exchange.status) && failures < maxFailures,
+  /** A poll that failed on the network in a way that mends itself, with failures left. */
+  retriesPoll: (
+    _: unknown,
+    { error, failures, maxFailures }: { readonly error: unknown } & FailureParams,
+  ): boolean => isTransientPollFailure(error) && failures < maxFailures,
   /** Any other refused status. */
   isHttpError: (_: unknown, { exchange }: ExchangeParams): boolean =>
     exchange.kind === 'http-error',

@@ -25,6 +25,8 @@ import {
   mcpTaskDelays,
   refusedAnswer,
   requestDeadline,
+  retriedPoll,
+  retriedPollStatus,
   seeStatus,
   statusParams,
   taskDeadline,
@@ -32,7 +34,7 @@ import {
   type WithContext,
 } from './mcp-task.edges.js';
 import { mcpTaskGuards } from './mcp-task.guards.js';
-import { deadlineOf } from './mcp-task.policy.js';
+import { deadlineOf, MAX_POLL_FAILURES } from './mcp-task.policy.js';
 import type {
   McpTaskContext,
   McpTaskEvent,
@@ -80,6 +82,8 @@ export const mcpTaskMachine = mcpTaskSetup.createMachine({
       inputResponses: undefined,
       nextId: input.firstRequestId,
       polls: 0,
+      pollFailures: 0,
+      maxPollFailures: input.maxPollFailures ?? MAX_POLL_FAILURES,
       reports: 0,
       outcome: undefined,
     };
@@ -113,7 +117,11 @@ export const mcpTaskMachine = mcpTaskSetup.createMachine({
             'status',
           ),
         onDone: [
-          ...refusedAnswer,
+          // A 401 and a forgotten task end the call; a status that mends itself is polled again.
+          refusedAnswer[0],
+          refusedAnswer[1],
+          retriedPollStatus,
+          refusedAnswer[2],
           {
             guard: { type: 'isCompleted', params: statusParams },
             target: CLOSING,
@@ -159,7 +167,7 @@ export const mcpTaskMachine = mcpTaskSetup.createMachine({
           },
           unexpectedAnswer('ended a tasks/get without a response'),
         ],
-        onError: failedRequest,
+        onError: [failedRequest[0], retriedPoll, failedRequest[1]],
       },
       after: requestDeadline,
     },

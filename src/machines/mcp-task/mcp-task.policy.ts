@@ -4,10 +4,12 @@
  */
 import type { CallToolResult } from '../../binding/kernel/mcp-types.js';
 import {
+  ConnectionNetworkError,
   type ConnectionOperation,
   ConnectionProtocolError,
   ConnectionTaskError,
   type InputRequest,
+  isRetryableNetworkFailure,
   type OperationScope,
   parseCallToolResult,
   STATELESS_REVISION,
@@ -25,6 +27,18 @@ import {
 import type { McpTaskContext, TaskAnswerKind, TaskExchange } from './mcp-task.types.js';
 
 export { TASK_CANCEL_TIMEOUT_MS } from '../../wire/mcp/tasks.js';
+
+/**
+ * How many `tasks/get` in a row may fail in a way that mends itself (a connection refused, reset
+ * or closed; 408, 429, 502, 503, 504) before the call gives the task up. A poll is a pure read
+ * (SEP-2663), so asking again is safe; a long task's hundreds of polls should not end on one blip.
+ */
+export const MAX_POLL_FAILURES = 3;
+
+/** Whether a failed `tasks/get` may be asked again: a network failure that mends itself. */
+export function isTransientPollFailure(error: unknown): boolean {
+  return error instanceof ConnectionNetworkError && isRetryableNetworkFailure(error.failure);
+}
 
 /** The scope of one task request: the call's connection, the request's operation, the call phase. */
 export function taskScope(

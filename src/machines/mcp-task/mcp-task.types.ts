@@ -49,6 +49,8 @@ export interface McpTaskInput {
   readonly progressTo?: TaskProgressSink;
   /** The JSON-RPC id of the first task request; each later one takes the next. */
   readonly firstRequestId: number;
+  /** How many polls in a row may fail in a way that mends itself; default `MAX_POLL_FAILURES`. */
+  readonly maxPollFailures?: number;
 }
 
 /** The context of `mcpTask`. */
@@ -82,6 +84,10 @@ export interface McpTaskContext {
   readonly nextId: number;
   /** `tasks/get` requests answered so far. */
   readonly polls: number;
+  /** `tasks/get` requests in a row that failed in a way that mends itself. */
+  readonly pollFailures: number;
+  /** How many may, before the call gives the task up. */
+  readonly maxPollFailures: number;
   /** Status reports handed on as progress so far. */
   readonly reports: number;
   readonly outcome: McpTaskOutput | undefined;
