@@ -215,6 +215,31 @@ describe('a 2026 call the server runs as a task', () => {
     expect(reports).toEqual([{ progress: 1, total: undefined, message: 'completed' }]);
   });
 
+  it("runs past the retry policy's deadline over attempts, which a task's deadline extends", async () => {
+    // Requests get 400 ms each; the task polls six times (about 1.5 s), under the task deadline.
+    const [patient] = await mountConnections(
+      [
+        defineMcpClientConnection({
+          name: 'tasks',
+          transport: { url: server.url, protocolVersion: '2026-07-28' },
+          timeoutMs: 400,
+          retry: { attempts: 2 },
+        }),
+      ],
+      { onSkippedTool: () => {} },
+    ).then((mounted) => [tool('slow_compute', mounted)]);
+    server.requests.length = 0;
+    const result = await runTool(
+      patient as AnyRuntimeToolDefinition,
+      { polls: 5, label: 'r' },
+      {
+        source: 'agent',
+      },
+    );
+    expect(result).toMatchObject({ ok: true, data: { content: [{ text: 'computed r' }] } });
+    expect(sequence()).toEqual(['tools/call slow_compute', ...Array(6).fill('tasks/get <task>')]);
+  });
+
   it('takes a plain answer to a call that may become a task as before', async () => {
     const result = await runTool(tool('greet'), { name: 'Ada' }, { source: 'agent' });
     expect(result).toMatchObject({ ok: true });

@@ -34,6 +34,14 @@ const BEFORE_THE_REQUEST: ReadonlySet<ConnectionOperation | undefined> = new Set
 ]);
 
 /** What the failure's `Retry-After` asked for, in ms, when it said. */
+/** The requests of a call that became an MCP task. */
+const TASK_OPERATIONS: ReadonlySet<ConnectionOperation | undefined> = new Set([
+  'tasks/get',
+  'tasks/update',
+  'tasks/result',
+  'tasks/cancel',
+]);
+
 function retryAfterOf(error: unknown): number | undefined {
   return ConnectionRequestError.isInstance(error) ? error.retryAfterMs : undefined;
 }
@@ -60,6 +68,9 @@ export function isTransientFailure(error: unknown): boolean {
  */
 export function isRetryableFailure(error: unknown, repeatable: boolean): boolean {
   if (!isTransientFailure(error)) return false;
+  // A request of a call that became a task failed: the task may still run on the server, so the
+  // call is never sent again (decision 0042), however safe it would be to repeat.
+  if (TASK_OPERATIONS.has((error as ConnectionRequestError).operation)) return false;
   if (repeatable || isNeverReceived(error)) return true;
   return BEFORE_THE_REQUEST.has((error as ConnectionRequestError).operation);
 }

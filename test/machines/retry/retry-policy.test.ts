@@ -63,6 +63,12 @@ describe('isRetryableFailure', () => {
       false,
     ],
     ['a plain error', new Error('boom'), false, false],
+    // A request of a call that became a task: the task may still run, so the call is not sent
+    // again, even for a tool safe to repeat and a request the server never received.
+    ['reset polling a task', network('reset', 'tasks/get'), false, false],
+    ['refused polling a task', network('refused', 'tasks/get'), false, false],
+    ['503 updating a task', status(503, 'tasks/update'), false, false],
+    ['closed holding tasks/result', network('closed', 'tasks/result'), false, false],
   ])('%s: %s, repeatable %s', (_label, error, once, repeatable) => {
     expect([isRetryableFailure(error, false), isRetryableFailure(error, true)]).toEqual([
       once,
