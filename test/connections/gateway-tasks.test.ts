@@ -1,0 +1,129 @@
+/**
+ * A gateway in front of a server that runs calls as MCP tasks (our 2026 task server), with
+ * downstream clients that do not declare the tasks extension (neither SDK line does): the gateway
+ * drives each task to its end and answers with the tool's result. In-task questions reach a 2025
+ * downstream session as server requests; a 2026 downstream client answers questions only by a
+ * retry, which a task cannot take yet (issue 45, item 5), so that call ends with a clear error and
+ * the upstream task is cancelled.
+ */
+
+import {
+  Client as V2Client,
+  StreamableHTTPClientTransport as V2Transport,
+} from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { defineMcpClientConnection, mountConnections } from '../../src/connections/index.js';
+import { startV2Gateway, type V2Gateway } from '../fixtures/revision-gateways.js';
+import { startTaskServer2026, type TaskServer2026 } from '../fixtures/task-server-2026.js';
+
+let upstream: TaskServer2026;
+let gateway: V2Gateway;
+const INFO = { name: 'downstream', version: '1.0.0' };
+
+beforeAll(async () => {
+  upstream = await startTaskServer2026();
+  const tools = await mountConnections(
+    [
+      defineMcpClientConnection({
+        name: 'jobs',
+        transport: { url: upstream.url, protocolVersion: '2026-07-28' },
+      }),
+    ],
+    { onSkippedTool: () => {} },
+  );
+  gateway = await startV2Gateway(tools);
+});
+afterAll(async () => {
+  await gateway.close();
+  await upstream.close();
+});
+beforeEach(() => {
+  upstream.requests.length = 0;
+});
+
+/** The upstream's requests: `method` (the task's requests marked as such). */
+const upstreamMethods = () => upstream.requests.map((request) => request.method);
+
+async function v1Session() {
+  const client = new V1Client(INFO, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, () => ({
+    action: 'accept',
+    content: { confirm: true },
+  }));
+  const transport = new V1Transport(new URL(gateway.url));
+  await client.connect(transport);
+  return {
+    client,
+    close: async () => {
+      await transport.terminateSession();
+      await client.close();
+    },
+  };
+}
+
+async function v2Stateless() {
+  const client = new V2Client(INFO, {
+    capabilities: { elicitation: {} },
+    versionNegotiation: { mode: { pin: '2026-07-28' } },
+  });
+  client.setRequestHandler('elicitation/create', async () => ({
+    action: 'accept',
+    content: { confirm: true },
+  }));
+  await client.connect(new V2Transport(new URL(gateway.url)));
+  return { client, close: () => client.close() };
+}
+
+describe('a gateway in front of a task server', () => {
+  it('answers a 2026 client that does not declare tasks with the result of the task it drove', async () => {
+    const { client, close } = await v2Stateless();
+    const result = await client.callTool({
+      name: 'slow_compute',
+      arguments: { polls: 1, label: 'g' },
+    });
+    await close();
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'computed g' }] });
+    expect(result).not.toHaveProperty('resultType', 'task');
+    expect(upstreamMethods()).toEqual(['tools/call', 'tasks/get', 'tasks/get']);
+  });
+
+  it("relays the task's question to a 2025 session as a server request, then answers with the result", async () => {
+    const { client, close } = await v1Session();
+    const result = await client.callTool({
+      name: 'confirm_delete',
+      arguments: { filename: 'g.txt' },
+    });
+    await close();
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'deleted g.txt' }] });
+    expect(upstreamMethods()).toEqual([
+      'tools/call',
+      'tasks/get',
+      'tasks/update',
+      'tasks/get',
+      'tasks/get',
+    ]);
+  });
+
+  it("ends a 2026 client's call whose task asks a question with a clear error, and cancels the task", async () => {
+    const { client, close } = await v2Stateless();
+    const result = await client.callTool({
+      name: 'confirm_delete',
+      arguments: { filename: 'h.txt' },
+    });
+    await close();
+    expect(result).toMatchObject({ isError: true });
+    const text = (result as { content: { text: string }[] }).content[0]?.text ?? '';
+    expect(JSON.parse(text)).toMatchObject({
+      error: 'CONNECTION_PROTOCOL_ERROR',
+      details: {
+        message:
+          "The upstream's task asked for elicitation/create, which a client on MCP 2026-07-28 cannot answer through this gateway yet.",
+      },
+    });
+    // The task is not left waiting for an answer that cannot come.
+    expect(upstreamMethods()).toEqual(['tools/call', 'tasks/get', 'tasks/cancel']);
+  });
+});
