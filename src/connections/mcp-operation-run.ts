@@ -13,9 +13,8 @@ import type {
   McpRequest,
 } from '../machines/mcp-operation/mcp-operation.types.js';
 import type { TransitionObserver } from '../machines/observe.js';
-import { TASK_CANCEL_TIMEOUT_MS } from '../wire/mcp/tasks.js';
 import type { ResolvedMcpConnection } from './define-mcp-connection.js';
-import { limitsForOperation, MAX_TIMER_MS } from './limits.js';
+import { limitsForOperation } from './limits.js';
 import { attemptBudgetMs, runConnectionOperation } from './run-operation.js';
 import type { OperationSpanPlan } from './telemetry.js';
 import type { McpClientConnection } from './types.js';
@@ -82,17 +81,9 @@ export function runMcpOperation(
       connection: resolved,
       operation: method,
       repeatable: method === 'tools/list' || run.repeatable === true,
-      // A call may become a task, which runs under its own deadline: the retry policy's deadline
-      // over the attempts leaves it room (the task deadline and its bounded cancel).
-      budgetMs:
-        method === 'tools/call'
-          ? Math.min(
-              attemptBudgetMs(limits.request, limits.handshake) +
-                limits.task.timeoutMs +
-                TASK_CANCEL_TIMEOUT_MS,
-              MAX_TIMER_MS,
-            )
-          : attemptBudgetMs(limits.request, limits.handshake),
+      // The retry policy's deadline over the attempts: the handshake and the request window. A
+      // call that becomes a task is bounded by it too under a retry policy (decision 0046).
+      budgetMs: attemptBudgetMs(limits.request, limits.handshake),
       signal: run.signal,
       observe: run.observe,
       span: spanPlanOf(resolved, run.request, input.protocolVersion),

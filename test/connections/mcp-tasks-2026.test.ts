@@ -215,9 +215,11 @@ describe('a 2026 call the server runs as a task', () => {
     expect(reports).toEqual([{ progress: 1, total: undefined, message: 'completed' }]);
   });
 
-  it("runs past the retry policy's deadline over attempts, which a task's deadline extends", async () => {
-    // Requests get 400 ms each; the task polls six times (about 1.5 s), under the task deadline.
-    const [patient] = await mountConnections(
+  it("ends at the retry policy's deadline over attempts under a retry policy, typed, and cancels the task", async () => {
+    // A known limit (decision 0046): under a retry policy the call, task included, is bounded by
+    // the policy's deadline over its attempts (here 400 ms handshake + 400 ms request). The task
+    // is cancelled and the call is not sent again.
+    const [bounded] = await mountConnections(
       [
         defineMcpClientConnection({
           name: 'tasks',
@@ -227,17 +229,16 @@ describe('a 2026 call the server runs as a task', () => {
         }),
       ],
       { onSkippedTool: () => {} },
-    ).then((mounted) => [tool('slow_compute', mounted)]);
+    ).then((mounted) => [tool('forever_job', mounted)]);
     server.requests.length = 0;
-    const result = await runTool(
-      patient as AnyRuntimeToolDefinition,
-      { polls: 5, label: 'r' },
-      {
-        source: 'agent',
-      },
-    );
-    expect(result).toMatchObject({ ok: true, data: { content: [{ text: 'computed r' }] } });
-    expect(sequence()).toEqual(['tools/call slow_compute', ...Array(6).fill('tasks/get <task>')]);
+    const result = await runTool(bounded as AnyRuntimeToolDefinition, {}, { source: 'agent' });
+    expect(result).toMatchObject({ ok: false, code: 'CONNECTION_TIMEOUT' });
+    expect(toolCauseFromResult(result)).toMatchObject({ timeoutMs: 800 });
+    const methods = sequence();
+    expect(methods.filter((line) => line.startsWith('tools/call'))).toEqual([
+      'tools/call forever_job',
+    ]);
+    expect(methods.at(-1)).toBe('tasks/cancel <task>');
   });
 
   it('takes a plain answer to a call that may become a task as before', async () => {
