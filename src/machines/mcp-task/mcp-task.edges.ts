@@ -14,7 +14,7 @@ import {
   rpcRefusalViolation,
   STATELESS_REVISION,
 } from '../../wire/index.js';
-import { pollDelayMs } from '../../wire/mcp/tasks.js';
+import { pollDelayMs, TASK_CANCEL_TIMEOUT_MS } from '../../wire/mcp/tasks.js';
 import {
   challengeOf,
   errorOf,
@@ -31,7 +31,6 @@ import {
   deadlineOf,
   rpcFailureOf,
   statusChanged,
-  TASK_CANCEL_TIMEOUT_MS,
   taskError,
   taskScope,
   unansweredOf,
@@ -41,7 +40,9 @@ import type { McpTaskContext, McpTaskEvent, TaskExchange } from './mcp-task.type
 /** Where every outcome is decided: the task is cancelled when abandoned, then the run ends. */
 export const CLOSING = 'closing';
 
+/** What a mapper reads of the task machine's context. */
 export type WithContext = { readonly context: McpTaskContext };
+/** A task request's end, as a mapper reads it. */
 export type TaskDone = With<{ readonly output: TaskExchange }>;
 
 /** An `assign` typed for `mcpTask`'s context and events. */

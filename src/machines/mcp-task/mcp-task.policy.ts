@@ -26,8 +26,6 @@ import {
 } from '../../wire/mcp/tasks.js';
 import type { McpTaskContext, TaskAnswerKind, TaskExchange } from './mcp-task.types.js';
 
-export { TASK_CANCEL_TIMEOUT_MS } from '../../wire/mcp/tasks.js';
-
 /**
  * How many `tasks/get` in a row may fail in a way that mends itself (a connection refused, reset
  * or closed; 408, 429, 502, 503, 504) before the call gives the task up. A poll is a pure read
