@@ -4,12 +4,7 @@
  * the harness that walks a model on the real actor (every actor deferred until the walk settles it).
  */
 import { vi } from 'vitest';
-import {
-  type AnyEventObject,
-  type AnyMachineSnapshot,
-  type AnyStateMachine,
-  fromPromise,
-} from 'xstate';
+import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
 import { mcpTaskMachine } from '../../src/machines/mcp-task/mcp-task.machine.js';
 import type {
   McpTaskContext,
@@ -22,8 +17,9 @@ import {
   createHostFence,
 } from '../../src/wire/index.js';
 import type { TaskDetail } from '../../src/wire/mcp/tasks.js';
+import { deferredActors } from './model-deferred.js';
 import type { ModelOptions } from './model-graph.js';
-import type { WalkExecutor, WalkHarness } from './model-walk.js';
+import type { WalkHarness } from './model-walk.js';
 
 const URL_OF_MODEL = 'http://127.0.0.1:7000/mcp';
 const created = {
@@ -222,41 +218,18 @@ export function mcpTaskWalkHarness(
   options: ModelOptions,
   definition: AnyStateMachine = mcpTaskMachine,
 ): WalkHarness {
-  const pending = new Map<
-    string,
-    { resolve(value: unknown): void; reject(error: unknown): void }
-  >();
-  const deferred = fromPromise<unknown, unknown>(
-    ({ self }) =>
-      new Promise((resolve, reject) => {
-        pending.set(self.id, { resolve, reject });
-      }),
-  );
-  const settle =
-    (kind: 'done' | 'error'): WalkExecutor =>
-    ({ event }: { event: AnyEventObject }) => {
-      const id = event.type.replace(`xstate.${kind}.actor.`, '');
-      const entry = pending.get(id);
-      if (entry === undefined) throw new Error(`no pending actor ${id}`);
-      if (kind === 'done') entry.resolve((event as { output?: unknown }).output);
-      else entry.reject((event as { error?: unknown }).error);
-    };
-  const executors: Record<string, WalkExecutor> = {};
-  for (const type of Object.keys(options.eventCases ?? {})) {
-    if (type.startsWith('xstate.done.actor.')) executors[type] = settle('done');
-    if (type.startsWith('xstate.error.actor.')) executors[type] = settle('error');
-  }
+  const deferred = deferredActors(options);
   return {
     machine: definition.provide({
-      actors: { taskExchange: deferred, answerTaskInput: deferred },
+      actors: { taskExchange: deferred.actor, answerTaskInput: deferred.actor },
     } as never),
     options: {
       ...options,
       beforePath: () => {
-        pending.clear();
+        deferred.clear();
         vi.setSystemTime(0);
       },
-      executors,
+      executors: deferred.executors,
     },
   };
 }

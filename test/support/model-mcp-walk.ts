@@ -4,8 +4,9 @@
  * silent (the walk sends their events itself).
  */
 import { vi } from 'vitest';
-import { type AnyEventObject, type AnyStateMachine, fromCallback, fromPromise } from 'xstate';
+import { type AnyStateMachine, fromCallback } from 'xstate';
 import { mcpOperationMachine } from '../../src/machines/mcp-operation/mcp-operation.machine.js';
+import { deferredActors } from './model-deferred.js';
 import type { ModelOptions } from './model-graph.js';
 import {
   mcpAutoModelOptions,
@@ -20,7 +21,7 @@ import {
   mcpStreamableOnlyModelOptions,
   mcpTokenlessModelOptions,
 } from './model-mcp-operation.js';
-import type { WalkExecutor, WalkHarness } from './model-walk.js';
+import type { WalkHarness } from './model-walk.js';
 
 const rpcResult = (id: number, result: unknown) => ({ jsonrpc: '2.0', id, result });
 const sseCases = mcpSseModelOptions.eventCases ?? {};
@@ -108,38 +109,15 @@ export function mcpWalkHarness(
   options: ModelOptions,
   definition: AnyStateMachine = mcpOperationMachine,
 ): WalkHarness {
-  const pending = new Map<
-    string,
-    { resolve(value: unknown): void; reject(error: unknown): void }
-  >();
-  const deferred = fromPromise<unknown, unknown>(
-    ({ self }) =>
-      new Promise((resolve, reject) => {
-        pending.set(self.id, { resolve, reject });
-      }),
-  );
-  const settle =
-    (kind: 'done' | 'error'): WalkExecutor =>
-    ({ event }: { event: AnyEventObject }) => {
-      const id = event.type.replace(`xstate.${kind}.actor.`, '');
-      const entry = pending.get(id);
-      if (entry === undefined) throw new Error(`no pending actor ${id}`);
-      if (kind === 'done') entry.resolve((event as { output?: unknown }).output);
-      else entry.reject((event as { error?: unknown }).error);
-    };
-  const executors: Record<string, WalkExecutor> = {};
-  for (const type of Object.keys(options.eventCases ?? {})) {
-    if (type.startsWith('xstate.done.actor.')) executors[type] = settle('done');
-    if (type.startsWith('xstate.error.actor.')) executors[type] = settle('error');
-  }
+  const deferred = deferredActors(options);
   return {
     machine: definition.provide({
       actors: {
-        resolveCredentials: deferred,
-        exchange: deferred,
-        answerInputRequests: deferred,
-        deleteSession: deferred,
-        driveTask: deferred,
+        resolveCredentials: deferred.actor,
+        exchange: deferred.actor,
+        answerInputRequests: deferred.actor,
+        deleteSession: deferred.actor,
+        driveTask: deferred.actor,
         // Stream events are sent to the machine by the walk itself.
         legacyStream: fromCallback(() => () => {}),
         callerStream: fromCallback(() => () => {}),
@@ -148,10 +126,10 @@ export function mcpWalkHarness(
     options: {
       ...options,
       beforePath: () => {
-        pending.clear();
+        deferred.clear();
         vi.setSystemTime(0);
       },
-      executors,
+      executors: deferred.executors,
     },
   };
 }
