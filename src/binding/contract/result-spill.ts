@@ -141,6 +141,9 @@ export function resultSpillStoreOf(boundary: ResultSpillBoundary): ResultSpillSt
 
 function createStore(boundary: ResultSpillBoundary): ResultSpillStore {
   const entries = new Map<string, SpillEntry>();
+  // Each slot's last write: the next write to the slot starts after it, so a slot's file always
+  // ends as its newest result (two replacing writes in flight would land in either order).
+  const slotWrites = new Map<string, Promise<void>>();
   let next = 0;
   // The last page read is kept in memory, so paging through one result reads its file once.
   let cached: { id: string; text: string } | undefined;
@@ -154,9 +157,11 @@ function createStore(boundary: ResultSpillBoundary): ResultSpillStore {
     // The slot's previous result is gone once its file is replaced.
     for (const [id, entry] of entries) if (entry.path === path) entries.delete(id);
     const id = `r${randomUUID().replaceAll('-', '').slice(0, 16)}`;
-    const written = boundary
-      .write(path, body, { ifExists: 'replace', mediaType: 'text/plain' })
+    const written = (slotWrites.get(path) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => boundary.write(path, body, { ifExists: 'replace', mediaType: 'text/plain' }))
       .then(() => undefined);
+    slotWrites.set(path, written);
     // A failed write surfaces when the result is read; it must not be an unhandled rejection.
     written.catch(() => entries.delete(id));
     entries.set(id, { id, path, chars: payload.length, budgetTokens, keptAt: Date.now(), written });

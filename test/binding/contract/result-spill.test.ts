@@ -102,6 +102,41 @@ describe('a spill store', () => {
     expect((await readdir(join(root, 'stitchkit-results'))).length).toBe(MAX_SPILLED_RESULTS);
   });
 
+  it('writes a slot in the order its results were kept, whatever order the writes finish in', async () => {
+    const files = new Map<string, string>();
+    const pending: Array<() => void> = [];
+    const store = resultSpillStoreOf({
+      root: '/memory/ordered',
+      write: (path, body) =>
+        new Promise((resolve) => {
+          pending.push(() => {
+            files.set(path, new TextDecoder().decode(body));
+            resolve({ path, size: body.byteLength });
+          });
+        }),
+      read: async (path) => ({
+        stream: new Blob([files.get(path) ?? '']).stream(),
+      }),
+    });
+    const ids = Array.from(
+      { length: MAX_SPILLED_RESULTS + 1 },
+      (_, index) => store.keep(`payload ${index}`, 600)?.id ?? '',
+    );
+    // Slot 00's second write waits for its first: 32 writes have started, not 33.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(pending.length).toBe(MAX_SPILLED_RESULTS);
+    // The started writes finish newest first; the waiting one starts after slot 00's first.
+    while (pending.length > 0) {
+      for (const finish of pending.splice(0).reverse()) finish();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(files.get('stitchkit-results/00.txt')).toBe(`payload ${MAX_SPILLED_RESULTS}`);
+    await expect(store.page(ids[MAX_SPILLED_RESULTS] ?? '', 0)).resolves.toMatchObject({
+      text: `payload ${MAX_SPILLED_RESULTS}`,
+    });
+    await expect(store.page(ids[0] ?? '', 0)).rejects.toMatchObject({ code: 'RESULT_NOT_KEPT' });
+  });
+
   it('forgets a result after an hour', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const store = resultSpillStoreOf(createFileBoundary({ root }));
