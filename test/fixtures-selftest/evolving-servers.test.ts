@@ -1,0 +1,245 @@
+/**
+ * The evolving servers (`test/fixtures/evolving-servers.ts`) driven by the MCP SDK clients only:
+ * a change made while clients are connected reaches the v2 client through its 2026
+ * `subscriptions/listen` stream, the v1 client through its session's GET stream and through the
+ * legacy SSE stream; the counters, the `ttlMs` hint, `dropStreams` and `close()` do what the
+ * live-catalog tests rely on.
+ */
+import {
+  Client as V2Client,
+  StreamableHTTPClientTransport as V2Transport,
+} from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  type EvolvingPath,
+  type EvolvingServers,
+  type EvolvingServersOptions,
+  startEvolvingServers,
+} from '../fixtures/evolving-servers.js';
+import { leakedHandles } from '../support/loopback-server.js';
+
+const INFO = { name: 'selftest', version: '1.0.0' };
+const PIN_2026 = { versionNegotiation: { mode: { pin: '2026-07-28' as const } } };
+
+/** Upper bound for a condition the servers and clients reach on loopback. */
+const DEADLINE_MS = 5_000;
+
+let servers: EvolvingServers | undefined;
+const closers: (() => Promise<void>)[] = [];
+
+async function start(options?: EvolvingServersOptions): Promise<EvolvingServers> {
+  servers = await startEvolvingServers(options);
+  return servers;
+}
+
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+  await servers?.close();
+  servers = undefined;
+});
+afterAll(async () => {
+  expect(await leakedHandles()).toEqual([]);
+});
+
+/** Polls `condition` every 10 ms until it holds; fails naming `what` after the deadline. */
+async function until(what: string, condition: () => boolean): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > DEADLINE_MS) throw new Error(`not reached in time: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const textOf = (result: unknown) => (result as { content: { text: string }[] }).content[0]?.text;
+const names = (tools: readonly { name: string }[]) => tools.map((tool) => tool.name);
+
+/** A v2 client pinned to 2026-07-28 that records the tool lists its listChanged handler sees. */
+async function v2Client(servers: EvolvingServers, path: EvolvingPath) {
+  const seen: string[][] = [];
+  const client = new V2Client(INFO, {
+    ...PIN_2026,
+    listChanged: {
+      tools: { debounceMs: 0, onChanged: (_error, tools) => seen.push(names(tools ?? [])) },
+    },
+  });
+  await client.connect(new V2Transport(new URL(servers.url(path))));
+  closers.push(() => client.close());
+  return { client, seen };
+}
+
+/** A v1 client on a Streamable HTTP or SSE path that counts the list-changed notifications. */
+async function v1Client(servers: EvolvingServers, path: EvolvingPath) {
+  const url = new URL(servers.url(path));
+  const client = new V1Client(INFO);
+  const notified = { count: 0 };
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    notified.count += 1;
+  });
+  await client.connect(path === '/v1/sse' ? new SSEClientTransport(url) : new V1Transport(url));
+  closers.push(() => client.close());
+  return { client, notified };
+}
+
+describe('the 2026 listen stream (v2 server, v2 client)', () => {
+  it('tells a listening client of an added tool, and the new tool answers', async () => {
+    const servers = await start();
+    const { client, seen } = await v2Client(servers, '/v2/stateless-only');
+    await until('the listen stream is open', () => servers.openStreams('/v2/stateless-only') === 1);
+
+    await servers.addTool('x');
+    await until('the handler saw a list', () => seen.length === 1);
+
+    expect(seen).toEqual([['alpha', 'beta', 'x']]);
+    expect(servers.listCalls('/v2/stateless-only')).toBe(1);
+    expect(textOf(await client.callTool({ name: 'x', arguments: {} }))).toBe('x:x v1');
+    await client.close();
+    await until(
+      'the listen stream is closed',
+      () => servers.openStreams('/v2/stateless-only') === 0,
+    );
+  });
+
+  it('ends a listen stream on dropStreams, and the client sees a remote end', async () => {
+    const servers = await start();
+    const { client } = await v2Client(servers, '/v2/stateless-only');
+    await until('the listen stream is open', () => servers.openStreams('/v2/stateless-only') === 1);
+    const subscription = client.autoOpenedSubscription;
+
+    expect(servers.dropStreams('/v2/dual')).toBe(0);
+    expect(servers.dropStreams('/v2/stateless-only')).toBe(1);
+
+    expect(await subscription?.closed).toBe('remote');
+    await until('the stream is gone', () => servers.openStreams('/v2/stateless-only') === 0);
+  });
+
+  it('refuses a removed tool with -32602 "Tool … not found"', async () => {
+    const servers = await start();
+    const { client } = await v2Client(servers, '/v2/dual');
+    await servers.removeTool('beta');
+
+    await expect(client.callTool({ name: 'beta', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Tool beta not found'),
+    });
+  });
+});
+
+describe('cache hints (v2 tools/list, 2026)', () => {
+  it.each([
+    ['carries the ttlMs option', { ttlMs: 60_000 }, 60_000],
+    ['carries the SDK default without it', {}, 0],
+  ])('%s', async (_title, options, ttlMs) => {
+    const servers = await start(options);
+    const client = new V2Client(INFO, PIN_2026);
+    await client.connect(new V2Transport(new URL(servers.url('/v2/dual'))));
+    closers.push(() => client.close());
+
+    const listed = await client.listTools(undefined, { cache: 'bypass' } as never);
+
+    expect(listed).toMatchObject({ ttlMs, cacheScope: 'private' });
+    expect(names(listed.tools)).toEqual(['alpha', 'beta']);
+  });
+});
+
+describe('the 2025 GET stream (v1 stateful server, v1 client)', () => {
+  it('tells the session of a removed tool on its GET stream, and refuses the tool', async () => {
+    const servers = await start();
+    const { client, notified } = await v1Client(servers, '/v1/stateful');
+    await until('the GET stream is open', () => servers.openStreams('/v1/stateful') === 1);
+
+    await servers.removeTool('alpha');
+    await until('the notification arrived', () => notified.count === 1);
+
+    expect(names((await client.listTools()).tools)).toEqual(['beta']);
+    expect(await client.callTool({ name: 'alpha', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'MCP error -32602: Tool alpha not found' }],
+      isError: true,
+    });
+    await client.close();
+    await until('the GET stream is closed', () => servers.openStreams('/v1/stateful') === 0);
+  });
+
+  it('sends nothing for { notify: false }, and n notifications for notifyBurst(n)', async () => {
+    const servers = await start();
+    const { client, notified } = await v1Client(servers, '/v1/stateful');
+    await until('the GET stream is open', () => servers.openStreams('/v1/stateful') === 1);
+
+    await servers.addTool('quiet', undefined, { notify: false });
+    await servers.notifyBurst(3);
+    // Notifications of one stream arrive in order: a fourth one, had `quiet` sent it, comes first.
+    await until('three notifications arrived', () => notified.count === 3);
+    await servers.addTool('loud');
+    await until('the fourth arrived', () => notified.count === 4);
+
+    expect(notified.count).toBe(4);
+    expect(names((await client.listTools()).tools)).toEqual(['alpha', 'beta', 'quiet', 'loud']);
+  });
+});
+
+describe('the legacy SSE stream (v1 SSE server, v1 client)', () => {
+  it('tells the session of a changed tool, whose new version answers', async () => {
+    const servers = await start();
+    const { client, notified } = await v1Client(servers, '/v1/sse');
+    expect(servers.openStreams('/v1/sse')).toBe(1);
+
+    await servers.changeTool('alpha', { description: 'alpha v2', addProperty: 'limit' });
+    await until('the notification arrived', () => notified.count === 1);
+
+    const [alpha] = (await client.listTools()).tools;
+    expect(alpha).toMatchObject({
+      name: 'alpha',
+      description: 'alpha v2',
+      inputSchema: { type: 'object', properties: { limit: { type: 'string' } } },
+    });
+    expect(textOf(await client.callTool({ name: 'alpha', arguments: { limit: '3' } }))).toBe(
+      'alpha:alpha v2',
+    );
+  });
+});
+
+describe('counters and close', () => {
+  it('logs and counts each request of a sessionless v1 client, on its own path only', async () => {
+    const servers = await start();
+    const { client } = await v1Client(servers, '/v1/stateless');
+    await client.listTools();
+    await client.listTools();
+    await client.callTool({ name: 'beta', arguments: {} });
+
+    expect(servers.log).toEqual([
+      { path: '/v1/stateless', httpMethod: 'POST', rpcMethod: 'initialize', status: 200 },
+      {
+        path: '/v1/stateless',
+        httpMethod: 'POST',
+        rpcMethod: 'notifications/initialized',
+        status: 202,
+      },
+      { path: '/v1/stateless', httpMethod: 'GET', rpcMethod: undefined, status: 405 },
+      { path: '/v1/stateless', httpMethod: 'POST', rpcMethod: 'tools/list', status: 200 },
+      { path: '/v1/stateless', httpMethod: 'POST', rpcMethod: 'tools/list', status: 200 },
+      { path: '/v1/stateless', httpMethod: 'POST', rpcMethod: 'tools/call', status: 200 },
+    ]);
+    expect(servers.listCalls('/v1/stateless')).toBe(2);
+    expect(servers.callCalls('/v1/stateless')).toBe(1);
+    expect(servers.listCalls('/v2/dual')).toBe(0);
+    servers.resetLog();
+    expect(servers.listCalls('/v1/stateless')).toBe(0);
+  });
+
+  it('ends open streams gracefully on close() and leaves no socket or timer', async () => {
+    const servers = await start();
+    const { client } = await v2Client(servers, '/v2/dual');
+    await until('the listen stream is open', () => servers.openStreams('/v2/dual') === 1);
+    const subscription = client.autoOpenedSubscription;
+
+    await servers.close();
+
+    expect(await subscription?.closed).toBe('graceful');
+    expect(servers.openStreams('/v2/dual')).toBe(0);
+    await client.close();
+    expect(await leakedHandles()).toEqual([]);
+  });
+});
