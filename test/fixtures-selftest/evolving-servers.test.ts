@@ -109,22 +109,11 @@ describe('the 2026 listen stream (v2 server, v2 client)', () => {
     await until('the listen stream is open', () => servers.openStreams('/v2/stateless-only') === 1);
     const subscription = client.autoOpenedSubscription;
 
-    expect(servers.dropStreams('/v2/dual')).toBe(0);
-    expect(servers.dropStreams('/v2/stateless-only')).toBe(1);
+    expect(await servers.dropStreams('/v2/dual')).toBe(0);
+    expect(await servers.dropStreams('/v2/stateless-only')).toBe(1);
 
+    expect(servers.openStreams('/v2/stateless-only')).toBe(0);
     expect(await subscription?.closed).toBe('remote');
-    await until('the stream is gone', () => servers.openStreams('/v2/stateless-only') === 0);
-  });
-
-  it('refuses a removed tool with -32602 "Tool … not found"', async () => {
-    const servers = await start();
-    const { client } = await v2Client(servers, '/v2/dual');
-    await servers.removeTool('beta');
-
-    await expect(client.callTool({ name: 'beta', arguments: {} })).rejects.toMatchObject({
-      code: -32602,
-      message: expect.stringContaining('Tool beta not found'),
-    });
   });
 });
 
@@ -155,28 +144,23 @@ describe('the 2025 GET stream (v1 stateful server, v1 client)', () => {
     await until('the notification arrived', () => notified.count === 1);
 
     expect(names((await client.listTools()).tools)).toEqual(['beta']);
-    expect(await client.callTool({ name: 'alpha', arguments: {} })).toEqual({
-      content: [{ type: 'text', text: 'MCP error -32602: Tool alpha not found' }],
-      isError: true,
-    });
     await client.close();
     await until('the GET stream is closed', () => servers.openStreams('/v1/stateful') === 0);
   });
 
-  it('sends nothing for { notify: false }, and n notifications for notifyBurst(n)', async () => {
+  it('drops the GET stream on dropStreams; the client reopens it and is told again', async () => {
     const servers = await start();
-    const { client, notified } = await v1Client(servers, '/v1/stateful');
+    const { notified } = await v1Client(servers, '/v1/stateful');
     await until('the GET stream is open', () => servers.openStreams('/v1/stateful') === 1);
+    const getsBefore = servers.log.filter((entry) => entry.httpMethod === 'GET').length;
 
-    await servers.addTool('quiet', undefined, { notify: false });
-    await servers.notifyBurst(3);
-    // Notifications of one stream arrive in order: a fourth one, had `quiet` sent it, comes first.
-    await until('three notifications arrived', () => notified.count === 3);
-    await servers.addTool('loud');
-    await until('the fourth arrived', () => notified.count === 4);
+    expect(await servers.dropStreams()).toBe(1);
+    expect(servers.openStreams('/v1/stateful')).toBe(0);
+    await until('a second GET is open', () => servers.openStreams('/v1/stateful') === 1);
+    await servers.addTool('after');
+    await until('the notification arrived', () => notified.count === 1);
 
-    expect(notified.count).toBe(4);
-    expect(names((await client.listTools()).tools)).toEqual(['alpha', 'beta', 'quiet', 'loud']);
+    expect(servers.log.filter((entry) => entry.httpMethod === 'GET').length).toBe(getsBefore + 1);
   });
 });
 
@@ -198,6 +182,69 @@ describe('the legacy SSE stream (v1 SSE server, v1 client)', () => {
     expect(textOf(await client.callTool({ name: 'alpha', arguments: { limit: '3' } }))).toBe(
       'alpha:alpha v2',
     );
+  });
+
+  // On this wire the answers travel on the SSE stream too, after every notification written
+  // before them: once an answer is in, the count of notifications is final.
+  it('sends nothing for { notify: false }, and n notifications for notifyBurst(n)', async () => {
+    const servers = await start();
+    const { client, notified } = await v1Client(servers, '/v1/sse');
+
+    await servers.addTool('quiet', undefined, { notify: false });
+    await servers.changeTool('alpha', { description: 'alpha v2' }, { notify: false });
+    await servers.removeTool('beta', { notify: false });
+    expect(names((await client.listTools()).tools)).toEqual(['alpha', 'quiet']);
+    expect(notified.count).toBe(0);
+
+    await servers.notifyBurst(3);
+    expect(names((await client.listTools()).tools)).toEqual(['alpha', 'quiet']);
+    expect(notified.count).toBe(3);
+  });
+});
+
+/** What a call of a removed tool came back with: a result, or a JSON-RPC error's code and message. */
+async function outcomeOf(call: Promise<unknown>) {
+  return call.then(
+    (result) => ({ result }),
+    (error: { code?: unknown; message?: unknown }) => ({
+      error: { code: error.code, message: error.message },
+    }),
+  );
+}
+
+describe('a removed tool, refused the way each SDK refuses an unknown tool', () => {
+  const v2Refusal = { error: { code: -32602, message: 'Tool beta not found' } };
+  const v1Refusal = {
+    result: {
+      content: [{ type: 'text', text: 'MCP error -32602: Tool beta not found' }],
+      isError: true,
+    },
+  };
+  it.each([
+    ['/v2/dual', '2026', v2Refusal],
+    ['/v2/stateless-only', '2026', v2Refusal],
+    [
+      '/v2/dual',
+      '2025',
+      { error: { code: -32602, message: 'MCP error -32602: Tool beta not found' } },
+    ],
+    ['/v1/stateful', '2025', v1Refusal],
+    ['/v1/stateless', '2025', v1Refusal],
+    ['/v1/sse', '2025', v1Refusal],
+  ] as const)('%s (%s client)', async (path, revision, refusal) => {
+    const servers = await start();
+    const call = async () => {
+      if (revision === '2026') {
+        const { client } = await v2Client(servers, path);
+        return client.callTool({ name: 'beta', arguments: {} });
+      }
+      const { client } = await v1Client(servers, path);
+      return client.callTool({ name: 'beta', arguments: {} });
+    };
+    await servers.removeTool('beta', { notify: false });
+
+    expect(await outcomeOf(call())).toEqual(refusal);
+    expect(servers.callCalls(path)).toBe(1);
   });
 });
 
