@@ -248,6 +248,28 @@ describe('a removed tool, refused the way each SDK refuses an unknown tool', () 
   });
 });
 
+describe('an empty start', () => {
+  it('lists no tool, declares listChanged all the same and announces the first tool', async () => {
+    const servers = await start({ tools: {} });
+    const v2 = await v2Client(servers, '/v2/stateless-only');
+    const v1 = await v1Client(servers, '/v1/stateful');
+    await until(
+      'the listen and GET streams are open',
+      () =>
+        servers.openStreams('/v2/stateless-only') === 1 &&
+        servers.openStreams('/v1/stateful') === 1,
+    );
+    expect((await v1.client.listTools()).tools).toEqual([]);
+    expect((await v2.client.listTools(undefined, { cache: 'bypass' } as never)).tools).toEqual([]);
+
+    await servers.addTool('first');
+    await until('both clients were told', () => v2.seen.length === 1 && v1.notified.count === 1);
+
+    expect(v2.seen).toEqual([['first']]);
+    expect(names((await v1.client.listTools()).tools)).toEqual(['first']);
+  });
+});
+
 describe('counters and close', () => {
   it('logs and counts each request of a sessionless v1 client, on its own path only', async () => {
     const servers = await start();
@@ -274,6 +296,23 @@ describe('counters and close', () => {
     expect(servers.listCalls('/v2/dual')).toBe(0);
     servers.resetLog();
     expect(servers.listCalls('/v1/stateless')).toBe(0);
+  });
+
+  it('serves a 2025 client on /v2/dual statelessly: no session, no stream (GET 405)', async () => {
+    const servers = await start();
+    const { client } = await v1Client(servers, '/v2/dual');
+    await client.listTools();
+
+    expect(
+      servers.log.map(({ httpMethod, rpcMethod, status }) => [httpMethod, rpcMethod, status]),
+    ).toEqual([
+      ['POST', 'initialize', 200],
+      ['POST', 'notifications/initialized', 202],
+      ['GET', undefined, 405],
+      ['POST', 'tools/list', 200],
+    ]);
+    expect(servers.listCalls('/v2/dual')).toBe(1);
+    expect(servers.openStreams('/v2/dual')).toBe(0);
   });
 
   it('ends open streams gracefully on close() and leaves no socket or timer', async () => {
