@@ -23,9 +23,12 @@ export {
 export type {
   AuthChallenge,
   Catalog,
+  CatalogChange,
+  CatalogDescription,
   ConnectionDefinition,
   ConnectionMountOptions,
   ConnectionTokenProvider,
+  LiveCatalog,
   McpClientConnection,
   McpClientConnectionConfig,
   NetworkFailure,
@@ -34,6 +37,7 @@ export type {
   SkippedTool,
   TransitionObserver,
   TransitionRecord,
+  WatchConnectionsOptions,
 } from './connections/index.js';
 export {
   ConnectionAuthorizationRequiredError,
@@ -53,6 +57,7 @@ export {
   defineOpenApiConnection,
   describeCatalog,
   mountConnections,
+  watchConnections,
 } from './connections/index.js';
 export type {
   DownloadToolConfig,

@@ -4,6 +4,8 @@
  * No I/O happens here.
  */
 import type { RuntimeToolHandlerContext, ToolTransport } from '../binding/index.js';
+import { makeListenActors } from '../machines/listen/listen.actors.js';
+import { listenMachine } from '../machines/listen/listen.machine.js';
 import {
   type McpOperationDependencies,
   makeMcpOperationActors,
@@ -47,6 +49,8 @@ export interface ResolvedMcpConnection {
   readonly optionalTasks: 'plain' | 'task';
   /** `mcpOperation` with this connection's token provider, provided once (decision 0007). */
   readonly machine: typeof mcpOperationMachine;
+  /** `listen` with the same token provider and sender, for a live catalog's stream. */
+  readonly listen: typeof listenMachine;
 }
 
 const resolved = new WeakMap<McpClientConnection, ResolvedMcpConnection>();
@@ -123,6 +127,12 @@ export function defineMcpClientConnection(config: McpClientConnectionConfig): Mc
       ...(send === undefined ? {} : { send }),
     }),
   });
+  const listen = listenMachine.provide({
+    actors: makeListenActors({
+      ...operationDependencies(config.token),
+      ...(send === undefined ? {} : { send }),
+    }),
+  });
   resolved.set(
     connection,
     Object.freeze({
@@ -141,6 +151,7 @@ export function defineMcpClientConnection(config: McpClientConnectionConfig): Mc
       prefix,
       optionalTasks,
       machine,
+      listen,
     }),
   );
   return connection;

@@ -28,6 +28,16 @@ export {
   MAX_TIMER_MS,
   type OperationLimits,
 } from './limits.js';
+export { watchConnections } from './live-catalog.js';
+export type {
+  CatalogChange,
+  CatalogChangeReason,
+  CatalogDescription,
+  CatalogRefresh,
+  LiveCatalog,
+  LiveCatalogEntry,
+  WatchConnectionsOptions,
+} from './live-catalog-types.js';
 export { mountConnections, warnSkippedTool } from './mount.js';
 export type {
   ConnectionTelemetry,

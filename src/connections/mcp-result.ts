@@ -11,6 +11,7 @@ import {
 } from '../binding/index.js';
 import type { CallToolResult } from '../binding/kernel/mcp-types.js';
 import { isRecord } from '../binding/kernel/type-guards.js';
+import { ConnectionProtocolError, MCP_RPC_ERROR } from '../wire/index.js';
 
 const UPSTREAM_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
 
@@ -79,4 +80,27 @@ class UpstreamToolError extends AppError implements McpErrorPresenting {
       ...(_meta === undefined ? {} : { _meta }),
     };
   }
+}
+
+/** A JSON-RPC `-32020` refusal: the request's headers and its body disagree (MCP 2026-07-28). */
+export function isHeaderMismatch(error: unknown): boolean {
+  return (
+    ConnectionProtocolError.isInstance(error) && error.rpcCode === MCP_RPC_ERROR.headerMismatch
+  );
+}
+
+/**
+ * Whether a call's failure says the server no longer has tool `name`: a JSON-RPC `-32602` whose
+ * message names the tool (the MCP SDK v2 server: "Tool … not found"), or an `isError` result whose
+ * text does (the SDK v1 server wraps the same refusal as a tool error). Either way the listing the
+ * tool came from is stale.
+ */
+export function namesUnknownTool(failure: unknown, name: string): boolean {
+  const phrase = `Tool ${name} not found`;
+  if (ConnectionProtocolError.isInstance(failure)) {
+    return failure.rpcCode === -32602 && (failure.rpcMessage ?? '').includes(phrase);
+  }
+  const result = failure as CallToolResult | undefined;
+  if (result?.isError !== true || !Array.isArray(result.content)) return false;
+  return result.content.some((part) => part.type === 'text' && part.text.includes(phrase));
 }

@@ -6,7 +6,6 @@
 import type { z } from 'zod';
 import { withResultBudget } from '../binding/contract/budgeted-tool.js';
 import { resultBudgetTokens } from '../binding/contract/result-budget.js';
-import { parseWithSchema } from '../binding/contract/zod-schema.js';
 import {
   type AnyRuntimeToolDefinition,
   defineRuntimeTool,
@@ -26,21 +25,25 @@ import type {
 } from '../machines/mcp-operation/mcp-operation.types.js';
 import type { TransitionObserver } from '../machines/observe.js';
 import { prefixedToolName } from '../openapi/naming.js';
-import {
-  ConnectionProtocolError,
-  headerParamsOf,
-  MCP_RPC_ERROR,
-  type McpHeaderParam,
-  operationScope,
-  STATELESS_REVISION,
-} from '../wire/index.js';
+import { headerParamsOf, type McpHeaderParam, STATELESS_REVISION } from '../wire/index.js';
 import { type ResolvedMcpConnection, resolveMcpConnection } from './define-mcp-connection.js';
 import { runMcpOperation } from './mcp-operation-run.js';
-import { unwrapMcpResult, upstreamToolError } from './mcp-result.js';
+import { checkStructuredContent, type OutputCheck, outputCheckOf } from './mcp-output-check.js';
+import {
+  isHeaderMismatch,
+  namesUnknownTool,
+  unwrapMcpResult,
+  upstreamToolError,
+} from './mcp-result.js';
 import { isRepeatableTool } from './run-operation.js';
 import { recordMountedToolCost } from './tool-cost.js';
-import { inputValidatorOf, zodFromOutputSchema } from './tool-schema.js';
-import type { McpClientConnection, MountResultBudget, SkippedTool } from './types.js';
+import { inputValidatorOf } from './tool-schema.js';
+import type {
+  DiscoveryWatch,
+  McpClientConnection,
+  MountResultBudget,
+  SkippedTool,
+} from './types.js';
 
 function isAllowed(resolved: ResolvedMcpConnection, name: string): boolean {
   return (resolved.allow === undefined || resolved.allow.has(name)) && !resolved.block.has(name);
@@ -51,47 +54,6 @@ function annotationsOf(tool: Tool): { annotations?: ToolAnnotations } {
   const title = tool.title ?? tool.annotations?.title;
   if (tool.annotations === undefined && title === undefined) return {};
   return { annotations: { ...tool.annotations, ...(title === undefined ? {} : { title }) } };
-}
-
-/** A tool's output check: the converted schema and the JSON Schema advertised beside it. */
-interface OutputCheck {
-  readonly schema: z.ZodType;
-  readonly jsonSchema: Readonly<Record<string, unknown>>;
-}
-
-/** At most this many issues are named in a mismatch's host-facing message. */
-const MAX_NAMED_ISSUES = 3;
-
-/**
- * Checks a successful `tools/call` result against the tool's output schema (MCP: clients SHOULD
- * validate; servers MUST return conforming `structuredContent`). `isError` results are not checked.
- */
-async function checkStructuredContent(
-  check: OutputCheck,
-  result: CallToolResult,
-  toolName: string,
-  connectionName: string,
-): Promise<void> {
-  const scope = operationScope(connectionName, 'tools/call');
-  if (result.structuredContent === undefined) {
-    throw new ConnectionProtocolError({
-      ...scope,
-      violation: `returned no structuredContent for tool "${toolName}", whose outputSchema requires it`,
-    });
-  }
-  const outcome = await parseWithSchema(check.schema, result.structuredContent);
-  if (outcome.success) return;
-  const named = outcome.issues
-    .slice(0, MAX_NAMED_ISSUES)
-    .map(
-      (issue) => `${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`,
-    )
-    .join('; ');
-  throw new ConnectionProtocolError({
-    ...scope,
-    violation: `returned structuredContent that does not match the outputSchema of tool "${toolName}" (${named})`,
-    cause: outcome.error,
-  });
 }
 
 /** The MCP presentation of an upstream result: its own blocks, and its structured content. */
@@ -125,6 +87,7 @@ function buildTool(
   resolved: ResolvedMcpConnection,
   plan: ToolPlan,
   observe: TransitionObserver | undefined,
+  watch: DiscoveryWatch | undefined,
 ): AnyRuntimeToolDefinition {
   const { tool, input, output, revision } = plan;
   // The server's own name, which every request sends; the mounted one may carry a prefix.
@@ -140,6 +103,7 @@ function buildTool(
     inputJsonSchema: tool.inputSchema,
     transports: resolved.transports,
     handler: async (context) => {
+      watch?.toolUsed();
       const call = (mirrored: readonly McpHeaderParam[]) =>
         runMcpOperation(connection, resolved, {
           request: {
@@ -166,9 +130,12 @@ function buildTool(
       try {
         outcome = await call(plan.headerParams);
       } catch (error) {
+        const mismatch = isHeaderMismatch(error);
+        // The listing this tool came from is stale: a live catalog lists the connection again.
+        if (mismatch || namesUnknownTool(error, name)) watch?.listingStale(name);
         // -32020: the headers and the body disagree, so the schema held here is stale. List the
         // tools again once, and call once more with the headers the server now annotates.
-        if (!isHeaderMismatch(error)) throw error;
+        if (!mismatch) throw error;
         const fresh = await relistedHeaderParams(connection, resolved, name, revision, observe);
         if (fresh === undefined) throw error;
         plan.headerParams = fresh;
@@ -177,7 +144,10 @@ function buildTool(
       // A call that switched to the other revision leaves its revision for the calls after it.
       if (revision.discovered) revision.protocolVersion = revisionOf(outcome.protocolVersion);
       const result = outcome.result as CallToolResult;
-      if (result.isError === true) throw upstreamToolError(name, result);
+      if (result.isError === true) {
+        if (namesUnknownTool(result, name)) watch?.listingStale(name);
+        throw upstreamToolError(name, result);
+      }
       if (output !== undefined) await checkStructuredContent(output, result, name, resolved.name);
       return context.source === 'cli' ? unwrapMcpResult(result) : result;
     },
@@ -189,31 +159,6 @@ function buildTool(
     ...(output === undefined ? {} : { outputJsonSchema: output.jsonSchema }),
     ...annotationsOf(tool),
   });
-}
-
-/**
- * The output check of a tool with an `outputSchema`, converted once here. One that cannot be
- * converted yields the reason instead: the tool mounts without output checking and without
- * advertising the schema, and the host is told (decision 0012).
- */
-function outputCheckOf(tool: Tool): { check?: OutputCheck; unconvertible?: string } {
-  if (tool.outputSchema === undefined) return {};
-  try {
-    const schema = zodFromOutputSchema(tool.outputSchema);
-    return schema === undefined ? {} : { check: { schema, jsonSchema: tool.outputSchema } };
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return {
-      unconvertible: `outputSchema cannot be converted (${reason}); the tool is mounted without output checking`,
-    };
-  }
-}
-
-/** A JSON-RPC `-32020` refusal: the request's headers and its body disagree (MCP 2026-07-28). */
-function isHeaderMismatch(error: unknown): boolean {
-  return (
-    ConnectionProtocolError.isInstance(error) && error.rpcCode === MCP_RPC_ERROR.headerMismatch
-  );
 }
 
 /**
@@ -286,13 +231,16 @@ export async function discoverMcpTools(
   report: (skipped: SkippedTool) => void,
   observe?: TransitionObserver,
   budget: MountResultBudget = {},
+  watch?: DiscoveryWatch,
 ): Promise<AnyRuntimeToolDefinition[]> {
   const resolved = resolveMcpConnection(connection);
   const outcome = await runMcpOperation(connection, resolved, {
     request: { method: 'tools/list' },
     ...(observe === undefined ? {} : { observe }),
+    ...(watch?.signal === undefined ? {} : { signal: watch.signal }),
   });
   const list = outcome.result as McpToolList;
+  watch?.listed(list.cache, outcome.protocolVersion);
   const revision = verdictOf(resolved, outcome.protocolVersion);
   for (const rejected of list.rejected) {
     report({
@@ -349,7 +297,7 @@ export async function discoverMcpTools(
         asTask,
       };
       // The tool's own `anthropic/maxResultSizeChars` raises the connection's or the mount's budget.
-      const definition = withResultBudget(buildTool(connection, resolved, plan, observe), {
+      const definition = withResultBudget(buildTool(connection, resolved, plan, observe, watch), {
         maxTokens: resultBudgetTokens(tool, connection.results?.maxTokens ?? budget.maxTokens),
         ...(budget.spill === undefined ? {} : { spill: budget.spill }),
       });

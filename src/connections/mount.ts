@@ -5,13 +5,14 @@
 import { checkResultBudget } from '../binding/contract/budgeted-tool.js';
 import { readResultToolOf } from '../binding/contract/read-result-tool.js';
 import type { AnyRuntimeToolDefinition } from '../binding/index.js';
-import { recordMount, schemaBytesOf } from './catalog.js';
+import { type ConnectionBudget, recordMount, schemaBytesOf } from './catalog.js';
 import { ConnectionBudgetExceededError, ConnectionToolNameCollisionError } from './errors.js';
 import { discoverMcpTools } from './mcp-tools.js';
 import { discoverOpenApiTools } from './openapi-tools.js';
 import {
   type ConnectionDefinition,
   type ConnectionMountOptions,
+  type DiscoveryWatch,
   isMountedDespite,
   type MountResultBudget,
   type SkippedTool,
@@ -89,13 +90,98 @@ function checkBudgetValue(option: string, value: unknown): number | undefined {
   return value;
 }
 
-function containedReporter(report: (skipped: SkippedTool) => void): (skipped: SkippedTool) => void {
+/** A skip reporter whose failure never loses the rest of the surface. */
+export function containedReporter(
+  report: (skipped: SkippedTool) => void,
+): (skipped: SkippedTool) => void {
   return (skipped) => {
     try {
       report(skipped);
     } catch {
       // A failing reporter must not lose the rest of the surface.
     }
+  };
+}
+
+/** A mount's options, checked once: the surface budget and the result budget each tool carries. */
+export interface CheckedMountOptions {
+  readonly maxTools: number | undefined;
+  readonly maxSchemaBytes: number | undefined;
+  readonly results: MountResultBudget;
+}
+
+/** Checks a mount's options (`budget`, `resultBudget`); a bad value throws a `RangeError`. */
+export function checkMountOptions(options: ConnectionMountOptions): CheckedMountOptions {
+  const maxTools = checkBudgetValue('budget.maxTools', options.budget?.maxTools);
+  const maxSchemaBytes = checkBudgetValue('budget.maxSchemaBytes', options.budget?.maxSchemaBytes);
+  const { maxTokens, spill } = checkResultBudget(
+    'mountConnections: resultBudget',
+    options.resultBudget,
+  );
+  const results: MountResultBudget = {
+    ...(maxTokens === undefined ? {} : { maxTokens }),
+    ...(spill === undefined ? {} : { spill }),
+  };
+  return { maxTools, maxSchemaBytes, results };
+}
+
+/** Discovers one connection's tools; a value that is not a connection throws a `TypeError`. */
+export function discoverConnection(
+  connection: ConnectionDefinition,
+  report: (skipped: SkippedTool) => void,
+  observe: ConnectionMountOptions['observe'],
+  results: MountResultBudget,
+  watch?: DiscoveryWatch,
+): Promise<readonly AnyRuntimeToolDefinition[]> {
+  if (connection?.kind === 'mcp') {
+    return discoverMcpTools(connection, report, observe, results, watch);
+  }
+  if (connection?.kind === 'openapi') {
+    return discoverOpenApiTools(connection, report, observe, results, watch);
+  }
+  throw new TypeError('mountConnections accepts connections made by define…Connection');
+}
+
+/**
+ * The whole mounted surface, checked: tools with its spill's `read_result` last, no name twice,
+ * within the budget. Throws `ConnectionToolNameCollisionError` or `ConnectionBudgetExceededError`.
+ */
+export function checkedSurface(
+  tools: readonly AnyRuntimeToolDefinition[],
+  checked: CheckedMountOptions,
+): AnyRuntimeToolDefinition[] {
+  const { maxTools, maxSchemaBytes, results } = checked;
+  // The model reads on in a spilled result with `read_result`, mounted beside the tools.
+  const surface =
+    results.spill === undefined ? [...tools] : [...tools, readResultToolOf(results.spill)];
+  refuseCollisions(surface);
+  if (maxTools !== undefined && surface.length > maxTools) {
+    throw new ConnectionBudgetExceededError({
+      limit: maxTools,
+      actual: surface.length,
+      unit: 'tools',
+    });
+  }
+  if (maxSchemaBytes !== undefined) {
+    const bytes = schemaBytesOf(surface);
+    if (bytes > maxSchemaBytes) {
+      throw new ConnectionBudgetExceededError({
+        limit: maxSchemaBytes,
+        actual: bytes,
+        unit: 'schema bytes',
+      });
+    }
+  }
+  return surface;
+}
+
+/** The budget a catalog shows beside a mount, when one was given. */
+export function mountBudgetOf(checked: CheckedMountOptions): ConnectionBudget | undefined {
+  const { maxTools, maxSchemaBytes } = checked;
+  if (maxTools === undefined && maxSchemaBytes === undefined) return undefined;
+  return {
+    ...(maxTools === undefined ? {} : { maxTools }),
+    ...(maxSchemaBytes === undefined ? {} : { maxSchemaBytes }),
   };
 }
 
@@ -111,16 +197,7 @@ export async function mountConnections(
   connections: readonly ConnectionDefinition[],
   options: ConnectionMountOptions = {},
 ): Promise<readonly AnyRuntimeToolDefinition[]> {
-  const maxTools = checkBudgetValue('budget.maxTools', options.budget?.maxTools);
-  const maxSchemaBytes = checkBudgetValue('budget.maxSchemaBytes', options.budget?.maxSchemaBytes);
-  const { maxTokens, spill } = checkResultBudget(
-    'mountConnections: resultBudget',
-    options.resultBudget,
-  );
-  const results: MountResultBudget = {
-    ...(maxTokens === undefined ? {} : { maxTokens }),
-    ...(spill === undefined ? {} : { spill }),
-  };
+  const checked = checkMountOptions(options);
   // Without a reporter, a connection's reports are summed up once it is mounted (skippedSummary).
   const pending: SkippedTool[] = [];
   const reportToHost = containedReporter(
@@ -136,14 +213,12 @@ export async function mountConnections(
   const names: string[] = [];
   for (const connection of connections) {
     if (typeof connection?.name === 'string') names.push(connection.name);
-    let discovered: readonly AnyRuntimeToolDefinition[];
-    if (connection?.kind === 'mcp') {
-      discovered = await discoverMcpTools(connection, report, options.observe, results);
-    } else if (connection?.kind === 'openapi') {
-      discovered = await discoverOpenApiTools(connection, report, options.observe, results);
-    } else {
-      throw new TypeError('mountConnections accepts connections made by define…Connection');
-    }
+    const discovered = await discoverConnection(
+      connection,
+      report,
+      options.observe,
+      checked.results,
+    );
     tools.push(...discovered);
     if (options.onSkippedTool === undefined) {
       for (const line of skippedSummary(connection.name, pending, discovered.length)) {
@@ -152,37 +227,11 @@ export async function mountConnections(
       pending.length = 0;
     }
   }
-  // The model reads on in a spilled result with `read_result`, mounted beside the tools.
-  if (spill !== undefined) tools.push(readResultToolOf(spill));
-  refuseCollisions(tools);
-  if (maxTools !== undefined && tools.length > maxTools) {
-    throw new ConnectionBudgetExceededError({
-      limit: maxTools,
-      actual: tools.length,
-      unit: 'tools',
-    });
-  }
-  if (maxSchemaBytes !== undefined) {
-    const bytes = schemaBytesOf(tools);
-    if (bytes > maxSchemaBytes) {
-      throw new ConnectionBudgetExceededError({
-        limit: maxSchemaBytes,
-        actual: bytes,
-        unit: 'schema bytes',
-      });
-    }
-  }
-  const mounted = Object.freeze(tools);
+  const mounted = Object.freeze(checkedSurface(tools, checked));
   recordMount(mounted, {
     connections: names,
     skipped: Object.freeze(skipped),
-    budget:
-      maxTools === undefined && maxSchemaBytes === undefined
-        ? undefined
-        : {
-            ...(maxTools === undefined ? {} : { maxTools }),
-            ...(maxSchemaBytes === undefined ? {} : { maxSchemaBytes }),
-          },
+    budget: mountBudgetOf(checked),
   });
   return mounted;
 }

@@ -38,7 +38,7 @@ import {
 } from './define-openapi-connection.js';
 import { attemptBudgetMs, isRepeatableTool, runConnectionOperation } from './run-operation.js';
 import { recordMountedToolCost } from './tool-cost.js';
-import type { MountResultBudget, OpenApiConnection, SkippedTool } from './types.js';
+import type { DiscoveryWatch, MountResultBudget, OpenApiConnection, SkippedTool } from './types.js';
 
 /** The document of a connection: inline as defined, or loaded from its URL under `specLoad`. */
 async function loadDocument(
@@ -103,6 +103,7 @@ function buildTool(
   service: { readonly baseUrl: URL; readonly fence: HostFence },
   plan: ToolPlan,
   observe: TransitionObserver | undefined,
+  watch: DiscoveryWatch | undefined,
 ): AnyRuntimeToolDefinition {
   const { compiled, base } = plan;
   const repeatable = isRepeatableTool(plan.annotations);
@@ -115,6 +116,7 @@ function buildTool(
     transports: resolved.transports,
     annotations: plan.annotations,
     handler: async (context: RuntimeToolHandlerContext) => {
+      watch?.toolUsed();
       const request = buildOpenApiRequest(compiled, context.input as Record<string, unknown>, base);
       const input = {
         connectionName: resolved.name,
@@ -188,9 +190,12 @@ export async function discoverOpenApiTools(
   report: (skipped: SkippedTool) => void,
   observe?: TransitionObserver,
   budget: MountResultBudget = {},
+  watch?: DiscoveryWatch,
 ): Promise<AnyRuntimeToolDefinition[]> {
   const resolved = resolveOpenApiConnection(connection);
   const document = await loadDocument(connection, resolved, observe);
+  // A document carries no caching hint: a live catalog keeps it by its own `defaultTtlMs`.
+  watch?.listed(undefined, undefined);
   const service = resolveServiceBase(resolved, document.servers);
   const components = (document.components ?? {}) as Record<string, unknown>;
   const context: OperationDocument = {
@@ -245,10 +250,13 @@ export async function discoverOpenApiTools(
       // The template as its requests' paths read: under the base's own path.
       template: pathUnder(target.base, path),
     };
-    const definition = withResultBudget(buildTool(connection, resolved, service, plan, observe), {
-      maxTokens: resultBudgetTokens(undefined, connection.results?.maxTokens ?? budget.maxTokens),
-      ...(budget.spill === undefined ? {} : { spill: budget.spill }),
-    });
+    const definition = withResultBudget(
+      buildTool(connection, resolved, service, plan, observe, watch),
+      {
+        maxTokens: resultBudgetTokens(undefined, connection.results?.maxTokens ?? budget.maxTokens),
+        ...(budget.spill === undefined ? {} : { spill: budget.spill }),
+      },
+    );
     recordMountedToolCost(definition, resolved.name, compiled.inputSchema);
     tools.push(definition);
     if (compiled.credential.kind !== 'none') sendsToken = true;

@@ -9,7 +9,7 @@ import type {
 } from '../machines/mcp-operation/mcp-operation.types.js';
 import type { InspectionObserver, TransitionObserver } from '../machines/observe.js';
 import type { OpenApiRefusalReason } from '../openapi/index.js';
-import type { ConnectionTls, Dispatcher } from '../wire/index.js';
+import type { ConnectionTls, Dispatcher, ToolListCache } from '../wire/index.js';
 import type { OperationLimits, TaskLimits } from './limits.js';
 import type { ConnectionTelemetry } from './telemetry.js';
 
@@ -229,6 +229,24 @@ export interface SkippedTool {
 export interface MountResultBudget {
   readonly maxTokens?: number;
   readonly spill?: ResultSpillStore;
+}
+
+/**
+ * What a live catalog (`watchConnections`, issue 47) hears from one discovery and the tools it
+ * builds. Internal: `mountConnections` passes none.
+ */
+export interface DiscoveryWatch {
+  /** Aborts the listing when the catalog closes. */
+  readonly signal?: AbortSignal;
+  /**
+   * The listing's caching hint (MCP 2026-07-28 `ttlMs` and `cacheScope`; none on 2025 servers)
+   * and the revision it was spoken in (none for an OpenAPI document).
+   */
+  listed(cache: ToolListCache | undefined, revision: string | undefined): void;
+  /** A tool of the discovery is being called. */
+  toolUsed(): void;
+  /** A call found the listing stale: tool `name` is unknown upstream, or its headers changed. */
+  listingStale(name: string): void;
 }
 
 /** Options of {@link mountConnections}. */

@@ -1,5 +1,5 @@
 /**
- * `stitchkit-transport/machines`: the six machines, their runner and observer, each machine's
+ * `stitchkit-transport/machines`: the machines, their runner and observer, each machine's
  * input and output types, and the factories of their actors. Policy constants, guards and helpers
  * stay internal; the diagrams are `stitchkit-transport/diagrams`.
  */
@@ -17,6 +17,9 @@ export type {
   DownloadMachineInput,
   DownloadMachineOutput,
 } from './download/download.types.js';
+export { type ListenDependencies, makeListenActors } from './listen/listen.actors.js';
+export { listenMachine } from './listen/listen.machine.js';
+export type { ListenInput, ListenOutput, ListenSink } from './listen/listen.types.js';
 export {
   type McpOperationDependencies,
   makeMcpOperationActors,

@@ -1,6 +1,7 @@
 /** Every machine of the library, for diagrams (`npm run visualize`) and for the model checks. */
 import type { AnyStateMachine } from 'xstate';
 import { downloadMachine } from './download/download.machine.js';
+import { listenMachine } from './listen/listen.machine.js';
 import { mcpOperationMachine } from './mcp-operation/mcp-operation.machine.js';
 import { mcpTaskMachine } from './mcp-task/mcp-task.machine.js';
 import { openApiCallMachine } from './open-api-call/open-api-call.machine.js';
@@ -31,6 +32,12 @@ export const MACHINE_REGISTRY: readonly MachineRegistryEntry[] = [
     machine: mcpTaskMachine,
     summary:
       "One MCP task driven to its end inside the call that created it: polls tasks/get at the server's interval (clamped), answers its input rounds through the caller (tasks/update on 2026-07-28) or ends with tasks/result (2025-11-25), under a task deadline of its own, and sends one bounded tasks/cancel on abort, deadline or a broken answer (decision 0042).",
+  },
+  {
+    name: 'listen',
+    machine: listenMachine,
+    summary:
+      "One long-lived list-changed stream of an MCP connection for a live catalog: resolves the token, opens subscriptions/listen (MCP 2026-07-28) and waits for the server's acknowledgement under a deadline, tells the catalog once per burst of notifications, reconnects after a doubling backoff a bounded number of times in a row, and ends when the server offers no list changes or the catalog closes.",
   },
   {
     name: 'spec-load',

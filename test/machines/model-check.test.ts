@@ -204,6 +204,7 @@ function changesEdgeSet(
 const GUARDED_ROWS: Readonly<Record<string, number>> = {
   'mcp-operation': 91,
   'mcp-task': 25,
+  listen: 7,
   'spec-load': 2,
   'open-api-call': 4,
   retry: 1,

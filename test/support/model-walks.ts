@@ -6,6 +6,11 @@ import type { AnyStateMachine } from 'xstate';
 import { MACHINE_REGISTRY } from '../../src/machines/registry.js';
 import { downloadModelOptions, downloadWalkHarness } from './model-download.js';
 import type { ModelOptions } from './model-graph.js';
+import {
+  listenModelOptions,
+  listenTokenlessModelOptions,
+  listenWalkHarness,
+} from './model-listen.js';
 import { MCP_TASK_MODELS, mcpTaskWalkHarness } from './model-mcp-task.js';
 import { MCP_MODELS, mcpWalkHarness } from './model-mcp-walk.js';
 import {
@@ -50,6 +55,15 @@ const MODELS_BY_MACHINE: Readonly<Record<string, readonly WalkedModel[]>> = {
     options,
     harness: (definition: AnyStateMachine) => mcpTaskWalkHarness(options, definition),
   })),
+  listen: [
+    { name: 'listen', options: listenModelOptions, harness: listenWalkHarness },
+    {
+      name: 'listen, no token provider',
+      options: listenTokenlessModelOptions,
+      harness: (definition: AnyStateMachine) =>
+        listenWalkHarness(definition, listenTokenlessModelOptions),
+    },
+  ],
   'spec-load': single('specLoad', specLoadModelOptions, specLoadWalkHarness),
   'open-api-call': [
     { name: 'openApiCall', options: openApiCallModelOptions, harness: openApiCallWalkHarness },

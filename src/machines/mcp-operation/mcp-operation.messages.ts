@@ -152,6 +152,17 @@ export function statelessRequestMessage(
   return buildJsonRpcRequest(id, method, withMeta);
 }
 
+/**
+ * The `subscriptions/listen` request of a live catalog's stream (MCP 2026-07-28): the stateless
+ * envelope with no caller capabilities, asking for tool list changes only.
+ */
+export function subscriptionsListenMessage(id: number): JsonRpcRequest {
+  return buildJsonRpcRequest(id, 'subscriptions/listen', {
+    notifications: { toolsListChanged: true },
+    _meta: statelessMeta({}, undefined),
+  });
+}
+
 /** The `_meta` envelope every stateless request carries: version, capabilities, client, trace. */
 function statelessMeta(
   capabilities: Record<string, unknown>,

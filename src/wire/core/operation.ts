@@ -18,6 +18,7 @@ export type ConnectionOperation =
   | 'tasks/cancel'
   | 'endpoint'
   | 'standalone-stream'
+  | 'subscriptions/listen'
   | 'openapi/spec'
   | 'openapi/call';
 
@@ -47,6 +48,7 @@ const PHASE_BY_OPERATION: Readonly<Record<ConnectionOperation, ConnectionPhase>>
   'tools/list': 'discovery',
   endpoint: 'discovery',
   'standalone-stream': 'discovery',
+  'subscriptions/listen': 'discovery',
   'openapi/spec': 'discovery',
   'tools/call': 'call',
   'tasks/get': 'call',

@@ -1,0 +1,67 @@
+/**
+ * The list-changed stream of one connection of a live catalog: a run of the `listen` machine,
+ * started where the server can give one (an MCP connection discovered on MCP 2026-07-28, its
+ * `subscriptions/listen`), stopped when the catalog closes.
+ */
+import type { TransitionObserver } from '../machines/observe.js';
+import { runMachine } from '../machines/run-machine.js';
+import { STATELESS_REVISION } from '../wire/index.js';
+import { resolveMcpConnection } from './define-mcp-connection.js';
+import type { ConnectionDefinition } from './types.js';
+
+/** How one connection's stream is run. */
+export interface ListeningOptions {
+  /** Aborted when the catalog closes: the machine takes it as `CANCEL`. */
+  readonly signal: AbortSignal;
+  readonly observe?: TransitionObserver;
+  /** The revision the connection's listing was spoken in. */
+  readonly revision: string | undefined;
+  /** The server's tool list changed (or may have, while the stream was down). */
+  readonly onChanged: () => void;
+}
+
+/** Where a stream's life is told: how it ended, for `describe()`. */
+export type ListenState = 'listening' | 'unoffered' | 'failed' | 'closed';
+
+/**
+ * Starts the stream of `connection` when its server can give one, and returns a handle whose
+ * `done` settles when the run ends (never rejects) and whose `state()` says where it stands;
+ * `undefined` when the connection has none (an OpenAPI connection, a 2025 server).
+ */
+export function startListening(
+  connection: ConnectionDefinition,
+  options: ListeningOptions,
+): { readonly done: Promise<void>; state(): ListenState } | undefined {
+  if (connection.kind !== 'mcp' || options.revision !== STATELESS_REVISION) return undefined;
+  const resolved = resolveMcpConnection(connection);
+  let state: ListenState = 'listening';
+  const run = runMachine(
+    resolved.listen,
+    {
+      connectionName: resolved.name,
+      url: resolved.url.href,
+      fence: resolved.fence,
+      headers: resolved.headers,
+      resolvesToken: resolved.resolvesToken,
+      firstEventMs: resolved.limits.discovery.timeoutMs,
+      // A retry policy bounds the failed connects in a row; else the machine's default (5).
+      ...(connection.retry === undefined ? {} : { maxFailures: resolved.attempts }),
+      maxFrameBytes: resolved.limits.discovery.maxResponseBytes,
+      sink: { changed: options.onChanged },
+    },
+    {
+      signal: options.signal,
+      ...(options.observe === undefined ? {} : { observe: options.observe }),
+      labels: { connection: resolved.name, operation: 'subscriptions/listen', phase: 'discovery' },
+    },
+  );
+  const done = run.then(
+    () => {
+      state = 'unoffered';
+    },
+    () => {
+      state = options.signal.aborted ? 'closed' : 'failed';
+    },
+  );
+  return { done, state: () => state };
+}

@@ -1,0 +1,48 @@
+/**
+ * The rules of a live catalog (issue 47), pure: what a relisting changed, when a listing is
+ * stale, and when the next relisting of a connection may start. Time is passed in.
+ */
+import type { AnyRuntimeToolDefinition } from '../binding/index.js';
+
+/** The default least time between two unasked relistings of one connection. */
+export const DEFAULT_MIN_REFRESH_INTERVAL_MS = 1_000;
+
+/** What a model sees of a tool: a change to any of it is a change of the tool. */
+function fingerprintOf(tool: AnyRuntimeToolDefinition): string {
+  return JSON.stringify([
+    tool.description,
+    tool.inputJsonSchema ?? null,
+    tool.outputJsonSchema ?? null,
+    tool.annotations ?? null,
+  ]);
+}
+
+/** The tools added, removed and changed from `before` to `after`, by name, each list sorted. */
+export function diffTools(
+  before: readonly AnyRuntimeToolDefinition[],
+  after: readonly AnyRuntimeToolDefinition[],
+): { added: string[]; removed: string[]; changed: string[] } {
+  const old = new Map(before.map((tool) => [tool.name, fingerprintOf(tool)]));
+  const added: string[] = [];
+  const changed: string[] = [];
+  for (const tool of after) {
+    const previous = old.get(tool.name);
+    if (previous === undefined) added.push(tool.name);
+    else if (previous !== fingerprintOf(tool)) changed.push(tool.name);
+    old.delete(tool.name);
+  }
+  return { added: added.sort(), removed: [...old.keys()].sort(), changed: changed.sort() };
+}
+
+/** Whether a listing received at `listedAt` and fresh for `ttlMs` (absent: forever) is stale. */
+export function isStale(listedAt: number, ttlMs: number | undefined, now: number): boolean {
+  return ttlMs !== undefined && now >= listedAt + ttlMs;
+}
+
+/**
+ * How long to wait before a relisting nobody asked for by name may start: none once `floorMs`
+ * has passed since the last one started.
+ */
+export function waitBeforeRelisting(lastStartedAt: number, floorMs: number, now: number): number {
+  return Math.max(0, lastStartedAt + floorMs - now);
+}

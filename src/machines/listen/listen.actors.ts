@@ -1,0 +1,53 @@
+/**
+ * The invoked actors of `listen`: the credential resolver (no principal, as discovery) and the
+ * long-lived stream. Dependencies (the token provider, the connection's sender) enter here.
+ */
+import { fromCallback } from 'xstate';
+import type { WireSend } from '../../wire/index.js';
+import { makeResolveCredentials, type TokenResolver } from '../credentials.js';
+import { stopStream } from '../mcp-operation/mcp-operation.streams.js';
+import { readListenStream } from './listen.streams.js';
+import type { ListenContext, ListenStreamEvent, ListenStreamInput } from './listen.types.js';
+
+/** What `listen` depends on: the connection's token provider and its sender (proxy, TLS). */
+export interface ListenDependencies {
+  readonly resolveToken?: TokenResolver;
+  readonly send?: WireSend;
+}
+
+/** The `listenStream` actor's input, from the context. */
+export function listenStreamInput({
+  context,
+}: {
+  readonly context: ListenContext;
+}): ListenStreamInput {
+  return {
+    scope: context.scope,
+    url: context.url,
+    fence: context.fence,
+    headers: context.headers,
+    token: context.token,
+    maxFrameBytes: context.maxFrameBytes,
+  };
+}
+
+/** `listen`'s actors, by the names its chart uses. */
+export function makeListenActors(deps: ListenDependencies = {}) {
+  const { send } = deps;
+  return {
+    /** Resolves the stream's bearer token, with no principal. */
+    resolveCredentials: makeResolveCredentials(deps.resolveToken),
+
+    /** The list-changed stream, reported message by message; stopping it aborts the request. */
+    listenStream: fromCallback<ListenStreamEvent, ListenStreamInput>(({ input, sendBack }) => {
+      const controller = new AbortController();
+      const { signal } = controller;
+      readListenStream(input, signal, sendBack, send).catch((error: unknown) => {
+        if (signal.aborted) return;
+        const failure = error instanceof Error ? error : new Error(String(error));
+        sendBack({ type: 'STREAM_FAILED', failure: { error: failure } });
+      });
+      return () => stopStream(controller);
+    }),
+  };
+}

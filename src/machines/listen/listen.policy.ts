@@ -1,0 +1,35 @@
+/**
+ * The rules of `listen`, pure: its defaults, the reconnect backoff, and which failures say the
+ * server offers no list changes at all. Time is passed in.
+ */
+
+/** How long a burst of list-changed notifications is gathered into one change, in ms. */
+export const DEFAULT_LISTEN_DEBOUNCE_MS = 100;
+/** How many connects in a row may fail before the stream is given up. */
+export const DEFAULT_LISTEN_MAX_FAILURES = 5;
+/** The first wait before a reconnect, doubled after each failure in a row. */
+export const LISTEN_BACKOFF_BASE_MS = 1_000;
+/** The longest wait before a reconnect. */
+export const LISTEN_BACKOFF_MAX_MS = 30_000;
+/** JSON-RPC "method not found": the server does not know `subscriptions/listen`. */
+export const METHOD_NOT_FOUND = -32601;
+
+/**
+ * The wait before the next connect after `failures` failed connects in a row: 1 s after a stream
+ * that ended cleanly or a first failure, then doubled, at most 30 s.
+ */
+export function reconnectDelayMs(failures: number): number {
+  const doublings = Math.max(0, failures - 1);
+  return Math.min(LISTEN_BACKOFF_MAX_MS, LISTEN_BACKOFF_BASE_MS * 2 ** Math.min(doublings, 16));
+}
+
+/**
+ * Whether a refused listen request says the server has no list-changed stream to give: a 404 or
+ * 405 (no such route or method), or a JSON-RPC "method not found". Trying again cannot mend it.
+ */
+export function isUnofferedAnswer(
+  status: number | undefined,
+  rpcCode: number | undefined,
+): boolean {
+  return status === 404 || status === 405 || rpcCode === METHOD_NOT_FOUND;
+}
