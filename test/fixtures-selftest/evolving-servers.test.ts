@@ -135,7 +135,7 @@ describe('cache hints (v2 tools/list, 2026)', () => {
 });
 
 describe('the 2025 GET stream (v1 stateful server, v1 client)', () => {
-  it('tells the session of a removed tool on its GET stream, and refuses the tool', async () => {
+  it('tells the session of a removed tool on its GET stream, whose list then lacks it', async () => {
     const servers = await start();
     const { client, notified } = await v1Client(servers, '/v1/stateful');
     await until('the GET stream is open', () => servers.openStreams('/v1/stateful') === 1);
@@ -270,6 +270,10 @@ describe('an empty start', () => {
   });
 });
 
+/** GET requests the servers have answered (a status was sent). */
+const answeredGets = (servers: EvolvingServers) =>
+  servers.log.filter((entry) => entry.httpMethod === 'GET' && entry.status !== undefined).length;
+
 describe('counters and close', () => {
   it('logs and counts each request of a sessionless v1 client, on its own path only', async () => {
     const servers = await start();
@@ -278,7 +282,10 @@ describe('counters and close', () => {
     await client.listTools();
     await client.callTool({ name: 'beta', arguments: {} });
 
-    expect(servers.log).toEqual([
+    // The client opens its GET stream without waiting for it: it races the POSTs that follow.
+    await until('the GET was answered', () => answeredGets(servers) === 1);
+
+    expect(servers.log.filter((entry) => entry.httpMethod === 'POST')).toEqual([
       { path: '/v1/stateless', httpMethod: 'POST', rpcMethod: 'initialize', status: 200 },
       {
         path: '/v1/stateless',
@@ -286,10 +293,12 @@ describe('counters and close', () => {
         rpcMethod: 'notifications/initialized',
         status: 202,
       },
-      { path: '/v1/stateless', httpMethod: 'GET', rpcMethod: undefined, status: 405 },
       { path: '/v1/stateless', httpMethod: 'POST', rpcMethod: 'tools/list', status: 200 },
       { path: '/v1/stateless', httpMethod: 'POST', rpcMethod: 'tools/list', status: 200 },
       { path: '/v1/stateless', httpMethod: 'POST', rpcMethod: 'tools/call', status: 200 },
+    ]);
+    expect(servers.log.filter((entry) => entry.httpMethod === 'GET')).toEqual([
+      { path: '/v1/stateless', httpMethod: 'GET', rpcMethod: undefined, status: 405 },
     ]);
     expect(servers.listCalls('/v1/stateless')).toBe(2);
     expect(servers.callCalls('/v1/stateless')).toBe(1);
@@ -303,14 +312,21 @@ describe('counters and close', () => {
     const { client } = await v1Client(servers, '/v2/dual');
     await client.listTools();
 
-    expect(
-      servers.log.map(({ httpMethod, rpcMethod, status }) => [httpMethod, rpcMethod, status]),
-    ).toEqual([
-      ['POST', 'initialize', 200],
-      ['POST', 'notifications/initialized', 202],
-      ['GET', undefined, 405],
-      ['POST', 'tools/list', 200],
+    await until('the GET was answered', () => answeredGets(servers) === 1);
+
+    expect(servers.log.filter((entry) => entry.httpMethod === 'GET')).toEqual([
+      { path: '/v2/dual', httpMethod: 'GET', rpcMethod: undefined, status: 405 },
     ]);
+    expect(
+      servers.log
+        .filter((entry) => entry.httpMethod === 'POST')
+        .map(({ rpcMethod, status }) => [rpcMethod, status]),
+    ).toEqual([
+      ['initialize', 200],
+      ['notifications/initialized', 202],
+      ['tools/list', 200],
+    ]);
+    expect(servers.log).toHaveLength(4);
     expect(servers.listCalls('/v2/dual')).toBe(1);
     expect(servers.openStreams('/v2/dual')).toBe(0);
   });
