@@ -132,6 +132,7 @@ export type {
   AgentToolSet,
 } from './mounts/mount-agent.js';
 export { mountAgent } from './mounts/mount-agent.js';
+export type { MountableTools, ToolCatalogSource } from './mounts/live-tools.js';
 export type { McpMountOptions } from './mounts/mount-mcp.js';
 export { mountMcp } from './mounts/mount-mcp.js';
 export type { SearchCatalogOptions } from './mounts/search-catalog.js';

@@ -46,3 +46,21 @@ export function isStale(listedAt: number, ttlMs: number | undefined, now: number
 export function waitBeforeRelisting(lastStartedAt: number, floorMs: number, now: number): number {
   return Math.max(0, lastStartedAt + floorMs - now);
 }
+
+/**
+ * `after` with each tool whose model-facing parts did not change replaced by its definition in
+ * `before`: a relisting then leaves unchanged tools the same objects, so a mount that follows the
+ * catalog registers again only what changed.
+ */
+export function keepUnchanged(
+  before: readonly AnyRuntimeToolDefinition[],
+  after: readonly AnyRuntimeToolDefinition[],
+): AnyRuntimeToolDefinition[] {
+  const old = new Map(before.map((tool) => [tool.name, tool]));
+  return after.map((tool) => {
+    const previous = old.get(tool.name);
+    return previous !== undefined && fingerprintOf(previous) === fingerprintOf(tool)
+      ? previous
+      : tool;
+  });
+}

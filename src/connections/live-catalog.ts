@@ -13,6 +13,7 @@ import {
   DEFAULT_MIN_REFRESH_INTERVAL_MS,
   diffTools,
   isStale,
+  keepUnchanged,
   waitBeforeRelisting,
 } from './live-catalog-policy.js';
 import type {
@@ -244,8 +245,9 @@ class Catalog {
 
   async #relistOnce(slot: Slot, reason: CatalogChangeReason): Promise<void> {
     try {
-      const listing = await this.#list(slot);
+      const listed = await this.#list(slot);
       if (this.#closed) return;
+      const listing = { ...listed, tools: keepUnchanged(slot.tools, listed.tools) };
       const surface = this.#surfaceWith(slot, listing.tools);
       const diff = diffTools(slot.tools, listing.tools);
       Object.assign(slot, listing);

@@ -35,8 +35,11 @@ export interface McpToolServer {
     config: McpToolRegistration,
     callback: (args: never, extra: never) => unknown,
   ): unknown;
-  /** The low-level server: what a 2025-11-25 client declared in its `initialize`. */
-  readonly server: { getClientCapabilities(): unknown };
+  /**
+   * The low-level server: what a 2025-11-25 client declared in its `initialize`, and its close
+   * hook (a mount that follows a live catalog stops following it there).
+   */
+  readonly server: { getClientCapabilities(): unknown; onclose?: (() => void) | undefined };
 }
 
 /** A notification sent on the request's own stream. */

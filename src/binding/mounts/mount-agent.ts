@@ -19,6 +19,7 @@ import {
   type AgentNeedsApproval,
   assertApprovalPolicy,
 } from './approval.js';
+import { isToolCatalogSource, liveRecord, type MountableTools } from './live-tools.js';
 import { isBudgeted, mountBudgetOf } from './mount-budget.js';
 import { catalogCallOf, isCatalogCall } from './search-catalog.js';
 import { type CatalogOptions, catalogToolsOf, needsCatalogApprovalFor } from './search-mode.js';
@@ -85,8 +86,11 @@ export type AgentToolSet = Record<string, AgentTool>;
 
 /** Options of {@link mountAgent}. */
 export interface AgentMountOptions {
-  /** The definitions to mount; only those exposed on `AGENT` are. */
-  runtimeTools: readonly AnyRuntimeToolDefinition[];
+  /**
+   * The definitions to mount (only those exposed on `AGENT` are), or a live catalog
+   * (`watchConnections`): the tool set then follows it, each read seeing its current tools.
+   */
+  runtimeTools: MountableTools;
   /** Observers of every call. */
   hooks?: ToolCallHooks;
   /** The gate around every handler. */
@@ -124,17 +128,26 @@ export interface AgentMountOptions {
  * A definition with a result budget (from `mountConnections`, or `resultBudget` here) answers
  * `execute` with its whole output, and the model receives it through `toModelOutput`, cut.
  * Throws at mount on a bad definition, a duplicate name (naming both sources), a bad policy or a
- * bad `resultBudget`.
+ * bad `resultBudget`. Given a live catalog, the returned set follows it: each read (the AI SDK
+ * reads it at every step) sees the catalog's current tools, rebuilt once per change.
  */
 export function mountAgent(options: AgentMountOptions): AgentToolSet {
-  const { hooks, lifecycle, context } = options;
   const approval = options.approval ?? 'none';
   assertApprovalPolicy(approval);
-  const budget = mountBudgetOf(
-    'mountAgent: resultBudget',
-    options.runtimeTools,
-    options.resultBudget,
-  );
+  const { runtimeTools } = options;
+  if (!isToolCatalogSource(runtimeTools)) return buildToolSet(runtimeTools, options, approval);
+  // The AI SDK reads its tool set at every step: each step sees the catalog as it is then.
+  return liveRecord(runtimeTools, (tools) => buildToolSet(tools, options, approval));
+}
+
+/** The tool set of `runtimeTools` under the mount's options. */
+function buildToolSet(
+  runtimeTools: readonly AnyRuntimeToolDefinition[],
+  options: AgentMountOptions,
+  approval: AgentApprovalPolicy,
+): AgentToolSet {
+  const { hooks, lifecycle, context } = options;
+  const budget = mountBudgetOf('mountAgent: resultBudget', runtimeTools, options.resultBudget);
   const tools: AgentToolSet = {};
   const { applied } = budget;
   // A budgeted definition's presenter is its model output (as stitchkit's mountAgent applies

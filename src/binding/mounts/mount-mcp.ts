@@ -31,6 +31,7 @@ import {
   type GatewayStateCodec,
   gatewayStateCodecOf,
 } from './gateway-state.js';
+import { followCatalog, isToolCatalogSource, type MountableTools } from './live-tools.js';
 import {
   type McpHandlerRequest,
   type McpToolRegistration,
@@ -86,60 +87,79 @@ export interface McpMountOptions {
  * upstream's state sealed (`requestState`), and its retry's answers go upstream. Throws at mount on a
  * bad definition or a duplicate name (naming both sources), and with `GatewayStateError` on
  * a v2 server whose `requestState` seam is not the gateway's codec (its message says what to
- * pass); the SDK itself refuses a name already registered.
+ * pass); the SDK itself refuses a name already registered. Given a live catalog
+ * (`watchConnections`), the server's tools follow it until the server closes: each change
+ * registers and removes tools, and the SDK server tells its 2025 client the list changed.
  */
 export function mountMcp(
   server: McpToolServer,
-  runtimeTools: readonly AnyRuntimeToolDefinition[],
+  runtimeTools: MountableTools,
   options: McpMountOptions = {},
 ): void {
-  const { hooks, lifecycle, context } = options;
   // Undefined on a server with no state seam: the mount then mints no state and accepts none.
   const states = gatewayStateCodecOf(server, options.requestState);
-  const mounted = catalogToolsOf(
-    budgetedTools(runtimeTools, options.resultBudget),
-    'MCP',
-    options.catalog,
-  );
-  for (const { definition, config, outputJsonSchema } of registrationsOf(mounted)) {
-    const handler = async (args: Record<string, unknown>, extra: unknown) => {
-      const request = mcpHandlerRequestOf(server, extra);
-      const answered = answeredOf(request, states, definition.name, args);
-      if (answered === false) return errorResult(toolResultFromError(STALE_STATE));
-      const reportProgress = mcpProgressSender(request);
-      // A catalog's call_tool runs the tool it names exactly as if that tool were mounted here.
-      const call = catalogCallOf(definition, args);
-      // The client's trace continues through the tool: its upstream calls' spans are children.
-      const result = await inRemoteContext(request.meta, () =>
-        runTool(call.definition, call.args, {
-          source: 'mcp',
-          signal: request.signal,
-          toolCallId: request.id,
-          context,
-          hooks,
-          lifecycle,
-          transport: 'MCP',
-          caller: mcpCallerOf(request, answered),
-          ...(reportProgress === undefined ? {} : { reportProgress }),
-        }),
-      );
-      // The upstream needs a capability this 2026 client never declared: refuse it alike (-32021).
-      const refusal = request.stateless ? missingCapabilityRefusal(result, request) : undefined;
-      if (refusal !== undefined) return refusal;
-      // The upstream asks a 2026 client something: answer `input_required`, its state wrapped.
-      const asked = result.ok ? undefined : mcpInputRequestOf(toolCauseFromResult(result));
-      if (asked !== undefined) {
-        if (states === undefined) return errorResult(toolResultFromError(UNSEALED_GATEWAY));
-        return {
-          resultType: 'input_required',
-          inputRequests: asked.inputRequests,
-          requestState: states.mint(definition.name, args, asked.requestState),
-        };
-      }
-      return toCallToolResult(result, outputJsonSchema !== undefined);
-    };
-    server.registerTool(definition.name, config, handler);
+  const surfaceOf = (tools: readonly AnyRuntimeToolDefinition[]) =>
+    registrationsOf(
+      catalogToolsOf(budgetedTools(tools, options.resultBudget), 'MCP', options.catalog),
+    );
+  const register = (registration: Registration): unknown =>
+    server.registerTool(
+      registration.definition.name,
+      registration.config,
+      toolHandler(server, registration, states, options),
+    );
+  if (!isToolCatalogSource(runtimeTools)) {
+    for (const registration of surfaceOf(runtimeTools)) register(registration);
+    return;
   }
+  followCatalog(server, runtimeTools, surfaceOf, register);
+}
+
+/** The handler the SDK server calls for one registered definition. */
+function toolHandler(
+  server: McpToolServer,
+  registration: Registration,
+  states: GatewayStateCodec | undefined,
+  options: McpMountOptions,
+) {
+  const { definition, outputJsonSchema } = registration;
+  const { hooks, lifecycle, context } = options;
+  return async (args: Record<string, unknown>, extra: unknown) => {
+    const request = mcpHandlerRequestOf(server, extra);
+    const answered = answeredOf(request, states, definition.name, args);
+    if (answered === false) return errorResult(toolResultFromError(STALE_STATE));
+    const reportProgress = mcpProgressSender(request);
+    // A catalog's call_tool runs the tool it names exactly as if that tool were mounted here.
+    const call = catalogCallOf(definition, args);
+    // The client's trace continues through the tool: its upstream calls' spans are children.
+    const result = await inRemoteContext(request.meta, () =>
+      runTool(call.definition, call.args, {
+        source: 'mcp',
+        signal: request.signal,
+        toolCallId: request.id,
+        context,
+        hooks,
+        lifecycle,
+        transport: 'MCP',
+        caller: mcpCallerOf(request, answered),
+        ...(reportProgress === undefined ? {} : { reportProgress }),
+      }),
+    );
+    // The upstream needs a capability this 2026 client never declared: refuse it alike (-32021).
+    const refusal = request.stateless ? missingCapabilityRefusal(result, request) : undefined;
+    if (refusal !== undefined) return refusal;
+    // The upstream asks a 2026 client something: answer `input_required`, its state wrapped.
+    const asked = result.ok ? undefined : mcpInputRequestOf(toolCauseFromResult(result));
+    if (asked !== undefined) {
+      if (states === undefined) return errorResult(toolResultFromError(UNSEALED_GATEWAY));
+      return {
+        resultType: 'input_required',
+        inputRequests: asked.inputRequests,
+        requestState: states.mint(definition.name, args, asked.requestState),
+      };
+    }
+    return toCallToolResult(result, outputJsonSchema !== undefined);
+  };
 }
 
 /**
