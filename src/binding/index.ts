@@ -114,6 +114,7 @@ export type { GatewayRequestState, GatewayRequestStateOptions } from './mounts/g
 export { createGatewayRequestState } from './mounts/gateway-state.js';
 export type { GatewayStateProblem } from './mounts/gateway-state-error.js';
 export { GatewayStateError } from './mounts/gateway-state-error.js';
+export type { MountableTools, ToolCatalogSource } from './mounts/live-tools.js';
 export type {
   McpClientAnswer,
   McpClientRequest,
@@ -132,7 +133,6 @@ export type {
   AgentToolSet,
 } from './mounts/mount-agent.js';
 export { mountAgent } from './mounts/mount-agent.js';
-export type { MountableTools, ToolCatalogSource } from './mounts/live-tools.js';
 export type { McpMountOptions } from './mounts/mount-mcp.js';
 export { mountMcp } from './mounts/mount-mcp.js';
 export type { SearchCatalogOptions } from './mounts/search-catalog.js';

@@ -1,21 +1,37 @@
 /**
  * The list-changed stream of one connection of a live catalog: a run of the `listen` machine,
- * started where the server can give one (an MCP connection discovered on MCP 2026-07-28, its
- * `subscriptions/listen`), stopped when the catalog closes.
+ * started where the server can give one (an MCP connection: `subscriptions/listen` on MCP
+ * 2026-07-28, the standalone GET of a session of its own on 2025-11-25), stopped when the catalog
+ * closes.
  */
+import type { ListenWire } from '../machines/listen/listen.types.js';
 import type { TransitionObserver } from '../machines/observe.js';
 import { runMachine } from '../machines/run-machine.js';
 import { STATELESS_REVISION } from '../wire/index.js';
 import { resolveMcpConnection } from './define-mcp-connection.js';
-import type { ConnectionDefinition } from './types.js';
+import type { ConnectionDefinition, SpokenWire } from './types.js';
+
+/**
+ * The wire a connection's stream is held on: `subscriptions/listen` where the listing was spoken
+ * in MCP 2026-07-28, a session's standalone GET where it was 2025 on Streamable HTTP; none for
+ * an OpenAPI connection, or on the legacy HTTP+SSE transport (not followed yet: its TTL holds).
+ */
+export function listenWireOf(
+  connection: ConnectionDefinition,
+  spoken: SpokenWire | undefined,
+): ListenWire | undefined {
+  if (connection.kind !== 'mcp' || spoken === undefined) return undefined;
+  if (spoken.protocolVersion === STATELESS_REVISION) return 'stateless';
+  return spoken.transport === 'streamable-http' ? 'session' : undefined;
+}
 
 /** How one connection's stream is run. */
 export interface ListeningOptions {
   /** Aborted when the catalog closes: the machine takes it as `CANCEL`. */
   readonly signal: AbortSignal;
   readonly observe?: TransitionObserver;
-  /** The revision the connection's listing was spoken in. */
-  readonly revision: string | undefined;
+  /** The MCP revision and transport the connection's listing was spoken on. */
+  readonly spoken: SpokenWire | undefined;
   /** The server's tool list changed (or may have, while the stream was down). */
   readonly onChanged: () => void;
 }
@@ -32,13 +48,15 @@ export function startListening(
   connection: ConnectionDefinition,
   options: ListeningOptions,
 ): { readonly done: Promise<void>; state(): ListenState } | undefined {
-  if (connection.kind !== 'mcp' || options.revision !== STATELESS_REVISION) return undefined;
+  const wire = listenWireOf(connection, options.spoken);
+  if (wire === undefined || connection.kind !== 'mcp') return undefined;
   const resolved = resolveMcpConnection(connection);
   let state: ListenState = 'listening';
   const run = runMachine(
     resolved.listen,
     {
       connectionName: resolved.name,
+      wire,
       url: resolved.url.href,
       fence: resolved.fence,
       headers: resolved.headers,

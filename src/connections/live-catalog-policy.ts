@@ -3,6 +3,7 @@
  * stale, and when the next relisting of a connection may start. Time is passed in.
  */
 import type { AnyRuntimeToolDefinition } from '../binding/index.js';
+import type { CatalogChangeReason } from './live-catalog-types.js';
 
 /** The default least time between two unasked relistings of one connection. */
 export const DEFAULT_MIN_REFRESH_INTERVAL_MS = 1_000;
@@ -63,4 +64,16 @@ export function keepUnchanged(
       ? previous
       : tool;
   });
+}
+
+/**
+ * The reason one relisting asked for twice reports: a TTL expiry gives way to any signal (a
+ * notification, an unknown tool, the interval, a manual refresh), which says more of why; else
+ * the first reason stands.
+ */
+export function reasonToTell(
+  pending: CatalogChangeReason | undefined,
+  asked: CatalogChangeReason,
+): CatalogChangeReason {
+  return pending === undefined || pending === 'ttl' ? asked : pending;
 }

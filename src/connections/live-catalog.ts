@@ -14,6 +14,7 @@ import {
   diffTools,
   isStale,
   keepUnchanged,
+  reasonToTell,
   waitBeforeRelisting,
 } from './live-catalog-policy.js';
 import type {
@@ -38,6 +39,7 @@ import {
   type DiscoveryWatch,
   isMountedDespite,
   type SkippedTool,
+  type SpokenWire,
 } from './types.js';
 
 /** One connection of the catalog: its last good listing and its relisting in flight. */
@@ -54,9 +56,11 @@ interface Slot {
   /** A relisting asked for while one was in flight: it runs once that one ends. */
   again: CatalogChangeReason | undefined;
   deferred: ReturnType<typeof setTimeout> | undefined;
+  /** Why the deferred relisting will run. */
+  pending: CatalogChangeReason | undefined;
   interval: ReturnType<typeof setInterval> | undefined;
-  /** The revision the listing was spoken in (none for an OpenAPI document). */
-  revision: string | undefined;
+  /** The MCP revision and transport the listing was spoken on (none for an OpenAPI document). */
+  spoken: SpokenWire | undefined;
   listen: ReturnType<typeof startListening>;
 }
 
@@ -128,8 +132,9 @@ class Catalog {
       inflight: undefined,
       again: undefined,
       deferred: undefined,
+      pending: undefined,
       interval: undefined,
-      revision: undefined,
+      spoken: undefined,
       listen: undefined,
     };
     const listing = await this.#list(slot);
@@ -149,7 +154,7 @@ class Catalog {
         slot.listen = startListening(slot.connection, {
           signal: this.#stop.signal,
           ...(this.options.observe === undefined ? {} : { observe: this.options.observe }),
-          revision: slot.revision,
+          spoken: slot.spoken,
           onChanged: () => this.#ask(slot, 'list-changed'),
         });
       }
@@ -159,18 +164,19 @@ class Catalog {
   /** Lists one connection: its definitions, what it skipped (reported once), its freshness. */
   async #list(
     slot: Slot,
-  ): Promise<Pick<Slot, 'tools' | 'skipped' | 'listedAt' | 'ttlMs' | 'revision'>> {
+  ): Promise<Pick<Slot, 'tools' | 'skipped' | 'listedAt' | 'ttlMs' | 'spoken'>> {
     const known = new Set(slot.skipped.map(skipKey));
     const skipped: SkippedTool[] = [];
     const fresh: SkippedTool[] = [];
     const toHost = containedReporter(this.options.onSkippedTool ?? (() => undefined));
     let cache: ToolListCache | undefined;
-    let revision: string | undefined;
+    let spoken: SpokenWire | undefined;
     const watch: DiscoveryWatch = {
       signal: this.#stop.signal,
-      listed: (hint, spoken) => {
+      ...(slot.spoken === undefined ? {} : { spoken: slot.spoken }),
+      listed: (hint, wire) => {
         cache = hint;
-        revision = spoken;
+        spoken = wire;
       },
       toolUsed: () => {
         if (this.#isStale(slot)) this.#ask(slot, 'ttl');
@@ -198,7 +204,7 @@ class Catalog {
       skipped,
       listedAt: Date.now(),
       ttlMs: cache?.ttlMs ?? this.defaultTtlMs,
-      revision,
+      spoken,
     };
   }
 
@@ -213,18 +219,25 @@ class Catalog {
   #ask(slot: Slot, reason: CatalogChangeReason): void {
     if (this.#closed) return;
     if (slot.inflight !== undefined) {
-      if (reason !== 'ttl') slot.again ??= reason;
+      // A TTL read is answered by the listing in flight; a signal may postdate its answer.
+      if (reason !== 'ttl') slot.again = reasonToTell(slot.again, reason);
       return;
     }
-    if (slot.deferred !== undefined) return;
+    if (slot.deferred !== undefined) {
+      slot.pending = reasonToTell(slot.pending, reason);
+      return;
+    }
     const wait = waitBeforeRelisting(slot.lastStartedAt, this.floorMs, Date.now());
     if (wait === 0) {
       void this.#relist(slot, reason);
       return;
     }
+    slot.pending = reason;
     slot.deferred = setTimeout(() => {
+      const pending = slot.pending ?? reason;
       slot.deferred = undefined;
-      if (!this.#closed) void this.#relist(slot, reason);
+      slot.pending = undefined;
+      if (!this.#closed) void this.#relist(slot, pending);
     }, wait);
     slot.deferred.unref?.();
   }

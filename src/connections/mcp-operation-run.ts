@@ -11,6 +11,7 @@ import type {
   McpProgressEvent,
   McpProtocolChoice,
   McpRequest,
+  McpTransportChoice,
 } from '../machines/mcp-operation/mcp-operation.types.js';
 import type { TransitionObserver } from '../machines/observe.js';
 import type { ResolvedMcpConnection } from './define-mcp-connection.js';
@@ -37,6 +38,8 @@ export interface McpOperationRun {
   readonly protocolVersion?: McpProtocolChoice;
   /** The revision is a revision an answer may contradict once (see `McpOperationInput.discovered`). */
   readonly discovered?: boolean;
+  /** The transport to speak; default the connection's choice (a relisting speaks discovery's). */
+  readonly transportType?: McpTransportChoice;
   /**
    * A call may run twice with no further effect (its tool is marked read-only or idempotent), so
    * the retry policy may repeat it after any transient failure. A listing always may.
@@ -65,7 +68,7 @@ export function runMcpOperation(
     url: resolved.url.href,
     fence: resolved.fence,
     headers: resolved.headers,
-    transportType: resolved.transportType,
+    transportType: run.transportType ?? resolved.transportType,
     protocolVersion: run.protocolVersion ?? resolved.protocolChoice,
     discovered: run.discovered ?? false,
     resolvesToken: resolved.resolvesToken,

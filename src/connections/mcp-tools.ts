@@ -22,6 +22,7 @@ import type {
   McpProgressEvent,
   McpProtocolChoice,
   McpToolList,
+  McpTransportKind,
 } from '../machines/mcp-operation/mcp-operation.types.js';
 import type { TransitionObserver } from '../machines/observe.js';
 import { prefixedToolName } from '../openapi/naming.js';
@@ -43,6 +44,7 @@ import type {
   McpClientConnection,
   MountResultBudget,
   SkippedTool,
+  SpokenWire,
 } from './types.js';
 
 function isAllowed(resolved: ResolvedMcpConnection, name: string): boolean {
@@ -238,9 +240,13 @@ export async function discoverMcpTools(
     request: { method: 'tools/list' },
     ...(observe === undefined ? {} : { observe }),
     ...(watch?.signal === undefined ? {} : { signal: watch.signal }),
+    ...spokenAgain(resolved, watch?.spoken),
   });
   const list = outcome.result as McpToolList;
-  watch?.listed(list.cache, outcome.protocolVersion);
+  watch?.listed(list.cache, {
+    protocolVersion: outcome.protocolVersion,
+    transport: outcome.transport,
+  });
   const revision = verdictOf(resolved, outcome.protocolVersion);
   for (const rejected of list.rejected) {
     report({
@@ -349,4 +355,21 @@ function taskCallOf(
   if (revision.protocolVersion === STATELESS_REVISION) return false;
   if (support === 'required') return offered ? true : undefined;
   return support === 'optional' && offered && optional === 'task';
+}
+
+/**
+ * How a relisting speaks: the revision and transport the connection's previous listing settled,
+ * where the connection lets discovery choose them (a revision an answer may still contradict).
+ */
+function spokenAgain(
+  resolved: ResolvedMcpConnection,
+  spoken: SpokenWire | undefined,
+): { protocolVersion?: McpProtocolChoice; discovered?: boolean; transportType?: McpTransportKind } {
+  if (spoken === undefined) return {};
+  return {
+    ...(resolved.protocolChoice === 'auto'
+      ? { protocolVersion: revisionOf(spoken.protocolVersion), discovered: true }
+      : {}),
+    ...(resolved.transportType === 'auto' ? { transportType: spoken.transport } : {}),
+  };
 }

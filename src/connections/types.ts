@@ -231,6 +231,12 @@ export interface MountResultBudget {
   readonly spill?: ResultSpillStore;
 }
 
+/** The MCP revision and transport a listing was spoken on. */
+export interface SpokenWire {
+  readonly protocolVersion: string;
+  readonly transport: 'streamable-http' | 'sse';
+}
+
 /**
  * What a live catalog (`watchConnections`, issue 47) hears from one discovery and the tools it
  * builds. Internal: `mountConnections` passes none.
@@ -239,10 +245,15 @@ export interface DiscoveryWatch {
   /** Aborts the listing when the catalog closes. */
   readonly signal?: AbortSignal;
   /**
-   * The listing's caching hint (MCP 2026-07-28 `ttlMs` and `cacheScope`; none on 2025 servers)
-   * and the revision it was spoken in (none for an OpenAPI document).
+   * What the previous listing of the connection was spoken on: a relisting speaks it again (a
+   * revision an answer may still contradict) instead of probing, as the tools' calls do.
    */
-  listed(cache: ToolListCache | undefined, revision: string | undefined): void;
+  readonly spoken?: SpokenWire;
+  /**
+   * The listing's caching hint (MCP 2026-07-28 `ttlMs` and `cacheScope`; none on 2025 servers)
+   * and the MCP revision and transport it was spoken on (none for an OpenAPI document).
+   */
+  listed(cache: ToolListCache | undefined, spoken: SpokenWire | undefined): void;
   /** A tool of the discovery is being called. */
   toolUsed(): void;
   /** A call found the listing stale: tool `name` is unknown upstream, or its headers changed. */

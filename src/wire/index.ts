@@ -59,6 +59,7 @@ export {
 export {
   buildJsonRpcNotification,
   buildJsonRpcRequest,
+  type InitializeOutcome,
   isResponseTo,
   type JsonRpcNotification,
   type JsonRpcRequest,

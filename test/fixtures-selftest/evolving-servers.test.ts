@@ -21,12 +21,10 @@ import {
   startEvolvingServers,
 } from '../fixtures/evolving-servers.js';
 import { leakedHandles } from '../support/loopback-server.js';
+import { until } from '../support/until.js';
 
 const INFO = { name: 'selftest', version: '1.0.0' };
 const PIN_2026 = { versionNegotiation: { mode: { pin: '2026-07-28' as const } } };
-
-/** Upper bound for a condition the servers and clients reach on loopback. */
-const DEADLINE_MS = 5_000;
 
 let servers: EvolvingServers | undefined;
 const closers: (() => Promise<void>)[] = [];
@@ -44,15 +42,6 @@ afterEach(async () => {
 afterAll(async () => {
   expect(await leakedHandles()).toEqual([]);
 });
-
-/** Polls `condition` every 10 ms until it holds; fails naming `what` after the deadline. */
-async function until(what: string, condition: () => boolean): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > DEADLINE_MS) throw new Error(`not reached in time: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 const textOf = (result: unknown) => (result as { content: { text: string }[] }).content[0]?.text;
 const names = (tools: readonly { name: string }[]) => tools.map((tool) => tool.name);

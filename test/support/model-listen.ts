@@ -33,6 +33,7 @@ export const toldChanges: number[] = [];
 /** The modelled stream: a token provider, a 5 s first-event deadline, two failures in a row. */
 export const listenModelInput: ListenInput = {
   connectionName: 'model',
+  wire: 'stateless',
   url: URL_OF_MODEL,
   fence: createHostFence('model', new URL(URL_OF_MODEL)),
   headers: {},

@@ -6,7 +6,7 @@ import { fromCallback } from 'xstate';
 import type { WireSend } from '../../wire/index.js';
 import { makeResolveCredentials, type TokenResolver } from '../credentials.js';
 import { stopStream } from '../mcp-operation/mcp-operation.streams.js';
-import { readListenStream } from './listen.streams.js';
+import { readListenStream, readSessionStream } from './listen.streams.js';
 import type { ListenContext, ListenStreamEvent, ListenStreamInput } from './listen.types.js';
 
 /** What `listen` depends on: the connection's token provider and its sender (proxy, TLS). */
@@ -22,6 +22,7 @@ export function listenStreamInput({
   readonly context: ListenContext;
 }): ListenStreamInput {
   return {
+    wire: context.wire,
     scope: context.scope,
     url: context.url,
     fence: context.fence,
@@ -42,7 +43,8 @@ export function makeListenActors(deps: ListenDependencies = {}) {
     listenStream: fromCallback<ListenStreamEvent, ListenStreamInput>(({ input, sendBack }) => {
       const controller = new AbortController();
       const { signal } = controller;
-      readListenStream(input, signal, sendBack, send).catch((error: unknown) => {
+      const read = input.wire === 'stateless' ? readListenStream : readSessionStream;
+      read(input, signal, sendBack, send).catch((error: unknown) => {
         if (signal.aborted) return;
         const failure = error instanceof Error ? error : new Error(String(error));
         sendBack({ type: 'STREAM_FAILED', failure: { error: failure } });

@@ -92,7 +92,11 @@ export const listenSetup = setup({
 export const listenMachine = listenSetup.createMachine({
   id: 'listen',
   context: ({ input }) => ({
-    scope: operationScope(input.connectionName, 'subscriptions/listen'),
+    wire: input.wire,
+    scope: operationScope(
+      input.connectionName,
+      input.wire === 'stateless' ? 'subscriptions/listen' : 'standalone-stream',
+    ),
     url: input.url,
     fence: input.fence,
     headers: input.headers,

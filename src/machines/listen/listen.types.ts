@@ -13,9 +13,17 @@ export interface ListenSink {
   changed(): void;
 }
 
+/**
+ * The wire a stream is held on: MCP 2026-07-28 `subscriptions/listen` (`stateless`), or a
+ * 2025-11-25 session's standalone GET stream (`session`).
+ */
+export type ListenWire = 'stateless' | 'session';
+
 /** What a run of `listen` needs: the connection's endpoint and headers, and its bounds. */
 export interface ListenInput {
   readonly connectionName: string;
+  /** The wire the connection's listing was spoken on. */
+  readonly wire: ListenWire;
   /** The connection URL the listen request is posted to. */
   readonly url: string;
   readonly fence: HostFence;
@@ -62,6 +70,7 @@ export type ListenEvent = ListenStreamEvent | CancelEvent;
 
 /** What the `listenStream` actor receives. */
 export interface ListenStreamInput {
+  readonly wire: ListenWire;
   readonly scope: OperationScope;
   readonly url: string;
   readonly fence: HostFence;
@@ -72,6 +81,7 @@ export interface ListenStreamInput {
 
 /** The context of `listen`. */
 export interface ListenContext {
+  readonly wire: ListenWire;
   readonly scope: OperationScope;
   readonly url: string;
   readonly fence: HostFence;

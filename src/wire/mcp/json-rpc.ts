@@ -55,6 +55,8 @@ export interface InitializeOutcome {
    * 2025-11-25): without it a client MUST NOT ask a tool call for a task.
    */
   tasksOffered: boolean;
+  /** The server says when its tool list changes (`capabilities.tools.listChanged`). */
+  toolsListChanged: boolean;
 }
 
 /** The decoded result of `tools/list`: valid tools, and entries the SDK schema refused. */
@@ -222,7 +224,15 @@ export function parseInitializeResult(result: unknown, scope: OperationScope): I
     protocolVersion,
     serverInfo: { name: serverInfo.name, version: serverInfo.version },
     tasksOffered: offersTaskCalls(result),
+    toolsListChanged: offersToolListChanges(result),
   };
+}
+
+/** Whether an `initialize` result declares `capabilities.tools.listChanged`. */
+function offersToolListChanges(result: unknown): boolean {
+  const capabilities = isRecord(result) ? result.capabilities : undefined;
+  const tools = isRecord(capabilities) ? capabilities.tools : undefined;
+  return isRecord(tools) && tools.listChanged === true;
 }
 
 /** Whether an `initialize` result declares `capabilities.tasks.requests.tools.call`. */
