@@ -28,7 +28,7 @@ export {
   MAX_TIMER_MS,
   type OperationLimits,
 } from './limits.js';
-export { watchConnections } from './live-catalog.js';
+export { catalogCacheHint, watchConnections } from './live-catalog.js';
 export type {
   CatalogChange,
   CatalogChangeReason,

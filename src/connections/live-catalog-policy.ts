@@ -35,6 +35,17 @@ export function diffTools(
   return { added: added.sort(), removed: [...old.keys()].sort(), changed: changed.sort() };
 }
 
+/**
+ * The longest a gateway tells its clients its listing stays fresh, in ms: with no upstream TTL
+ * (a 2025 server, a document) a change still reaches a client that polls within a minute.
+ */
+export const MAX_GATEWAY_TTL_MS = 60_000;
+
+/** How long a listing received at `listedAt`, fresh for `ttlMs`, has left at `now` (never < 0). */
+export function remainingTtl(listedAt: number, ttlMs: number, now: number): number {
+  return Math.max(0, listedAt + ttlMs - now);
+}
+
 /** Whether a listing received at `listedAt` and fresh for `ttlMs` (absent: forever) is stale. */
 export function isStale(listedAt: number, ttlMs: number | undefined, now: number): boolean {
   return ttlMs !== undefined && now >= listedAt + ttlMs;

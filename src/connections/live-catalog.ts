@@ -6,7 +6,6 @@
  * fails keeps the last good listing and is reported.
  */
 import type { AnyRuntimeToolDefinition } from '../binding/index.js';
-import type { ToolListCache } from '../wire/index.js';
 import { describeCatalog, recordMount } from './catalog.js';
 import { startListening } from './live-catalog-listen.js';
 import {
@@ -14,14 +13,16 @@ import {
   diffTools,
   isStale,
   keepUnchanged,
+  MAX_GATEWAY_TTL_MS,
   reasonToTell,
+  remainingTtl,
   waitBeforeRelisting,
 } from './live-catalog-policy.js';
+import { type Listing, listConnection, newSlot, type Slot } from './live-catalog-slot.js';
 import type {
   CatalogChange,
   CatalogChangeReason,
   CatalogDescription,
-  CatalogRefresh,
   LiveCatalog,
   WatchConnectionsOptions,
 } from './live-catalog-types.js';
@@ -29,40 +30,9 @@ import {
   type CheckedMountOptions,
   checkedSurface,
   checkMountOptions,
-  containedReporter,
-  discoverConnection,
   mountBudgetOf,
-  skippedSummary,
 } from './mount.js';
-import {
-  type ConnectionDefinition,
-  type DiscoveryWatch,
-  isMountedDespite,
-  type SkippedTool,
-  type SpokenWire,
-} from './types.js';
-
-/** One connection of the catalog: its last good listing and its relisting in flight. */
-interface Slot {
-  readonly connection: ConnectionDefinition;
-  readonly name: string;
-  tools: readonly AnyRuntimeToolDefinition[];
-  skipped: readonly SkippedTool[];
-  listedAt: number;
-  ttlMs: number | undefined;
-  lastRefresh: CatalogRefresh;
-  lastStartedAt: number;
-  inflight: Promise<void> | undefined;
-  /** A relisting asked for while one was in flight: it runs once that one ends. */
-  again: CatalogChangeReason | undefined;
-  deferred: ReturnType<typeof setTimeout> | undefined;
-  /** Why the deferred relisting will run. */
-  pending: CatalogChangeReason | undefined;
-  interval: ReturnType<typeof setInterval> | undefined;
-  /** The MCP revision and transport the listing was spoken on (none for an OpenAPI document). */
-  spoken: SpokenWire | undefined;
-  listen: ReturnType<typeof startListening>;
-}
+import type { ConnectionDefinition } from './types.js';
 
 function checkPeriod(option: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
@@ -70,11 +40,6 @@ function checkPeriod(option: string, value: unknown): number | undefined {
     throw new RangeError(`watchConnections: ${option} must be a non-negative safe integer`);
   }
   return value;
-}
-
-/** A key for a skip report, so a relisting reports only what it newly skipped. */
-function skipKey(entry: SkippedTool): string {
-  return `${entry.tool}\u0000${entry.reason}`;
 }
 
 /**
@@ -119,24 +84,7 @@ class Catalog {
 
   /** The first listing of one connection; rejects with its failure. */
   async add(connection: ConnectionDefinition): Promise<void> {
-    const name = typeof connection?.name === 'string' ? connection.name : '';
-    const slot: Slot = {
-      connection,
-      name,
-      tools: [],
-      skipped: [],
-      listedAt: 0,
-      ttlMs: undefined,
-      lastRefresh: { at: 0, reason: 'discovery', outcome: 'ok' },
-      lastStartedAt: Date.now(),
-      inflight: undefined,
-      again: undefined,
-      deferred: undefined,
-      pending: undefined,
-      interval: undefined,
-      spoken: undefined,
-      listen: undefined,
-    };
+    const slot = newSlot(connection);
     const listing = await this.#list(slot);
     Object.assign(slot, listing);
     slot.lastRefresh = { at: slot.listedAt, reason: 'discovery', outcome: 'ok' };
@@ -161,51 +109,18 @@ class Catalog {
     }
   }
 
-  /** Lists one connection: its definitions, what it skipped (reported once), its freshness. */
-  async #list(
-    slot: Slot,
-  ): Promise<Pick<Slot, 'tools' | 'skipped' | 'listedAt' | 'ttlMs' | 'spoken'>> {
-    const known = new Set(slot.skipped.map(skipKey));
-    const skipped: SkippedTool[] = [];
-    const fresh: SkippedTool[] = [];
-    const toHost = containedReporter(this.options.onSkippedTool ?? (() => undefined));
-    let cache: ToolListCache | undefined;
-    let spoken: SpokenWire | undefined;
-    const watch: DiscoveryWatch = {
+  /** Lists one connection (see {@link listConnection}); a tool's use and failure reach back here. */
+  #list(slot: Slot): Promise<Listing> {
+    return listConnection(slot, {
+      checked: this.checked,
+      options: this.options,
+      defaultTtlMs: this.defaultTtlMs,
       signal: this.#stop.signal,
-      ...(slot.spoken === undefined ? {} : { spoken: slot.spoken }),
-      listed: (hint, wire) => {
-        cache = hint;
-        spoken = wire;
-      },
       toolUsed: () => {
         if (this.#isStale(slot)) this.#ask(slot, 'ttl');
       },
       listingStale: () => this.#ask(slot, 'unknown-tool'),
-    };
-    const report = (entry: SkippedTool): void => {
-      if (!isMountedDespite(entry.reason)) skipped.push(entry);
-      if (known.has(skipKey(entry))) return;
-      fresh.push(entry);
-      toHost(entry);
-    };
-    const tools = await discoverConnection(
-      slot.connection,
-      report,
-      this.options.observe,
-      this.checked.results,
-      watch,
-    );
-    if (this.options.onSkippedTool === undefined && fresh.length > 0) {
-      for (const line of skippedSummary(slot.name, fresh, tools.length)) console.warn(line);
-    }
-    return {
-      tools,
-      skipped,
-      listedAt: Date.now(),
-      ttlMs: cache?.ttlMs ?? this.defaultTtlMs,
-      spoken,
-    };
+    });
   }
 
   #isStale(slot: Slot): boolean {
@@ -342,6 +257,18 @@ class Catalog {
     );
   }
 
+  /** The caching hint of the catalog as one listing: see {@link catalogCacheHint}. */
+  cacheHint(): { readonly ttlMs: number; readonly cacheScope: 'public' | 'private' } {
+    const now = Date.now();
+    let ttlMs = MAX_GATEWAY_TTL_MS;
+    for (const slot of this.#slots) {
+      if (slot.ttlMs !== undefined)
+        ttlMs = Math.min(ttlMs, remainingTtl(slot.listedAt, slot.ttlMs, now));
+    }
+    const shared = this.#slots.every((slot) => slot.cacheScope === 'public');
+    return { ttlMs, cacheScope: shared ? 'public' : 'private' };
+  }
+
   describe(): CatalogDescription {
     const now = Date.now();
     const catalog = describeCatalog(this.#published);
@@ -389,7 +316,7 @@ class Catalog {
   }
 
   handle(): LiveCatalog {
-    return {
+    const handle: LiveCatalog = {
       tools: () => this.tools(),
       on: (event, listener) => {
         if (event !== 'change') throw new RangeError(`LiveCatalog.on: unknown event "${event}"`);
@@ -399,5 +326,27 @@ class Catalog {
       describe: () => this.describe(),
       close: () => this.close(),
     };
+    catalogs.set(handle, this);
+    return handle;
   }
+}
+
+const catalogs = new WeakMap<LiveCatalog, Catalog>();
+
+/**
+ * The caching hint a gateway serving `catalog` gives its own clients for `tools/list` (MCP
+ * 2026-07-28 `ttlMs` and `cacheScope`): fresh for the smallest time any connection's listing
+ * has left (a minute at most, and none left for a listing already stale), `public` only when
+ * every upstream listing was. A v2 gateway passes it to the server it builds per request:
+ * `new McpServer(info, { cacheHints: { 'tools/list': catalogCacheHint(catalog) } })`.
+ */
+export function catalogCacheHint(catalog: LiveCatalog): {
+  readonly ttlMs: number;
+  readonly cacheScope: 'public' | 'private';
+} {
+  const known = catalogs.get(catalog);
+  if (known === undefined) {
+    throw new TypeError('catalogCacheHint takes a catalog made by watchConnections');
+  }
+  return known.cacheHint();
 }
