@@ -1,8 +1,8 @@
 /**
  * The list-changed stream of one connection of a live catalog: a run of the `listen` machine,
  * started where the server can give one (an MCP connection: `subscriptions/listen` on MCP
- * 2026-07-28, the standalone GET of a session of its own on 2025-11-25), stopped when the catalog
- * closes.
+ * 2026-07-28, the standalone GET of a session of its own on 2025-11-25, the HTTP+SSE stream),
+ * stopped when the catalog closes.
  */
 import type { ListenWire } from '../machines/listen/listen.types.js';
 import type { TransitionObserver } from '../machines/observe.js';
@@ -13,8 +13,8 @@ import type { ConnectionDefinition, SpokenWire } from './types.js';
 
 /**
  * The wire a connection's stream is held on: `subscriptions/listen` where the listing was spoken
- * in MCP 2026-07-28, a session's standalone GET where it was 2025 on Streamable HTTP; none for
- * an OpenAPI connection, or on the legacy HTTP+SSE transport (not followed yet: its TTL holds).
+ * in MCP 2026-07-28, a session's standalone GET where it was 2025 on Streamable HTTP, the legacy
+ * HTTP+SSE stream where it was spoken there; none for an OpenAPI connection.
  */
 export function listenWireOf(
   connection: ConnectionDefinition,
@@ -22,7 +22,7 @@ export function listenWireOf(
 ): ListenWire | undefined {
   if (connection.kind !== 'mcp' || spoken === undefined) return undefined;
   if (spoken.protocolVersion === STATELESS_REVISION) return 'stateless';
-  return spoken.transport === 'streamable-http' ? 'session' : undefined;
+  return spoken.transport === 'streamable-http' ? 'session' : 'sse';
 }
 
 /** How one connection's stream is run. */
@@ -36,8 +36,20 @@ export interface ListeningOptions {
   readonly onChanged: () => void;
 }
 
-/** Where a stream's life is told: how it ended, for `describe()`. */
-export type ListenState = 'listening' | 'unoffered' | 'failed' | 'closed';
+/** Where a stream stands, for `describe()`: its machine's state while it runs, else how it ended. */
+export type ListenState =
+  | 'connecting'
+  | 'listening'
+  | 'reconnecting'
+  | 'unoffered'
+  | 'failed'
+  | 'closed';
+
+/** The stand of a running stream, from its machine's state path. */
+export function listenStateOf(path: string): 'connecting' | 'listening' | 'reconnecting' {
+  if (path.startsWith('streaming.listening')) return 'listening';
+  return path === 'reconnecting' ? 'reconnecting' : 'connecting';
+}
 
 /**
  * Starts the stream of `connection` when its server can give one, and returns a handle whose
@@ -51,7 +63,8 @@ export function startListening(
   const wire = listenWireOf(connection, options.spoken);
   if (wire === undefined || connection.kind !== 'mcp') return undefined;
   const resolved = resolveMcpConnection(connection);
-  let state: ListenState = 'listening';
+  let state: ListenState = 'connecting';
+  const observe = options.observe;
   const run = runMachine(
     resolved.listen,
     {
@@ -69,7 +82,11 @@ export function startListening(
     },
     {
       signal: options.signal,
-      ...(options.observe === undefined ? {} : { observe: options.observe }),
+      // The stream's stand is read from its transitions; the host's observer sees them too.
+      observe: (record) => {
+        state = listenStateOf(record.to);
+        observe?.(record);
+      },
       labels: { connection: resolved.name, operation: 'subscriptions/listen', phase: 'discovery' },
     },
   );

@@ -71,11 +71,12 @@ export interface LiveCatalogEntry extends CatalogEntry {
   /** The connection's last relisting. */
   readonly lastRefresh: CatalogRefresh;
   /**
-   * Its list-changed stream, when the catalog listens and the server can give one: `listening`
-   * (or reconnecting), `unoffered` (the server offers no tool list changes), `failed` (its
-   * connects failed too many times in a row; the TTL still holds), `closed`.
+   * Its list-changed stream, when the catalog listens and the connection is MCP: `connecting`
+   * (until the server says it listens), `listening`, `reconnecting` (after a drop, waiting its
+   * backoff), `unoffered` (the server offers no tool list changes), `failed` (its connects failed
+   * too many times in a row; the TTL still holds), `closed`.
    */
-  readonly listen?: 'listening' | 'unoffered' | 'failed' | 'closed';
+  readonly listen?: 'connecting' | 'listening' | 'reconnecting' | 'unoffered' | 'failed' | 'closed';
 }
 
 /** What `LiveCatalog.describe()` reports: `describeCatalog` of its tools, with each connection's age. */

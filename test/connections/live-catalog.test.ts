@@ -40,6 +40,8 @@ afterAll(async () => {
 });
 
 const names = (catalog: LiveCatalog) => catalog.tools().map((tool) => tool.name);
+const listening = (catalog: LiveCatalog) =>
+  catalog.describe().connections[0]?.listen === 'listening';
 
 async function watch(
   path: EvolvingPath,
@@ -64,11 +66,12 @@ describe('a live catalog that listens', () => {
     ['/v2/stateless-only', 'stateless'],
     ['/v2/dual', 'stateless'],
     ['/v1/stateful', 'session'],
+    ['/v1/sse', 'sse'],
   ] as const)(
     'on %s (%s wire) sees a tool added, changed and removed as they are announced',
     async (path, _wire) => {
       const { catalog, changes } = await watch(path, { listen: true, minRefreshIntervalMs: 0 });
-      await until('the stream is open', () => servers.openStreams(path) === 1);
+      await until('the catalog listens', () => listening(catalog));
       expect(catalog.describe().connections.map((entry) => entry.listen)).toEqual(['listening']);
       const listed = servers.listCalls(path);
 
@@ -105,7 +108,7 @@ describe('a live catalog that listens', () => {
   it('gathers a burst of 20 notifications into one relisting', async () => {
     const path = '/v2/stateless-only';
     const { catalog, changes } = await watch(path, { listen: true });
-    await until('the stream is open', () => servers.openStreams(path) === 1);
+    await until('the catalog listens', () => listening(catalog));
     const listed = servers.listCalls(path);
     await servers.addTool('gamma', 'gamma v1', { notify: false });
     await servers.notifyBurst(20);
@@ -117,41 +120,37 @@ describe('a live catalog that listens', () => {
     expect(names(catalog)).toEqual(['alpha', 'beta', 'gamma']);
   });
 
-  it.each([['/v2/stateless-only'], ['/v1/stateful']] as const)(
+  it.each([['/v2/stateless-only'], ['/v1/stateful'], ['/v1/sse']] as const)(
     'on %s reconnects a dropped stream and catches up on what it missed',
     async (path) => {
       const { catalog, changes } = await watch(path, { listen: true });
-      await until('the stream is open', () => servers.openStreams(path) === 1);
+      await until('the catalog listens', () => listening(catalog));
       expect(await servers.dropStreams(path)).toBe(1);
+      await until('the catalog waits to reconnect', () => !listening(catalog));
+      expect(catalog.describe().connections[0]?.listen).toBe('reconnecting');
       // Changed while the stream is down: nobody is told, the reconnect relists.
       await servers.addTool('gamma', 'gamma v1');
-      await until('the stream is open again', () => servers.openStreams(path) === 1);
       await until('gamma is seen', () => changes.length === 1);
+      expect(listening(catalog)).toBe(true);
       expect(changes[0]).toMatchObject({ added: ['gamma'], reason: 'list-changed' });
       expect(names(catalog)).toEqual(['alpha', 'beta', 'gamma']);
     },
   );
 
-  it.each([['/v1/stateless'], ['/v1/sse']] as const)(
-    'on %s, which has no stream to give, listens to nothing and still refreshes',
-    async (path) => {
-      const { catalog, changes } = await watch(path, { listen: true });
-      const expected = path === '/v1/sse' ? undefined : 'unoffered';
-      await until('the listen state is known', () =>
-        path === '/v1/sse' ? true : catalog.describe().connections[0]?.listen === 'unoffered',
-      );
-      expect(catalog.describe().connections[0]?.listen).toBe(expected);
-      // Discovery's own stream (HTTP+SSE) closes, and no stream is held for listening.
-      await until('no stream is open', () => servers.openStreams(path) === 0);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(servers.openStreams(path)).toBe(0);
-      await servers.addTool('gamma', 'gamma v1');
-      await catalog.refresh();
-      expect(changes).toEqual([
-        { connection: 'evolving', added: ['gamma'], removed: [], changed: [], reason: 'manual' },
-      ]);
-    },
-  );
+  it('on /v1/stateless, which has no stream to give, listens to nothing and still refreshes', async () => {
+    const path = '/v1/stateless';
+    const { catalog, changes } = await watch(path, { listen: true });
+    await until(
+      'the listen state is known',
+      () => catalog.describe().connections[0]?.listen === 'unoffered',
+    );
+    expect(servers.openStreams(path)).toBe(0);
+    await servers.addTool('gamma', 'gamma v1');
+    await catalog.refresh();
+    expect(changes).toEqual([
+      { connection: 'evolving', added: ['gamma'], removed: [], changed: [], reason: 'manual' },
+    ]);
+  });
 });
 
 describe('a live catalog that does not listen', () => {

@@ -35,7 +35,7 @@ const HELPERS: Readonly<Record<string, readonly string[]>> = {
   'mcp-operation': ['edges', 'exchange', 'messages', 'streams', 'server-requests'],
   // The glossary: the edge fragments, delays and actions its request states share.
   'mcp-task': ['edges'],
-  listen: ['streams'],
+  listen: ['streams', 'sessions'],
   // The error the machine's output carries when no state was ever seen.
   wait: ['timeout-error'],
 };

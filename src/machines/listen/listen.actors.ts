@@ -6,7 +6,8 @@ import { fromCallback } from 'xstate';
 import type { WireSend } from '../../wire/index.js';
 import { makeResolveCredentials, type TokenResolver } from '../credentials.js';
 import { stopStream } from '../mcp-operation/mcp-operation.streams.js';
-import { readListenStream, readSessionStream } from './listen.streams.js';
+import { readLegacyStream, readSessionStream } from './listen.sessions.js';
+import { readListenStream } from './listen.streams.js';
 import type { ListenContext, ListenStreamEvent, ListenStreamInput } from './listen.types.js';
 
 /** What `listen` depends on: the connection's token provider and its sender (proxy, TLS). */
@@ -43,7 +44,12 @@ export function makeListenActors(deps: ListenDependencies = {}) {
     listenStream: fromCallback<ListenStreamEvent, ListenStreamInput>(({ input, sendBack }) => {
       const controller = new AbortController();
       const { signal } = controller;
-      const read = input.wire === 'stateless' ? readListenStream : readSessionStream;
+      const read =
+        input.wire === 'stateless'
+          ? readListenStream
+          : input.wire === 'session'
+            ? readSessionStream
+            : readLegacyStream;
       read(input, signal, sendBack, send).catch((error: unknown) => {
         if (signal.aborted) return;
         const failure = error instanceof Error ? error : new Error(String(error));

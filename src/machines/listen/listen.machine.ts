@@ -16,6 +16,7 @@ import { listenGuards } from './listen.guards.js';
 import {
   DEFAULT_LISTEN_DEBOUNCE_MS,
   DEFAULT_LISTEN_MAX_FAILURES,
+  listenOperationOf,
   reconnectDelayMs,
 } from './listen.policy.js';
 import type {
@@ -93,10 +94,7 @@ export const listenMachine = listenSetup.createMachine({
   id: 'listen',
   context: ({ input }) => ({
     wire: input.wire,
-    scope: operationScope(
-      input.connectionName,
-      input.wire === 'stateless' ? 'subscriptions/listen' : 'standalone-stream',
-    ),
+    scope: operationScope(input.connectionName, listenOperationOf(input.wire)),
     url: input.url,
     fence: input.fence,
     headers: input.headers,

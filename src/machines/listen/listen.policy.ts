@@ -33,3 +33,14 @@ export function isUnofferedAnswer(
 ): boolean {
   return status === 404 || status === 405 || rpcCode === METHOD_NOT_FOUND;
 }
+
+/** The operation a stream's failures are scoped to, by its wire. */
+export function listenOperationOf(
+  wire: 'stateless' | 'session' | 'sse',
+): 'subscriptions/listen' | 'standalone-stream' | 'endpoint' {
+  return wire === 'stateless'
+    ? 'subscriptions/listen'
+    : wire === 'session'
+      ? 'standalone-stream'
+      : 'endpoint';
+}

@@ -14,10 +14,10 @@ export interface ListenSink {
 }
 
 /**
- * The wire a stream is held on: MCP 2026-07-28 `subscriptions/listen` (`stateless`), or a
- * 2025-11-25 session's standalone GET stream (`session`).
+ * The wire a stream is held on: MCP 2026-07-28 `subscriptions/listen` (`stateless`), a
+ * 2025-11-25 session's standalone GET stream (`session`), or the legacy HTTP+SSE stream (`sse`).
  */
-export type ListenWire = 'stateless' | 'session';
+export type ListenWire = 'stateless' | 'session' | 'sse';
 
 /** What a run of `listen` needs: the connection's endpoint and headers, and its bounds. */
 export interface ListenInput {

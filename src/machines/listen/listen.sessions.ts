@@ -1,0 +1,380 @@
+/**
+ * The streams `listen` holds on the 2025-11-25 wires, each in a session of its own and reported
+ * to the machine as the 2026 stream is (`listen.streams.ts`): on Streamable HTTP the standalone
+ * GET of a session opened for it (`initialize`, `notifications/initialized`), ended with a
+ * bounded `DELETE`; on HTTP+SSE the GET stream itself, whose `endpoint` takes the handshake and
+ * on which the notifications arrive, ended by closing it. A server that declares no tool list
+ * changes, or serves no stream (404, 405), offers none.
+ */
+import { isRecord } from '../../binding/kernel/type-guards.js';
+import { readRefusal } from '../../wire/http/refusal.js';
+import {
+  type ConnectionOperation,
+  ConnectionProtocolError,
+  ConnectionRequestError,
+  cancelBody,
+  drainBounded,
+  fetchWithoutRedirects,
+  type InitializeOutcome,
+  isEventStream,
+  type OperationScope,
+  operationScope,
+  parseInitializeResult,
+  parseJsonText,
+  type ReadBudget,
+  readSseMessages,
+  resolveEndpointUrl,
+  unwrapJsonRpcResponse,
+  type WireSend,
+} from '../../wire/index.js';
+import { runExchange } from '../mcp-operation/mcp-operation.exchange.js';
+import {
+  buildRequestHeaders,
+  initializedMessage,
+  initializeMessage,
+  SSE_ACCEPT,
+  STREAMABLE_ACCEPT,
+} from '../mcp-operation/mcp-operation.messages.js';
+import { INITIALIZE_ID } from '../mcp-operation/mcp-operation.policy.js';
+import { handleServerMessage } from '../mcp-operation/mcp-operation.server-requests.js';
+import type { ActorBase, HeaderParts, RpcExchange } from '../mcp-operation/mcp-operation.types.js';
+import { MAX_REFUSAL_BYTES } from './listen.streams.js';
+import type { ListenStreamEvent, ListenStreamInput } from './listen.types.js';
+
+/** How long the `DELETE` that ends a listen session may take. */
+const SESSION_DELETE_MS = 2_000;
+
+/** A stream failure the machine judges, from a refused answer. */
+export function refusedFailure(
+  scope: OperationScope,
+  exchange: Extract<RpcExchange, { readonly kind: 'http-error' }>,
+): ListenStreamEvent {
+  return {
+    type: 'STREAM_FAILED',
+    failure: {
+      error: new ConnectionRequestError({ ...scope, ...exchange }),
+      status: exchange.status,
+      ...(exchange.rpcError === undefined ? {} : { rpcCode: exchange.rpcError.code }),
+    },
+  };
+}
+
+/**
+ * The 2025-11-25 stream: a session of its own (`initialize`, `notifications/initialized`), then
+ * its standalone GET. A server that declares no tool list changes, or serves no GET stream (404,
+ * 405: a server without sessions), offers none. The session is ended with a bounded `DELETE`
+ * however the stream ends.
+ */
+export async function readSessionStream(
+  input: ListenStreamInput,
+  signal: AbortSignal,
+  sendBack: (event: ListenStreamEvent) => void,
+  send: WireSend | undefined,
+): Promise<void> {
+  const headers: HeaderParts = {
+    staticHeaders: input.headers,
+    token: input.token,
+    sessionId: undefined,
+    protocolVersion: undefined,
+  };
+  const base = (operation: ConnectionOperation, parts: HeaderParts): ActorBase => ({
+    scope: operationScope(input.scope.connectionName, operation),
+    fence: input.fence,
+    headers: parts,
+    relay: undefined,
+    callerCapabilities: {},
+  });
+  const exchange = (
+    operation: ConnectionOperation,
+    parts: HeaderParts,
+    message: object,
+    expectId?: number,
+  ) =>
+    runExchange(
+      {
+        base: base(operation, parts),
+        reporter: { send: () => undefined },
+        url: input.url,
+        method: 'POST',
+        message,
+        ...(expectId === undefined ? {} : { expectId }),
+        maxBytes: input.maxFrameBytes,
+        alreadyRead: 0,
+      },
+      signal,
+      send,
+    );
+  const initialized = await exchange('initialize', headers, initializeMessage(), INITIALIZE_ID);
+  if (initialized.kind === 'http-error') {
+    sendBack(refusedFailure(base('initialize', headers).scope, initialized));
+    return;
+  }
+  if (initialized.kind !== 'response') {
+    throw new ConnectionProtocolError({
+      ...base('initialize', headers).scope,
+      violation: 'sent no answer to initialize',
+    });
+  }
+  const { protocolVersion, toolsListChanged } = initialized.value as InitializeOutcome;
+  const session: HeaderParts = { ...headers, sessionId: initialized.sessionId, protocolVersion };
+  try {
+    if (!toolsListChanged) {
+      sendBack({
+        type: 'STREAM_FAILED',
+        failure: { unoffered: true, error: unofferedError(input) },
+      });
+      return;
+    }
+    const noted = await exchange('notifications/initialized', session, initializedMessage());
+    if (noted.kind === 'http-error') {
+      sendBack(refusedFailure(base('notifications/initialized', session).scope, noted));
+      return;
+    }
+    await readStandaloneStream(
+      input,
+      session,
+      base('standalone-stream', session),
+      signal,
+      sendBack,
+      send,
+    );
+  } finally {
+    if (session.sessionId !== undefined)
+      await deleteSession(input, base('standalone-stream', session), send);
+  }
+}
+
+/** The failure of a server that offers no tool list changes. */
+function unofferedError(input: ListenStreamInput): Error {
+  return new ConnectionProtocolError({
+    ...input.scope,
+    violation: 'offers no tool list changes (capabilities.tools.listChanged)',
+  });
+}
+
+/** The session's standalone GET: `OPENED` once it streams, `CHANGED` per notification. */
+async function readStandaloneStream(
+  input: ListenStreamInput,
+  session: HeaderParts,
+  streamBase: ActorBase,
+  signal: AbortSignal,
+  sendBack: (event: ListenStreamEvent) => void,
+  send: WireSend | undefined,
+): Promise<void> {
+  const response = await fetchWithoutRedirects(
+    {
+      url: new URL(input.url),
+      method: 'GET',
+      headers: buildRequestHeaders(session, { accept: SSE_ACCEPT }),
+      signal,
+    },
+    streamBase.scope,
+    input.fence,
+    send,
+  );
+  const budget: ReadBudget = { maxBytes: MAX_REFUSAL_BYTES, signal, ...streamBase.scope };
+  if (!response.ok) {
+    const refusal = await readRefusal(response, budget);
+    sendBack(refusedFailure(streamBase.scope, { kind: 'http-error', ...refusal }));
+    return;
+  }
+  if (!isEventStream(response.headers.get('content-type'))) {
+    cancelBody(response);
+    throw new ConnectionProtocolError({
+      ...streamBase.scope,
+      violation: 'answered the standalone GET without text/event-stream',
+    });
+  }
+  sendBack({ type: 'OPENED' });
+  const messages = readSseMessages(response, {
+    signal,
+    maxBytes: Number.POSITIVE_INFINITY,
+    maxFrameBytes: input.maxFrameBytes,
+    ...streamBase.scope,
+  });
+  for await (const message of messages) {
+    if (signal.aborted) return;
+    if (message.data === '') continue;
+    const parsed = parseJsonText(message.data, streamBase.scope);
+    if (isRecord(parsed) && parsed.method === 'notifications/tools/list_changed') {
+      sendBack({ type: 'CHANGED' });
+      continue;
+    }
+    // A ping, or a request nobody here can answer: answered (or refused) on the session.
+    await handleServerMessage(streamBase, parsed, input.url, budget, send);
+  }
+  if (!signal.aborted) sendBack({ type: 'STREAM_ENDED' });
+}
+
+/** Ends the listen session; any answer is accepted, and a failure is not the stream's. */
+async function deleteSession(
+  input: ListenStreamInput,
+  streamBase: ActorBase,
+  send: WireSend | undefined,
+): Promise<void> {
+  try {
+    const response = await fetchWithoutRedirects(
+      {
+        url: new URL(input.url),
+        method: 'DELETE',
+        headers: buildRequestHeaders(streamBase.headers, { accept: STREAMABLE_ACCEPT }),
+        signal: AbortSignal.timeout(SESSION_DELETE_MS),
+      },
+      streamBase.scope,
+      input.fence,
+      send,
+    );
+    cancelBody(response);
+  } catch {
+    // The server ends an idle session itself; the stream is over either way.
+  }
+}
+
+/** The actor base of one step of a listen session, for its scope and its headers. */
+function sessionBase(
+  input: ListenStreamInput,
+  operation: ConnectionOperation,
+  parts: HeaderParts,
+): ActorBase {
+  return {
+    scope: operationScope(input.scope.connectionName, operation),
+    fence: input.fence,
+    headers: parts,
+    relay: undefined,
+    callerCapabilities: {},
+  };
+}
+
+/** POSTs one message of the legacy handshake to the endpoint; its answer comes on the stream. */
+async function postToEndpoint(
+  base: ActorBase,
+  endpoint: URL,
+  message: object,
+  signal: AbortSignal,
+  send: WireSend | undefined,
+): Promise<ListenStreamEvent | undefined> {
+  const response = await fetchWithoutRedirects(
+    {
+      url: endpoint,
+      method: 'POST',
+      headers: buildRequestHeaders(base.headers, {
+        accept: STREAMABLE_ACCEPT,
+        contentType: 'application/json',
+      }),
+      body: JSON.stringify(message),
+      signal,
+    },
+    base.scope,
+    base.fence,
+    send,
+  );
+  const budget: ReadBudget = { maxBytes: MAX_REFUSAL_BYTES, signal, ...base.scope };
+  if (response.ok) {
+    await drainBounded(response, budget);
+    return undefined;
+  }
+  return refusedFailure(base.scope, {
+    kind: 'http-error',
+    ...(await readRefusal(response, budget)),
+  });
+}
+
+/**
+ * The legacy HTTP+SSE stream: the GET, its `endpoint`, the handshake POSTed there and answered
+ * on the stream (`OPENED` once the server says it tells of tool list changes), then a `CHANGED`
+ * per notification. Closing the stream ends the session.
+ */
+export async function readLegacyStream(
+  input: ListenStreamInput,
+  signal: AbortSignal,
+  sendBack: (event: ListenStreamEvent) => void,
+  send: WireSend | undefined,
+): Promise<void> {
+  const parts: HeaderParts = {
+    staticHeaders: input.headers,
+    token: input.token,
+    sessionId: undefined,
+    protocolVersion: undefined,
+  };
+  const base = sessionBase(input, 'endpoint', parts);
+  const url = new URL(input.url);
+  const response = await fetchWithoutRedirects(
+    { url, method: 'GET', headers: buildRequestHeaders(parts, { accept: SSE_ACCEPT }), signal },
+    base.scope,
+    input.fence,
+    send,
+  );
+  const budget: ReadBudget = { maxBytes: MAX_REFUSAL_BYTES, signal, ...base.scope };
+  if (!response.ok) {
+    sendBack(
+      refusedFailure(base.scope, { kind: 'http-error', ...(await readRefusal(response, budget)) }),
+    );
+    return;
+  }
+  if (!isEventStream(response.headers.get('content-type'))) {
+    cancelBody(response);
+    throw new ConnectionProtocolError({
+      ...base.scope,
+      violation: 'answered the legacy SSE GET without text/event-stream',
+    });
+  }
+  const messages = readSseMessages(response, {
+    signal,
+    maxBytes: Number.POSITIVE_INFINITY,
+    maxFrameBytes: input.maxFrameBytes,
+    ...base.scope,
+  });
+  let endpoint: URL | undefined;
+  for await (const message of messages) {
+    if (signal.aborted) return;
+    if (message.event === 'endpoint') {
+      if (endpoint !== undefined) continue;
+      endpoint = resolveEndpointUrl(message.data, url, base.scope);
+      const refused = await postToEndpoint(
+        sessionBase(input, 'initialize', parts),
+        endpoint,
+        initializeMessage(),
+        signal,
+        send,
+      );
+      if (refused !== undefined) {
+        sendBack(refused);
+        return;
+      }
+      continue;
+    }
+    if (message.data === '' || endpoint === undefined) continue;
+    const parsed = parseJsonText(message.data, base.scope);
+    if (isRecord(parsed) && parsed.id === INITIALIZE_ID && parsed.method === undefined) {
+      const scope = operationScope(input.scope.connectionName, 'initialize');
+      const outcome = parseInitializeResult(
+        unwrapJsonRpcResponse(parsed, INITIALIZE_ID, scope),
+        scope,
+      );
+      if (!outcome.toolsListChanged) {
+        sendBack({
+          type: 'STREAM_FAILED',
+          failure: { unoffered: true, error: unofferedError(input) },
+        });
+        return;
+      }
+      const refused = await postToEndpoint(
+        sessionBase(input, 'notifications/initialized', parts),
+        endpoint,
+        initializedMessage(),
+        signal,
+        send,
+      );
+      sendBack(refused ?? { type: 'OPENED' });
+      if (refused !== undefined) return;
+      continue;
+    }
+    if (isRecord(parsed) && parsed.method === 'notifications/tools/list_changed') {
+      sendBack({ type: 'CHANGED' });
+      continue;
+    }
+    // A ping, or a request nobody here can answer: answered (or refused) on the endpoint.
+    await handleServerMessage(base, parsed, endpoint.href, budget, send);
+  }
+  if (!signal.aborted) sendBack({ type: 'STREAM_ENDED' });
+}
