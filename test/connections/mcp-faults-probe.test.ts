@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { runTool } from '../../src/binding/index.js';
 import {
+  type CatalogChange,
   ConnectionAuthorizationRequiredError,
   ConnectionProtocolError,
   ConnectionRequestError,
@@ -15,6 +16,7 @@ import {
   ConnectionUrlError,
   defineMcpClientConnection,
   mountConnections,
+  watchConnections,
 } from '../../src/connections/index.js';
 import type {
   FaultHandler,
@@ -24,6 +26,7 @@ import type {
 } from '../fixtures/fault-server.js';
 import { mcp, mcpHandler, mcpMessage, reply } from '../fixtures/fault-server.js';
 import { rejectionOf, useFaultServers, wire } from '../support/fault-suite.js';
+import { until } from '../support/until.js';
 
 const { start } = useFaultServers();
 
@@ -257,6 +260,34 @@ describe('a -32020 (the headers and the body disagree) on the stateless wire', (
     expect(
       server.requests.slice(from).map((request) => request.headers['mcp-param-region']),
     ).toEqual([undefined, undefined, 'eu', 'us']);
+  });
+
+  it('tells a live catalog, which lists the connection again and takes the new schema', async () => {
+    const server = await start(mcpHandler({}, { stateless: true, tools: [plain] }));
+    const catalog = await watchConnections([probing(server)], { minRefreshIntervalMs: 0 });
+    const changes: CatalogChange[] = [];
+    catalog.on('change', (change) => changes.push(change));
+    const [echo] = catalog.tools();
+    if (echo === undefined) throw new Error('echo not mounted');
+    server.setHandler(strict);
+    const from = server.count();
+    const result = await runTool(echo, { message: 'a', region: 'eu' }, { source: 'agent' });
+    expect(result).toMatchObject({ ok: true });
+    await until('the catalog relisted', () => changes.length === 1);
+    expect(changes).toEqual([
+      { connection: 'probing', added: [], removed: [], changed: ['echo'], reason: 'unknown-tool' },
+    ]);
+    expect(catalog.tools()[0]?.inputJsonSchema).toEqual(annotated.inputSchema);
+    // The refused call, then its own relisting and retry beside the catalog's relisting (the two
+    // listings run at once, in either order).
+    const [refused, ...after] = wire(server, from);
+    expect(refused).toBe('POST /mcp tools/call');
+    expect(after.sort()).toEqual([
+      'POST /mcp tools/call',
+      'POST /mcp tools/list',
+      'POST /mcp tools/list',
+    ]);
+    await catalog.close();
   });
 
   it('gives up after the one retry when the server still refuses', async () => {
