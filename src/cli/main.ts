@@ -6,7 +6,8 @@
 import { PROBE_USAGE, ProbeUsageError, parseProbeArgs } from './probe-args.js';
 import { EXIT, exitCodeOf } from './probe-report.js';
 import { runProbe } from './probe-run.js';
-import { probeText } from './probe-text.js';
+import { probeText, wantsColor } from './probe-text.js';
+import { watchProbe } from './probe-watch.js';
 
 /** Runs the command line `argv` (without `node` and the script); resolves with the exit code. */
 export async function main(
@@ -32,11 +33,12 @@ export async function main(
       io.stdout.write(`${PROBE_USAGE}\n`);
       return EXIT.ok;
     }
+    if (args.watch !== undefined) return await watchProbe(args, io);
     const report = await runProbe(args, io.env);
     if (args.json) {
       io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } else {
-      const color = io.stdout.isTTY === true && io.env.NO_COLOR === undefined;
+      const color = wantsColor(io.stdout, io.env);
       io.stdout.write(probeText(report, { color, verbose: args.verbose }));
     }
     return exitCodeOf(report);

@@ -4,16 +4,22 @@
  * printed.
  */
 import { parseArgs } from 'node:util';
+import { MAX_TIMER_MS } from '../connections/index.js';
 
 /** The probe's usage, printed by `--help` and after a usage error. */
 export const PROBE_USAGE = `Usage:
   stitchkit-transport probe <mcp-url> [options]
   stitchkit-transport probe --openapi <url-or-file> [--base-url URL] [options]
+  stitchkit-transport probe <mcp-url> --watch [--watch-for MS] [options]
 
 Connects the way a mounted connection does and reports what it found: for an MCP server the
 protocol revision and wire negotiated and how, each tool with its annotations and schema size,
 the tools skipped and why, and the machine's transitions with the time spent in each state;
 for an OpenAPI document what mounts and every refused operation, grouped by reason.
+With --watch it then follows the server's tool list: one line per change as it comes (the time
+since the probe started, the connection, why it was listed again, +added -removed ~changed
+tools, or the failure's code and message) and one each time its list-changed stream changes
+state (listening, unoffered, failed), until SIGINT or SIGTERM, or --watch-for has passed.
 
 Options:
   --token-env NAME     send the token in environment variable NAME (never an argument)
@@ -25,7 +31,11 @@ Options:
   --answer JSON        accept what the server asks the caller (elicitation) with this content
   --timeout MS         the deadline of each operation, in ms
   --max-bytes N        the byte ceiling of each answer
-  --json               print one JSON object instead of text
+  --watch              keep the catalog live and print its changes (MCP only: an OpenAPI
+                       document sends no list changes)
+  --watch-for MS       stop watching after MS ms (exit 0), for scripts
+  --json               print one JSON object instead of text (with --watch, one per line:
+                       the report, then each change)
   --verbose            print every field of an error, and its cause
   --help               print this help
 
@@ -52,6 +62,8 @@ export interface ProbeArgs {
   readonly maxBytes: number | undefined;
   readonly json: boolean;
   readonly verbose: boolean;
+  /** `--watch`: follow the catalog after the report, for `forMs` ms (absent: until a signal). */
+  readonly watch: { readonly forMs: number | undefined } | undefined;
 }
 
 /** An OpenAPI document to probe: its URL or a file, and the base URL its operations use. */
@@ -86,6 +98,7 @@ export function parseProbeArgs(argv: readonly string[]): ProbeArgs | 'help' {
   if (values['base-url'] !== undefined && openapi === undefined) {
     throw new ProbeUsageError('--base-url is for --openapi');
   }
+  const watch = watchOf(values.watch === true, values['watch-for'], openapi !== undefined);
   return {
     target:
       openapi === undefined
@@ -100,7 +113,30 @@ export function parseProbeArgs(argv: readonly string[]): ProbeArgs | 'help' {
     maxBytes: positiveInteger('--max-bytes', values['max-bytes']),
     json: values.json === true,
     verbose: values.verbose === true,
+    watch,
   };
+}
+
+/** `--watch` and `--watch-for`: MCP only, the period a timer can hold. */
+function watchOf(
+  watch: boolean,
+  forText: string | undefined,
+  openapi: boolean,
+): ProbeArgs['watch'] {
+  if (!watch) {
+    if (forText !== undefined) throw new ProbeUsageError('--watch-for goes with --watch');
+    return undefined;
+  }
+  if (openapi) {
+    throw new ProbeUsageError(
+      '--watch is for MCP servers: an OpenAPI document sends no list changes to follow',
+    );
+  }
+  const forMs = positiveInteger('--watch-for', forText);
+  if (forMs !== undefined && forMs > MAX_TIMER_MS) {
+    throw new ProbeUsageError(`--watch-for takes at most ${MAX_TIMER_MS} ms (got ${forMs})`);
+  }
+  return { forMs };
 }
 
 function parse(argv: readonly string[]) {
@@ -120,6 +156,8 @@ function parse(argv: readonly string[]) {
       answer: { type: 'string' },
       timeout: { type: 'string' },
       'max-bytes': { type: 'string' },
+      watch: { type: 'boolean' },
+      'watch-for': { type: 'string' },
       json: { type: 'boolean' },
       verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },

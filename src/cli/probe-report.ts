@@ -5,6 +5,7 @@
  */
 import { AppError } from '../binding/index.js';
 import { isRecord } from '../binding/kernel/type-guards.js';
+import type { CatalogChange, CatalogChangeReason, LiveCatalogEntry } from '../connections/index.js';
 import { challengeField } from '../wire/core/www-authenticate.js';
 import { failureClassOf } from '../wire/index.js';
 
@@ -165,4 +166,42 @@ function detailOf(error: unknown): Record<string, unknown> {
   }
   if (error.cause instanceof Error) fields.cause = `${error.cause.name}: ${error.cause.message}`;
   return fields;
+}
+
+/** Where a connection's list-changed stream stands (`none`: its wire has none to follow). */
+export type WatchListenState = NonNullable<LiveCatalogEntry['listen']> | 'none';
+
+/**
+ * One line `--watch` prints after the report, as data (one JSON object per line with `--json`):
+ * a change of the catalog, or of the connection's list-changed stream. `ms` counts from the
+ * start of the probe.
+ */
+export type WatchEvent =
+  | {
+      readonly event: 'change';
+      readonly ms: number;
+      readonly connection: string;
+      readonly reason: CatalogChangeReason;
+      readonly added: readonly string[];
+      readonly removed: readonly string[];
+      readonly changed: readonly string[];
+      /** A relisting that failed: the failure's code (or class) and message; the tools stay. */
+      readonly error?: { readonly code: string; readonly message: string };
+    }
+  | {
+      readonly event: 'listen';
+      readonly ms: number;
+      readonly connection: string;
+      readonly listen: WatchListenState;
+    };
+
+/** A catalog change as `--watch` reports it, `ms` after the probe started. */
+export function changeEventOf(change: CatalogChange, ms: number): WatchEvent {
+  const { connection, reason, added, removed, changed } = change;
+  const base = { event: 'change', ms, connection, reason, added, removed, changed } as const;
+  if (change.error === undefined) return base;
+  // The package's typed errors carry a stable `code`; anything else is named by its class.
+  const { code } = change.error as { code?: unknown };
+  const { kind, message } = failureOf(change.error);
+  return { ...base, error: { code: typeof code === 'string' ? code : kind, message } };
 }

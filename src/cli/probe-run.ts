@@ -30,11 +30,48 @@ import {
 
 type Negotiated = NonNullable<ProbeReport['negotiated']>;
 
-/** Probes what `args` names; never throws but for a usage error. */
-export async function runProbe(args: ProbeArgs, env: NodeJS.ProcessEnv): Promise<ProbeReport> {
+/**
+ * How the probe mounts its one connection: `mountConnections` by default; `--watch` mounts it in
+ * a live catalog instead (`probe-watch.ts`). Rejects as `mountConnections` does.
+ */
+export type ProbeMount = (
+  definition: ConnectionDefinition,
+  options: { readonly onSkippedTool: (entry: SkippedTool) => void },
+) => Promise<readonly AnyRuntimeToolDefinition[]>;
+
+const mountOnce: ProbeMount = (definition, options) => mountConnections([definition], options);
+
+/**
+ * Probes what `args` names, mounting with `mount`; never throws but for a usage error. The
+ * connection's transitions are recorded until the report is complete, and no longer: a connection
+ * that lives on (`--watch`) keeps no record of its relistings.
+ */
+export async function runProbe(
+  args: ProbeArgs,
+  env: NodeJS.ProcessEnv,
+  mount: ProbeMount = mountOnce,
+): Promise<ProbeReport> {
   const records: TransitionRecord[] = [];
+  let recording = true;
+  const record = (entry: TransitionRecord) => {
+    if (recording) records.push(entry);
+  };
+  try {
+    return await probeWith(args, env, mount, records, record);
+  } finally {
+    recording = false;
+  }
+}
+
+async function probeWith(
+  args: ProbeArgs,
+  env: NodeJS.ProcessEnv,
+  mount: ProbeMount,
+  records: TransitionRecord[],
+  record: (entry: TransitionRecord) => void,
+): Promise<ProbeReport> {
   const skipped: SkippedTool[] = [];
-  const definition = definitionOf(args, env, records);
+  const definition = definitionOf(args, env, record);
   const negotiated = watchDiscovery();
   const report: { -readonly [K in keyof ProbeReport]: ProbeReport[K] } = {
     target: args.target.kind === 'mcp' ? args.target : { kind: 'openapi', spec: args.target.spec },
@@ -45,7 +82,7 @@ export async function runProbe(args: ProbeArgs, env: NodeJS.ProcessEnv): Promise
   const started = performance.now();
   let tools: readonly AnyRuntimeToolDefinition[];
   try {
-    tools = await mountConnections([definition], { onSkippedTool: (entry) => skipped.push(entry) });
+    tools = await mount(definition, { onSkippedTool: (entry) => skipped.push(entry) });
   } catch (error) {
     return Object.assign(report, {
       ok: false,
@@ -86,12 +123,12 @@ function elapsed(started: number): number {
 function definitionOf(
   args: ProbeArgs,
   env: NodeJS.ProcessEnv,
-  records: TransitionRecord[],
+  observe: (record: TransitionRecord) => void,
 ): ConnectionDefinition {
   const token = tokenFrom(env, args.tokenEnv);
   const common = {
     name: 'probe',
-    observe: (record: TransitionRecord) => records.push(record),
+    observe,
     ...(token === undefined ? {} : { token: () => token }),
     ...(args.allowHosts.length === 0 ? {} : { allowHosts: args.allowHosts }),
     ...(args.proxy === undefined ? {} : { proxy: args.proxy }),

@@ -4,7 +4,13 @@
  * each state. Colour only when asked (a TTY without `NO_COLOR`); one line per error unless
  * `verbose`.
  */
-import type { ProbeFailure, ProbeReport, TraceStep } from './probe-report.js';
+import type {
+  ProbeFailure,
+  ProbeReport,
+  TraceStep,
+  WatchEvent,
+  WatchListenState,
+} from './probe-report.js';
 
 /** How to print. */
 export interface TextStyle {
@@ -17,6 +23,14 @@ const WIRES = {
   'streamable-http': 'Streamable HTTP (the 2025 handshake, then the request)',
   sse: 'legacy HTTP+SSE (the fallback after a 400, 404 or 405)',
 } as const;
+
+/** Whether to paint: only on a TTY, and not when `NO_COLOR` is set. */
+export function wantsColor(
+  stdout: { readonly isTTY?: boolean },
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  return stdout.isTTY === true && env.NO_COLOR === undefined;
+}
 
 /** The report as lines of text. */
 export function probeText(report: ProbeReport, style: TextStyle): string {
@@ -86,6 +100,36 @@ export function probeText(report: ProbeReport, style: TextStyle): string {
     if (call.error !== undefined) out.push(...failureLines(call.error, style, red));
   }
   return `${out.join('\n')}\n`;
+}
+
+/** What each state of a list-changed stream means, after its name. */
+const LISTEN_STATES: Readonly<Record<WatchListenState, string>> = {
+  connecting: 'connecting (until the server says it listens)',
+  listening: 'listening (the server tells its tool list changes)',
+  reconnecting: 'reconnecting (the stream dropped; waiting its backoff)',
+  unoffered: 'unoffered (the server offers no tool list changes)',
+  failed: 'failed (its connects failed too many times in a row)',
+  closed: 'closed',
+  none: 'none (this wire has no list-changed stream to follow)',
+};
+
+/**
+ * One `--watch` event as a line: the seconds since the probe started, the connection, then why it
+ * was listed again and `+added -removed ~changed` (or `failed` with the code and message), or
+ * `listen` and the stream's state.
+ */
+export function watchText(event: WatchEvent): string {
+  const head = `+${(event.ms / 1000).toFixed(3)}s ${event.connection}`;
+  if (event.event === 'listen') return `${head} listen ${LISTEN_STATES[event.listen]}\n`;
+  if (event.error !== undefined) {
+    return `${head} ${event.reason} failed ${event.error.code}: ${event.error.message}\n`;
+  }
+  const tools = [
+    ...event.added.map((name) => `+${name}`),
+    ...event.removed.map((name) => `-${name}`),
+    ...event.changed.map((name) => `~${name}`),
+  ];
+  return `${head} ${event.reason} ${tools.join(' ')}\n`;
 }
 
 function traceLines(trace: readonly TraceStep[], dim: (text: string) => string): string[] {
