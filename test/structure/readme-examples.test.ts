@@ -55,8 +55,8 @@ describe('README examples', () => {
     rmSync(OUT, { recursive: true, force: true });
   });
 
-  it('has the eight examples the README promises', () => {
-    expect(examples).toHaveLength(8);
+  it('has the nine examples the README promises', () => {
+    expect(examples).toHaveLength(9);
   });
 
   // A full program check (xstate and SDK types included) takes seconds on a slow machine.
@@ -92,6 +92,8 @@ describe('README examples', () => {
       [['echo', 'add', 'whoami', 'slow', 'fail', 'big']],
       // Tasks: a connection with a task deadline mounts as any other.
       [['echo', 'add', 'whoami', 'slow', 'fail', 'big']],
+      // A live catalog: the agent's tools, and the manual relisting that changed nothing.
+      [6, 'manual', 'ok'],
       // OpenAPI: the refused operation, then the mounted tools.
       ['uploadPhoto', 'non-json-body'],
       [['pets__showPetById']],
