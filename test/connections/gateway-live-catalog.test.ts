@@ -15,6 +15,8 @@ import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextproto
 import { McpServer as V1McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpHandler, McpServer as V2McpServer } from '@modelcontextprotocol/server';
+import { generateText, stepCountIs } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startStatefulHost } from '../../conformance/stateful-http.js';
 import { createGatewayRequestState, mountAgent, mountMcp } from '../../src/binding/index.js';
@@ -26,6 +28,7 @@ import {
 } from '../../src/connections/index.js';
 import { type EvolvingServers, startEvolvingServers } from '../fixtures/evolving-servers.js';
 import { serveWebHandler } from '../fixtures/http-helpers.js';
+import { usage } from '../support/agent-model.js';
 import { leakedHandles } from '../support/loopback-server.js';
 import { until } from '../support/until.js';
 
@@ -180,6 +183,45 @@ describe('a gateway mounted with a live catalog', () => {
     expect(listed.ttlMs).toBeGreaterThanOrEqual(30_000 - after);
     // The SDK v2 server's listing says private; a gateway keeps what its upstream said.
     expect(listed.cacheScope).toBe('private');
+  });
+
+  it('offers the AI SDK the catalog as it is at each step of one generateText', async () => {
+    const live = await watchUpstream();
+    let step = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => {
+        step += 1;
+        if (step === 2)
+          return {
+            content: [{ type: 'text', text: 'done' }],
+            finishReason: { unified: 'stop', raw: undefined },
+            usage,
+            warnings: [],
+          };
+        // Between the first step's answer and the second step, the upstream gains a tool.
+        await upstream.addTool('gamma', 'gamma v1');
+        await until('the catalog has gamma', () =>
+          live.tools().some((tool) => tool.name === 'gamma'),
+        );
+        return {
+          content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'alpha', input: '{}' }],
+          finishReason: { unified: 'tool-calls', raw: undefined },
+          usage,
+          warnings: [],
+        };
+      },
+    });
+    const result = await generateText({
+      model,
+      tools: mountAgent({ runtimeTools: live }),
+      prompt: 'go',
+      stopWhen: stepCountIs(2),
+    });
+    expect(result.text).toBe('done');
+    expect(model.doGenerateCalls.map((call) => call.tools?.map((tool) => tool.name))).toEqual([
+      ['alpha', 'beta'],
+      ['alpha', 'beta', 'gamma'],
+    ]);
   });
 
   it("lets an agent's tool set follow the catalog: each read sees the current tools", async () => {
