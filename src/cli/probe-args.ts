@@ -19,7 +19,8 @@ for an OpenAPI document what mounts and every refused operation, grouped by reas
 With --watch it then follows the server's tool list: one line per change as it comes (the time
 since the probe started, the connection, why it was listed again, +added -removed ~changed
 tools, or the failure's code and message) and one each time its list-changed stream changes
-state (listening, unoffered, failed), until SIGINT or SIGTERM, or --watch-for has passed.
+state (connecting, listening, reconnecting, unoffered, failed), until SIGINT or SIGTERM, or
+until --watch-for has passed; the exit code is then the report's (0 when all went well).
 
 Options:
   --token-env NAME     send the token in environment variable NAME (never an argument)
@@ -33,7 +34,7 @@ Options:
   --max-bytes N        the byte ceiling of each answer
   --watch              keep the catalog live and print its changes (MCP only: an OpenAPI
                        document sends no list changes)
-  --watch-for MS       stop watching after MS ms (exit 0), for scripts
+  --watch-for MS       stop watching after MS ms, for scripts
   --json               print one JSON object instead of text (with --watch, one per line:
                        the report, then each change)
   --verbose            print every field of an error, and its cause

@@ -113,9 +113,13 @@ describe('probe --watch', () => {
       const report = JSON.parse(first ?? '') as ProbeReport;
       expect(report.ok).toBe(true);
       expect(report.tools.map((tool) => tool.name)).toEqual(['alpha', 'beta']);
-      const events = rest.map((line) => ({ ...(JSON.parse(line) as WatchEvent), ms: 0 }));
+      const parsed = rest.map((line) => JSON.parse(line) as WatchEvent);
+      // Each line's time counts from the start of the probe, in the order they were printed.
+      const times = parsed.map((event) => event.ms);
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+      const events = parsed.map((event) => ({ ...event, ms: 0 }));
       const change = { event: 'change', ms: 0, connection: 'probe', reason: 'list-changed' };
-      const listen = { event: 'listen', ms: 0, connection: 'probe' };
+      const listen = { event: 'listen', ms: 0, connection: 'probe' } as const;
       const listening = { ...listen, listen: 'listening' };
       // Two announcements, each relisted on its own, or both seen by one relisting.
       expect([
@@ -130,9 +134,27 @@ describe('probe --watch', () => {
     },
   );
 
+  it('shows a dropped stream reconnecting, then listening again (SIGTERM ends it)', async () => {
+    const path: EvolvingPath = '/v2/stateless-only';
+    const run = probe([servers.url(path), '--watch']);
+    await until('the probe says it listens', () => run.stdout().includes(' listen listening '));
+    expect(await servers.dropStreams(path)).toBe(1);
+    await until('it listens again', () => run.stdout().split(' listen listening ').length === 3);
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(await run.exit).toBe(0);
+    expect(pastConnecting(watchLines(run.stdout()), CONNECTING)).toEqual([
+      LISTENING,
+      '+T probe listen reconnecting (the stream dropped; waiting its backoff)',
+      CONNECTING,
+      LISTENING,
+    ]);
+  });
+
   it('says when the server offers no stream: a 2025 server without sessions', async () => {
     const path: EvolvingPath = '/v1/stateless';
-    const run = probe([servers.url(path), '--watch', '--watch-for', '1500']);
+    const run = probe([servers.url(path), '--watch']);
+    await until('the probe says so', () => run.stdout().includes(' listen unoffered '));
+    process.emit('SIGINT', 'SIGINT');
     expect(await run.exit).toBe(0);
     const unoffered = '+T probe listen unoffered (the server offers no tool list changes)';
     expect(pastConnecting(watchLines(run.stdout()), CONNECTING)).toEqual([unoffered]);
@@ -143,7 +165,8 @@ describe('probe --watch', () => {
     const listeners = () => [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
     const before = listeners();
     const run = probe([servers.url(path), '--watch']);
-    await until('the stream is open', () => servers.openStreams(path) === 1);
+    await until('the probe says it listens', () => run.stdout().includes(' listen listening '));
+    expect(servers.openStreams(path)).toBe(1);
     expect(listeners()).toEqual(before.map((count) => count + 1));
     process.emit('SIGINT', 'SIGINT');
     expect(await run.exit).toBe(0);
