@@ -174,6 +174,43 @@ describe('a live catalog that does not listen', () => {
     },
   );
 
+  it.each([
+    ['/v2/stateless-only', ['POST tools/list 200']],
+    ['/v2/dual', ['POST tools/list 200']],
+    [
+      '/v1/stateful',
+      [
+        'POST initialize 200',
+        'POST notifications/initialized 202',
+        'POST tools/list 200',
+        'DELETE - 200',
+      ],
+    ],
+    [
+      '/v1/stateless',
+      ['POST initialize 200', 'POST notifications/initialized 202', 'POST tools/list 200'],
+    ],
+    [
+      '/v1/sse',
+      [
+        'GET - 200',
+        'POST initialize 202',
+        'POST notifications/initialized 202',
+        'POST tools/list 202',
+      ],
+    ],
+  ] as const)(
+    'on %s a relisting costs exactly what discovery settled on, no probe',
+    async (path, expected) => {
+      const { catalog } = await watch(path);
+      servers.resetLog();
+      await catalog.refresh();
+      expect(
+        servers.log.map((entry) => `${entry.httpMethod} ${entry.rpcMethod ?? '-'} ${entry.status}`),
+      ).toEqual(expected);
+    },
+  );
+
   it('honours a listing TTL: relisted once it has passed and the catalog is read, not before', async () => {
     const ttl = await startEvolvingServers({ ttlMs: 300 });
     try {
