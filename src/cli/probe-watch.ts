@@ -27,7 +27,7 @@ export interface WatchIo {
   readonly env: NodeJS.ProcessEnv;
 }
 
-/** The signals that end a watch; each ends it with exit code 0. */
+/** The signals that end a watch (the catalog is closed, and the exit code is the report's). */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /**

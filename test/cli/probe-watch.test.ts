@@ -175,6 +175,30 @@ describe('probe --watch', () => {
     await until('no stream is open', () => servers.openStreams(path) === 0);
   });
 
+  it('does not watch a server it could not discover: the report and its exit code', async () => {
+    const listeners = process.listenerCount('SIGINT');
+    const url = new URL('/nowhere', servers.url('/v1/stateful')).href;
+    const run = probe([url, '--watch', '--json']);
+    const code = await run.exit;
+    const lines = run.stdout().trimEnd().split('\n');
+    expect(lines.length).toBe(1);
+    const report = JSON.parse(lines[0] ?? '') as ProbeReport;
+    expect([report.ok, code]).toEqual([false, report.error?.exitCode]);
+    expect(code).toBe(1);
+    expect(process.listenerCount('SIGINT')).toBe(listeners);
+  });
+
+  it('closes the catalog it mounted when --call names no tool (a usage error)', async () => {
+    const path: EvolvingPath = '/v2/stateless-only';
+    const run = probe([servers.url(path), '--watch', '--call', 'nosuch']);
+    expect(await run.exit).toBe(1);
+    expect(run.stdout()).toBe('');
+    expect(run.stderr()).toBe(
+      'stitchkit-transport probe: --call nosuch: no such tool (mounted: alpha, beta)\n',
+    );
+    await until('no stream is open', () => servers.openStreams(path) === 0);
+  });
+
   it('prints a failed relisting with its code and message (the tools stay)', () => {
     const error = new ConnectionProtocolError({
       connectionName: 'probe',
