@@ -75,7 +75,7 @@ export default createMachine({
               "type": "isUnoffered"
             },
             "target": "closed",
-            "actions": "markUnoffered"
+            "actions": "succeed"
           },
           {
             "guard": {

@@ -75,7 +75,7 @@ export const listenSetup = setup({
       context.sink.changed();
       return { changes: context.changes + 1 };
     }),
-    markUnoffered: assign(({ context }) => ({
+    succeed: assign(({ context }) => ({
       outcome: { ok: true, offered: false, changes: context.changes } as const,
     })),
     // The stream is stopped, and the timers cancelled, by leaving their states; the named hook
@@ -138,9 +138,10 @@ export const listenMachine = listenSetup.createMachine({
         STREAM_ENDED: { target: 'reconnecting' },
         STREAM_FAILED: [
           {
+            // The server offers no list changes: the stream ends well, having nothing to tell.
             guard: { type: 'isUnoffered', params: failureOf },
             target: 'closed',
-            actions: 'markUnoffered',
+            actions: 'succeed',
           },
           {
             guard: { type: 'hasFailuresLeft', params: failuresOf },

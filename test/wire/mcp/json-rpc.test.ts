@@ -160,7 +160,18 @@ describe('parseInitializeResult', () => {
       protocolVersion: SESSION_REVISION,
       serverInfo: { name: 'peer', version: '1.0.0' },
       tasksOffered: false,
+      toolsListChanged: false,
     });
+  });
+
+  it.each([
+    [{ tools: { listChanged: true } }, true],
+    [{ tools: { listChanged: false } }, false],
+    [{ tools: {} }, false],
+    [{ prompts: { listChanged: true } }, false],
+    [{}, false],
+  ])('reads whether the server tells of tool list changes from %j', (capabilities, told) => {
+    expect(parseInitializeResult({ ...valid, capabilities }, scope).toolsListChanged).toBe(told);
   });
 
   it.each([
