@@ -21,6 +21,7 @@ import {
 import {
   ours2025Alternative,
   rawFetchStatelessAlternative,
+  rawUndiciModernAlternative,
   sdk2PerCallAlternative,
 } from './stateless-clients.js';
 import { oursTelemetryAlternative, type TelemetryId } from './telemetry-clients.js';
@@ -59,7 +60,11 @@ export type AlternativeSpec =
       readonly id: 'sdk2-known' | 'sdk2-known-shared-validator' | 'sdk2-auto';
       readonly url: string;
     }
-  | { readonly kind: 'raw-stateless'; readonly id: 'raw-fetch-stateless'; readonly url: string }
+  | {
+      readonly kind: 'raw-stateless';
+      readonly id: 'raw-fetch-stateless' | 'raw-undici-modern';
+      readonly url: string;
+    }
   | { readonly kind: 'ours-telemetry'; readonly id: TelemetryId; readonly url: string };
 
 /** The alternatives of a Streamable HTTP server, by the id their results are reported under. */
@@ -116,6 +121,8 @@ export function clientProcessOf(spec: AlternativeSpec): AlternativeId {
       return 'sdk2-known';
     case 'raw-fetch-stateless':
       return 'raw-fetch';
+    case 'raw-undici-modern':
+      return 'raw-undici';
     default:
       return spec.id;
   }
@@ -165,7 +172,9 @@ function build(spec: AlternativeSpec): CallAlternative | Promise<CallAlternative
         sharedValidator: spec.id === 'sdk2-known-shared-validator',
       });
     case 'raw-stateless':
-      return rawFetchStatelessAlternative(spec.url);
+      return spec.id === 'raw-fetch-stateless'
+        ? rawFetchStatelessAlternative(spec.url)
+        : rawUndiciModernAlternative(spec.url);
     case 'ours-telemetry':
       return oursTelemetryAlternative(spec.url, spec.id);
   }

@@ -33,6 +33,7 @@ export type AlternativeId =
   | 'sdk2-known-shared-validator'
   | 'sdk2-auto'
   | 'raw-fetch-stateless'
+  | 'raw-undici-modern'
   | 'ours-telemetry-off'
   | 'ours-no-provider'
   | 'ours-traced';

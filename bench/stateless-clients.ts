@@ -3,7 +3,8 @@
  * server child: ours in its default `'auto'` mode (the revision settled at mount, then one POST per
  * call), ours pinned to 2025-11-25 against the same server, the v2 SDK `Client`
  * (`@modelcontextprotocol/client` 2.x) per call with a known server (`connect(transport,
- * { prior })`) and per call in `'auto'` mode, and the raw-fetch floor of the one stateless POST.
+ * { prior })`) and per call in `'auto'` mode, and two floors of the one stateless POST: raw
+ * `fetch`, and raw undici (ours' own HTTP client) on one shared keep-alive agent.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
@@ -90,22 +91,30 @@ export async function sdk2PerCallAlternative(
   };
 }
 
-const STATELESS_CALL = JSON.stringify({
+/**
+ * The body of a 2026 `tools/call` exactly as ours sends it (captured from ours' request to the
+ * dual-revision child): its id, its `_meta` envelope with ours' capabilities and `clientInfo`.
+ * Both raw floors send it, so they pay for the same bytes ours does.
+ */
+export const MODERN_CALL_BODY = JSON.stringify({
   jsonrpc: '2.0',
-  id: 1,
+  id: 2,
   method: 'tools/call',
   params: {
     name: 'echo',
     arguments: { message: MESSAGE },
     _meta: {
       'io.modelcontextprotocol/protocolVersion': STATELESS_VERSION,
-      'io.modelcontextprotocol/clientCapabilities': {},
-      'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+      'io.modelcontextprotocol/clientCapabilities': {
+        extensions: { 'io.modelcontextprotocol/tasks': {} },
+      },
+      'io.modelcontextprotocol/clientInfo': { name: 'stitchkit-transport', version: '0.1.0' },
     },
   },
 });
 
-const STATELESS_HEADERS = {
+/** The headers of that request, as ours writes them (undici adds host and content-length). */
+export const MODERN_CALL_HEADERS = {
   accept: 'application/json, text/event-stream',
   'content-type': 'application/json',
   'mcp-protocol-version': STATELESS_VERSION,
@@ -124,12 +133,37 @@ export function rawFetchStatelessAlternative(url: string): CallAlternative {
     call: async () => {
       const response = await fetch(url, {
         method: 'POST',
-        headers: STATELESS_HEADERS,
-        body: STATELESS_CALL,
+        headers: MODERN_CALL_HEADERS,
+        body: MODERN_CALL_BODY,
       });
       const body = JSON.parse(await response.text()) as { result?: unknown };
       checkEcho(body.result ?? {});
     },
     close: async () => {},
+  };
+}
+
+/**
+ * The like-for-like floor of ours' 2026 call (ours runs on undici): the same POST with undici's
+ * `request` on one keep-alive `Agent` shared by every call (as ours shares one), the JSON answer
+ * parsed and the echoed value checked, nothing else.
+ */
+export async function rawUndiciModernAlternative(url: string): Promise<CallAlternative> {
+  const { Agent, request } = await import('undici');
+  const dispatcher = new Agent();
+  return {
+    id: 'raw-undici-modern',
+    name: 'raw undici, one modern POST [floor]',
+    call: async () => {
+      const response = await request(url, {
+        method: 'POST',
+        headers: MODERN_CALL_HEADERS,
+        body: MODERN_CALL_BODY,
+        dispatcher,
+      });
+      const body = JSON.parse(await response.body.text()) as { result?: unknown };
+      checkEcho(body.result ?? {});
+    },
+    close: () => dispatcher.close(),
   };
 }

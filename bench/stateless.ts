@@ -108,6 +108,7 @@ export async function runStatelessSections(
             { kind: 'sdk2', id: 'sdk2-known-shared-validator', url },
             sdkAuto,
             { kind: 'raw-stateless', id: 'raw-fetch-stateless', url },
+            { kind: 'raw-stateless', id: 'raw-undici-modern', url },
           ],
           counts.statelessSequential,
         );
@@ -243,6 +244,19 @@ function statelessTargets(
     ratioRow(
       '2026 client CPU per call vs SDK v2 Client, known server',
       { atMost: 0.6 },
+      ours?.cpuMicrosPerCall,
+      sdk?.cpuMicrosPerCall,
+    ),
+    // Issue 48: the like-for-like floor (ours runs on undici), and the SDK goal that follows.
+    ratioRow(
+      'client CPU per 2026 call vs raw undici, one modern POST',
+      { atMost: 2.5 },
+      ours?.cpuMicrosPerCall,
+      find(sequential, 'raw-undici-modern')?.cpuMicrosPerCall,
+    ),
+    ratioRow(
+      'client CPU per 2026 call vs SDK v2 Client, known server (issue 48)',
+      { atMost: 0.5 },
       ours?.cpuMicrosPerCall,
       sdk?.cpuMicrosPerCall,
     ),
