@@ -3,6 +3,7 @@
  * and `--scale <factor>` (the full counts with every per-round and total count scaled, rounds
  * kept), used to estimate a full run's duration from a shorter one.
  */
+import type { LoadCounts } from './load.js';
 import type { RoundPlan } from './rounds.js';
 
 /** Every count of one run. */
@@ -44,6 +45,8 @@ export interface Counts {
     readonly gcMounts: number;
     readonly parses: number;
   };
+  /** Section 14, the load curve. */
+  readonly load: LoadCounts;
 }
 
 /**
@@ -110,6 +113,7 @@ export const FULL: Counts = {
   profile: { calls: 1_000, warmupCalls: 1_000 },
   machine: { warmupRuns: 1_000, rounds: 5, runsPerRound: 600 },
   openapi: { children: 3, warmMounts: 10, gcMounts: 3, parses: 10 },
+  load: { levels: [1, 16, 256, 1_024, 10_000], minCalls: 1_000, warmupCalls: 1_000 },
 };
 
 /** A smoke run: every benchmark and table, tiny counts. */
@@ -141,6 +145,7 @@ export const QUICK: Counts = {
   profile: { calls: 200, warmupCalls: 20 },
   machine: { warmupRuns: 100, rounds: 2, runsPerRound: 200 },
   openapi: { children: 1, warmMounts: 3, gcMounts: 1, parses: 3 },
+  load: { levels: [1, 16, 256], minCalls: 50, warmupCalls: 20 },
 };
 
 /** The full counts scaled by `factor` (rounds and concurrency unchanged, every count >= 1). */
@@ -175,6 +180,12 @@ export function scaled(factor: number): Counts {
       warmMounts: n(FULL.openapi.warmMounts),
       gcMounts: n(FULL.openapi.gcMounts),
       parses: n(FULL.openapi.parses),
+    },
+    // Levels kept (they are the curve); the calls per level scaled.
+    load: {
+      ...FULL.load,
+      minCalls: n(FULL.load.minCalls),
+      warmupCalls: n(FULL.load.warmupCalls),
     },
   };
 }

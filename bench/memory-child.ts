@@ -10,7 +10,7 @@
 import { getHeapSpaceStatistics } from 'node:v8';
 import { buildAlternative, isStreamableId, streamableSpec } from './alternative-specs.js';
 import type { CallAlternative } from './clients.js';
-import { median, runConcurrently, settle, warmUp } from './stats.js';
+import { heapAfterGc, median, runConcurrently, settle, warmUp } from './stats.js';
 
 const [url, which, callsText, statefulText, warmupText, inFlightText] = process.argv.slice(2);
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -25,15 +25,6 @@ const stateful = statefulText === 'true';
 // Idle keep-alive sockets of fetch's shared pool close when the server's keep-alive timeout
 // (5 s, see servers/serve.ts) passes; anything still there after this is really left behind.
 const IDLE_WAIT_MS = 8_000;
-
-async function heapAfterGc(): Promise<number> {
-  // Several passes with a macrotask between them, so closed sockets and timers are collectable.
-  for (let pass = 0; pass < 4; pass++) {
-    await settle(20);
-    gc?.();
-  }
-  return process.memoryUsage().heapUsed;
-}
 
 function countByType(resources: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();

@@ -2,7 +2,8 @@
  * Runs every benchmark against server child processes and prints the tables and the targets.
  * `npm run bench` (full counts), `npm run bench -- --quick` (a smoke run with tiny counts),
  * `--only mcp` (sections 1 to 7), `--only openapi` (sections 8 and 9, the OpenAPI service only),
- * `--only search` (section 13, catalog search),
+ * `--only search` (section 13, catalog search), `--only load` (section 14, the load curve),
+ * `--only cold` (section 15, cold start),
  * `--results <file>` to also write the run as Markdown, `--seed N` to replay a run's order of
  * alternatives (see bench/README.md).
  */
@@ -11,8 +12,10 @@ import { parseArgs } from 'node:util';
 import { QUERY_TARGET_MS, runCatalogSearch } from './catalog-search.js';
 import { killAllClients } from './child-run.js';
 import { ClientProcesses } from './client-process.js';
+import { coldTargets, runColdStart } from './cold-start.js';
 import { FULL, QUICK, scaled } from './counts.js';
 import { runCpuProfile } from './cpu-profile.js';
+import { loadTargets, runLoadCurve } from './load.js';
 import { type MachineResult, runMachineOverhead } from './machine-overhead.js';
 import { runMemory } from './memory.js';
 import { runOpenApiMount } from './openapi-mount.js';
@@ -48,10 +51,12 @@ if (
   only !== 'mcp' &&
   only !== 'openapi' &&
   only !== '2026' &&
-  only !== 'search'
+  only !== 'search' &&
+  only !== 'load' &&
+  only !== 'cold'
 ) {
   throw new Error(
-    '--only takes mcp (sections 1 to 7), openapi (sections 8 and 9), 2026 (sections 10 to 12) or search (section 13)',
+    '--only takes mcp (sections 1 to 7), openapi (sections 8 and 9), 2026 (sections 10 to 12), search (section 13), load (section 14) or cold (section 15)',
   );
 }
 const scale = flags.scale === undefined ? undefined : Number(flags.scale);
@@ -234,6 +239,20 @@ if (only === undefined || only === 'search') {
   log(
     `\nsearch_tools over ${search.tools} tools: median ${fmt(search.queryMedianMs, 3)} ms, p95 ${fmt(search.queryP95Ms, 3)} ms (target: p95 <= ${QUERY_TARGET_MS} ms): ${search.queryP95Ms <= QUERY_TARGET_MS ? 'met' : 'MISSED'}`,
   );
+}
+if (only === undefined || only === 'load') {
+  const rows = await section(
+    `14. Load curve: ${counts.load.levels.map((level) => fmt(level, 0)).join(', ')} calls in flight (MCP 2026-07-28)`,
+    () => runLoadCurve(counts.load, seed),
+  );
+  targets.push(...loadTargets(rows));
+}
+if (only === undefined || only === 'cold') {
+  const cold = await section(
+    '15. Cold start: imports and the first 2026 call in fresh processes',
+    () => runColdStart({ processes: flags.quick ? 3 : 10, seed }),
+  );
+  targets.push(...coldTargets(cold));
 }
 log('\n== Targets (ratios are ours / alternative) ==');
 printTargets(targets);

@@ -6,7 +6,13 @@
  */
 
 /** Which server; the key every benchmark uses to ask for one. */
-export type ServerId = 'sessionless' | 'stateful' | 'legacy-sse' | 'openapi' | 'dual-revision';
+export type ServerId =
+  | 'sessionless'
+  | 'stateful'
+  | 'legacy-sse'
+  | 'openapi'
+  | 'dual-revision'
+  | 'modern-load';
 
 /** One server of the benchmark. */
 export interface ServerSpec {
@@ -44,6 +50,13 @@ export const SERVERS: readonly ServerSpec[] = [
     title: 'MCP SDK v2 McpServer, createMcpHandler: 2026-07-28, and 2025-11-25 sessionless',
     script: 'servers/mcp-dual-revision.ts',
     path: '/dual',
+  },
+  {
+    id: 'modern-load',
+    title:
+      'trivial node:http server speaking 2026-07-28 (canned answers; holds answers on request)',
+    script: 'servers/modern-load.ts',
+    path: '/modern',
   },
   {
     id: 'openapi',

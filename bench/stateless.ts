@@ -14,7 +14,7 @@ import { type AlternativeResult, formatRequests } from './rounds.js';
 import { SERVERS } from './server-list.js';
 import { type ServerProcess, startServers } from './server-process.js';
 import { fmt, printTable } from './stats.js';
-import { ratioRow, type TargetRow } from './targets.js';
+import { countRow, ratioRow, type TargetRow } from './targets.js';
 import { log } from './transcript.js';
 
 /** Runs one titled section (the runner's `section`). */
@@ -182,20 +182,6 @@ export async function runStatelessSections(
     await clients.stop();
     await server.close();
   }
-}
-
-/** A count target: `measured` must be at most `atMost`. */
-function countRow(target: string, atMost: number, measured: number | undefined): TargetRow {
-  if (measured === undefined || !Number.isFinite(measured)) {
-    return { target, goal: `<= ${atMost}`, measured: 'n/a', status: 'not measured' };
-  }
-  const text = Number.isInteger(measured) ? String(measured) : measured.toFixed(2);
-  return {
-    target,
-    goal: `<= ${atMost}`,
-    measured: text,
-    status: measured <= atMost ? 'met' : 'missed',
-  };
 }
 
 function statelessTargets(

@@ -121,3 +121,15 @@ export function warmUp(count: number, call: () => Promise<unknown>): Promise<voi
 
 /** Awaits a macrotask boundary so pending I/O callbacks run before the next measurement. */
 export const settle = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The heap in use after full collections (`gc` needs `--expose-gc`): several passes with a
+ * macrotask between them, so closed sockets and timers are collectable.
+ */
+export async function heapAfterGc(): Promise<number> {
+  for (let pass = 0; pass < 4; pass++) {
+    await settle(20);
+    gc?.();
+  }
+  return process.memoryUsage().heapUsed;
+}

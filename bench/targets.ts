@@ -63,6 +63,20 @@ export function ratioRow(
   };
 }
 
+/** A count target: `measured` must be at most `atMost`. */
+export function countRow(target: string, atMost: number, measured: number | undefined): TargetRow {
+  if (measured === undefined || !Number.isFinite(measured)) {
+    return { target, goal: `<= ${atMost}`, measured: 'n/a', status: 'not measured' };
+  }
+  const text = Number.isInteger(measured) ? String(measured) : measured.toFixed(2);
+  return {
+    target,
+    goal: `<= ${atMost}`,
+    measured: text,
+    status: measured <= atMost ? 'met' : 'missed',
+  };
+}
+
 /**
  * The throughput row with the ceilings on ours beside it (bench section 3): the server child's one
  * thread and the machine's cores, each as a ratio to the SDK per-call client's calls/s.
