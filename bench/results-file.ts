@@ -26,6 +26,8 @@ const ONLY_TITLES: Readonly<Record<string, string>> = {
   mcp: 'MCP client sections (1 to 7)',
   openapi: 'OpenAPI mount and per call (sections 8 and 9)',
   '2026': 'MCP 2026-07-28 against the v2 SDK (sections 10 to 12)',
+  load: 'Load curve, 1 to 10,000 calls in flight (section 14)',
+  cold: 'Cold start in fresh processes (section 15)',
 };
 
 /** The run's lines, its headings at `level` (`##` for a whole file, `###` inside a section). */
