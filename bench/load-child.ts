@@ -42,7 +42,12 @@ export type LoadReply =
   | { readonly type: 'ran'; readonly id: number; readonly sample: LoadSample }
   | { readonly type: 'heap'; readonly id: number; readonly bytes: number }
   | { readonly type: 'started'; readonly id: number }
-  | { readonly type: 'finished'; readonly id: number; readonly failures: number }
+  | {
+      readonly type: 'finished';
+      readonly id: number;
+      readonly failures: number;
+      readonly firstFailure: string | null;
+    }
   | { readonly type: 'failed'; readonly id: number; readonly message: string };
 
 let alternative: CallAlternative | undefined;
@@ -60,7 +65,9 @@ async function tryCall(target: CallAlternative): Promise<boolean> {
     await target.call();
     return true;
   } catch (error) {
-    firstFailure ??= String((error as Error)?.message ?? error);
+    const cause = (error as { cause?: { message?: unknown; code?: unknown } })?.cause;
+    const why = cause === undefined ? '' : ` (cause: ${String(cause.code ?? cause.message)})`;
+    firstFailure ??= `${String((error as Error)?.message ?? error)}${why}`;
     return false;
   }
 }
@@ -100,6 +107,7 @@ async function answer(request: LoadRequest): Promise<LoadReply> {
       return { type: 'heap', id: request.id, bytes: await heapAfterGc() };
     case 'start-held': {
       const target = built();
+      firstFailure = null;
       held = Array.from({ length: request.count }, () => tryCall(target));
       return { type: 'started', id: request.id };
     }
@@ -110,6 +118,7 @@ async function answer(request: LoadRequest): Promise<LoadReply> {
         type: 'finished',
         id: request.id,
         failures: outcomes.filter((ok) => !ok).length,
+        firstFailure,
       };
     }
   }

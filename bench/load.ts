@@ -41,6 +41,8 @@ export interface LoadRow {
   /** Heap after a full GC with `held` calls in flight, less the heap before, per call, bytes. */
   readonly retainedBytesPerCall: number;
   readonly heldFailures: number;
+  /** The first held call's failure, when one failed. */
+  readonly heldFirstFailure: string | null;
   /** The server child's busy share of one core over the timed run (0..1). */
   readonly serverBusy: number;
 }
@@ -107,7 +109,12 @@ async function retainedHeap(
   server: ServerProcess,
   client: LoadClient,
   level: number,
-): Promise<{ held: number; bytesPerCall: number; failures: number }> {
+): Promise<{
+  held: number;
+  bytesPerCall: number;
+  failures: number;
+  firstFailure: string | null;
+}> {
   const before = await client.ask({ type: 'heap' });
   await control(server, `hold?count=${level}`);
   await client.ask({ type: 'start-held', count: level });
@@ -121,6 +128,7 @@ async function retainedHeap(
     held,
     bytesPerCall: held > 0 ? (during.bytes - before.bytes) / held : Number.NaN,
     failures: finished.failures,
+    firstFailure: finished.firstFailure,
   };
 }
 
@@ -148,6 +156,7 @@ async function measureLevel(
     held: heap.held,
     retainedBytesPerCall: heap.bytesPerCall,
     heldFailures: heap.failures,
+    heldFirstFailure: heap.firstFailure,
     serverBusy: (serverCounts.mainThreadCpuMicros ?? serverCounts.cpuMicros) / wallMicros,
   };
 }
@@ -222,6 +231,7 @@ function printLoad(rows: readonly LoadRow[]): void {
       'CPU us/call',
       'failures',
       'held',
+      'held failures',
       'retained KB/call',
       'server busy',
     ],
@@ -235,16 +245,19 @@ function printLoad(rows: readonly LoadRow[]): void {
         fmt(row.sample.p50Ms, 2),
         fmt(row.sample.p99Ms, 2),
         fmt(row.sample.cpuMicros / row.sample.calls, 0),
-        `${row.sample.failures + row.heldFailures}`,
+        fmt(row.sample.failures, 0),
         fmt(row.held, 0),
+        fmt(row.heldFailures, 0),
         fmt(row.retainedBytesPerCall / 1024, 2),
         `${fmt(row.serverBusy * 100, 0)} %`,
       ]),
     2,
   );
-  const failed = rows.find((row) => row.sample.firstFailure !== null);
-  if (failed !== undefined)
-    log(`first failure (${failed.name}, ${failed.level} in flight): ${failed.sample.firstFailure}`);
+  for (const row of rows) {
+    const failure = row.sample.firstFailure ?? row.heldFirstFailure;
+    if (failure !== null)
+      log(`first failure (${row.name}, ${row.level} in flight): ${failure.slice(0, 500)}`);
+  }
 }
 
 /** The issue's targets on the load curve (ours), each met, missed or not measured. */

@@ -25,6 +25,8 @@ export interface ServeOptions {
   readonly handle: BenchHandler;
   /** Ends whatever sessions the server keeps, before its sockets are destroyed. */
   readonly closeSessions?: () => Promise<void>;
+  /** How long an idle keep-alive socket stays open, in ms (default 5,000, Node's own). */
+  readonly keepAliveTimeoutMs?: number;
 }
 
 /** Answers with a JSON-RPC error body, the shape the SDK's own servers use. */
@@ -58,7 +60,7 @@ export async function serveInChild(options: ServeOptions): Promise<void> {
   });
   // Node's default, set explicitly: clients' pooled sockets go idle and close within seconds of
   // the last call, which the resources-left check of the memory benchmark relies on.
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
   server.on('connection', (socket) => {
     connections += 1;
     sockets.add(socket);
