@@ -5,7 +5,8 @@
  * children's), and each `tools/call` answered with its own id and echoed message, no SDK, no
  * validation. `POST /control/hold?count=N` makes it hold every `tools/call` answer from then on;
  * `POST /control/wait` answers with the count held once N are held, or after {@link HOLD_QUIET_MS}
- * without a new one, or at {@link HOLD_DEADLINE_MS}; `POST /control/release` sends the held answers and stops holding.
+ * without a new one, or at {@link HOLD_DEADLINE_MS}; `POST /control/release` sends the held
+ * answers and stops holding.
  * `node --import tsx bench/servers/modern-load.ts` (the runner forks it).
  */
 import type { ServerResponse } from 'node:http';
