@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { listenGuards } from '../../../src/machines/listen/listen.guards.js';
-import { isUnofferedAnswer, reconnectDelayMs } from '../../../src/machines/listen/listen.policy.js';
+import {
+  isUnofferedAnswer,
+  listenOperationOf,
+  reconnectDelayMs,
+} from '../../../src/machines/listen/listen.policy.js';
 
 const error = new Error('failed');
 
@@ -41,6 +45,12 @@ describe('listen policy', () => {
     expect([0, 1, 2, 3, 4, 5, 6, 7, 40].map(reconnectDelayMs)).toEqual([
       1_000, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000,
     ]);
+  });
+
+  it('scopes a stream by its wire', () => {
+    expect(['stateless', 'session', 'sse'].map((wire) => listenOperationOf(wire as never))).toEqual(
+      ['subscriptions/listen', 'standalone-stream', 'endpoint'],
+    );
   });
 
   it('reads 404, 405 and method-not-found as a server with no stream to give', () => {

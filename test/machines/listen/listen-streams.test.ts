@@ -6,6 +6,7 @@
  * a 2025 session's standalone GET, the legacy HTTP+SSE stream.
  */
 import { describe, expect, it } from 'vitest';
+import { makeListenActors } from '../../../src/machines/listen/listen.actors.js';
 import { listenMachine } from '../../../src/machines/listen/listen.machine.js';
 import type { ListenWire } from '../../../src/machines/listen/listen.types.js';
 import { runMachine } from '../../../src/machines/run-machine.js';
@@ -26,18 +27,22 @@ import { until } from '../../support/until.js';
 const { start } = useFaultServers();
 
 /** Runs `listen` on `wire` against `server`, one failure allowed; `abort` ends it from outside. */
-function listenTo(server: FaultServer, wire: ListenWire) {
+function listenTo(server: FaultServer, wire: ListenWire, token?: string) {
   const told = { changes: 0 };
   const abort = new AbortController();
+  const machine =
+    token === undefined
+      ? listenMachine
+      : listenMachine.provide({ actors: makeListenActors({ resolveToken: () => token }) });
   const run = runMachine(
-    listenMachine,
+    machine,
     {
       connectionName: 'faulty',
       wire,
       url: server.url,
       fence: createHostFence('faulty', new URL(server.url)),
       headers: {},
-      resolvesToken: false,
+      resolvesToken: token !== undefined,
       firstEventMs: 5_000,
       maxFailures: 1,
       maxFrameBytes: 65_536,
@@ -115,6 +120,35 @@ describe('listen on MCP 2026-07-28 (subscriptions/listen)', () => {
   ])('ends with the typed failure on %s', async (_case, answer, failure) => {
     const server = await start(stateless(answer));
     await expect(listenTo(server, 'stateless').run).rejects.toMatchObject(failure);
+  });
+
+  it('sends the token its provider gives, and the 2026 framing, on the listen request', async () => {
+    const server = await start(stateless(reply.status(405)));
+    await expect(listenTo(server, 'stateless', 'listen-token').run).resolves.toMatchObject({
+      offered: false,
+    });
+    const [request] = server.requests;
+    expect(request?.headers).toMatchObject({
+      authorization: 'Bearer listen-token',
+      'mcp-method': 'subscriptions/listen',
+      'mcp-protocol-version': '2026-07-28',
+    });
+    expect(request?.json).toMatchObject({
+      method: 'subscriptions/listen',
+      params: {
+        notifications: { toolsListChanged: true },
+        _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' },
+      },
+    });
+  });
+
+  it('ends with the network failure when nothing listens at the URL', async () => {
+    const server = await start(stateless(reply.status(405)));
+    await server.close();
+    await expect(listenTo(server, 'stateless').run).rejects.toMatchObject({
+      name: 'ConnectionNetworkError',
+      operation: 'subscriptions/listen',
+    });
   });
 
   it('tells one change for a burst, ignores what is not a tool list change, and stops on close', async () => {
