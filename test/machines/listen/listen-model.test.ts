@@ -58,7 +58,9 @@ describe('listen machine model', () => {
   });
 
   it('on a connection without a token provider, connects without credentials, taking the pinned edge set', async () => {
-    expect(modelCheckProblems(checkModel(listenMachine, listenTokenlessModelOptions))).toEqual([]);
+    const checked = checkModel(listenMachine, listenTokenlessModelOptions);
+    expect(modelCheckProblems(checked)).toEqual([]);
+    expect({ states: checked.states, edges: checked.edges }).toEqual({ states: 14, edges: 46 });
     const { machine, options } = listenWalkHarness(listenMachine, listenTokenlessModelOptions);
     const report = await walkEveryEdge(machine, options);
     expect(report.failures).toEqual([]);
