@@ -38,7 +38,7 @@ let catalog: LiveCatalog;
 const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
-  upstream = await startEvolvingServers();
+  upstream = await startEvolvingServers({ ttlMs: 60_000 });
 });
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();

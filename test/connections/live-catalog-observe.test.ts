@@ -17,7 +17,7 @@ const otel = useOtel();
 let servers: EvolvingServers;
 
 beforeAll(async () => {
-  servers = await startEvolvingServers();
+  servers = await startEvolvingServers({ ttlMs: 60_000 });
 });
 afterAll(async () => {
   await servers.close();

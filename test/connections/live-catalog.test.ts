@@ -24,7 +24,9 @@ let servers: EvolvingServers;
 const open: LiveCatalog[] = [];
 
 beforeAll(async () => {
-  servers = await startEvolvingServers();
+  // A long TTL, so that reading the catalog lists nothing by itself: each test's listings are
+  // the ones its signal asks for (the TTL tests start servers of their own).
+  servers = await startEvolvingServers({ ttlMs: 60_000 });
 });
 afterEach(async () => {
   await Promise.all(open.splice(0).map((catalog) => catalog.close()));
@@ -239,14 +241,29 @@ describe('a live catalog that does not listen', () => {
     }
   });
 
-  it('lists a connection whose TTL is 0 at most once a floor, and concurrent reads share it', async () => {
-    const path = '/v2/stateless-only';
-    const { catalog } = await watch(path, { minRefreshIntervalMs: 60_000 });
-    expect(catalog.describe().connections[0]?.ttlMs).toBe(0);
-    for (let read = 0; read < 50; read += 1) catalog.tools();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    // The discovery just listed it: within the floor, 50 reads of a stale listing list nothing.
-    expect(servers.listCalls(path)).toBe(1);
+  it.each([
+    // Within the floor, 50 reads of a stale listing ask for one relisting, at the floor's end.
+    [300, 'at the floor'],
+    // With no floor, the first read starts it and the other 49 share it.
+    [0, 'at once'],
+  ])('lists a connection whose TTL is 0 once for 50 reads (floor %i ms: %s)', async (floor) => {
+    const zero = await startEvolvingServers();
+    try {
+      const connection = defineMcpClientConnection({
+        name: 'zero',
+        transport: { url: zero.url('/v2/stateless-only') },
+      });
+      const catalog = await watchConnections([connection], { minRefreshIntervalMs: floor });
+      open.push(catalog);
+      expect(catalog.describe().connections[0]?.ttlMs).toBe(0);
+      for (let read = 0; read < 50; read += 1) catalog.tools();
+      await until('the catalog relisted', () => zero.listCalls('/v2/stateless-only') === 2);
+      await new Promise((resolve) => setTimeout(resolve, floor + 200));
+      expect(zero.listCalls('/v2/stateless-only')).toBe(2);
+      await catalog.close();
+    } finally {
+      await zero.close();
+    }
   });
 
   it('keeps the last good listing when a refresh fails, and says why', async () => {
