@@ -27,6 +27,8 @@ export interface ServeOptions {
   readonly closeSessions?: () => Promise<void>;
   /** How long an idle keep-alive socket stays open, in ms (default 5,000, Node's own). */
   readonly keepAliveTimeoutMs?: number;
+  /** The listen backlog (default 511, Node's own; the kernel caps it at `somaxconn`). */
+  readonly backlog?: number;
 }
 
 /** Answers with a JSON-RPC error body, the shape the SDK's own servers use. */
@@ -102,7 +104,9 @@ export async function serveInChild(options: ServeOptions): Promise<void> {
   process.on('disconnect', () => void stop());
   process.on('SIGTERM', () => void stop());
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) =>
+    server.listen(0, '127.0.0.1', options.backlog ?? 511, resolve),
+  );
   const { port } = server.address() as AddressInfo;
   if (process.send === undefined) {
     console.log(`${options.name} listening on http://127.0.0.1:${port}`);
