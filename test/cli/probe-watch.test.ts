@@ -26,11 +26,7 @@ beforeAll(async () => {
   servers = await startEvolvingServers({ ttlMs: 60_000 });
 });
 afterEach(async () => {
-  // Back to alpha v1 and beta v1, told to nobody.
-  for (const name of [...servers.tools.keys()]) await servers.removeTool(name, { notify: false });
-  await servers.addTool('alpha', 'alpha v1', { notify: false });
-  await servers.addTool('beta', 'beta v1', { notify: false });
-  servers.resetLog();
+  await servers.reset();
 });
 afterAll(async () => {
   await servers.close();

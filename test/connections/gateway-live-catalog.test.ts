@@ -43,9 +43,7 @@ beforeAll(async () => {
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
   await catalog?.close();
-  for (const name of [...upstream.tools.keys()]) await upstream.removeTool(name, { notify: false });
-  await upstream.addTool('alpha', 'alpha v1', { notify: false });
-  await upstream.addTool('beta', 'beta v1', { notify: false });
+  await upstream.reset();
 });
 afterAll(async () => {
   await upstream.close();

@@ -30,11 +30,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await Promise.all(open.splice(0).map((catalog) => catalog.close()));
-  // Back to alpha v1 and beta v1, told to nobody.
-  for (const name of [...servers.tools.keys()]) await servers.removeTool(name, { notify: false });
-  await servers.addTool('alpha', 'alpha v1', { notify: false });
-  await servers.addTool('beta', 'beta v1', { notify: false });
-  servers.resetLog();
+  await servers.reset();
 });
 afterAll(async () => {
   await servers.close();
