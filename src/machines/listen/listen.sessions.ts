@@ -71,19 +71,9 @@ export async function readSessionStream(
   sendBack: (event: ListenStreamEvent) => void,
   send: WireSend | undefined,
 ): Promise<void> {
-  const headers: HeaderParts = {
-    staticHeaders: input.headers,
-    token: input.token,
-    sessionId: undefined,
-    protocolVersion: undefined,
-  };
-  const base = (operation: ConnectionOperation, parts: HeaderParts): ActorBase => ({
-    scope: operationScope(input.scope.connectionName, operation),
-    fence: input.fence,
-    headers: parts,
-    relay: undefined,
-    callerCapabilities: {},
-  });
+  const headers = sessionlessHeaders(input);
+  const base = (operation: ConnectionOperation, parts: HeaderParts): ActorBase =>
+    sessionBase(input, operation, parts);
   const exchange = (
     operation: ConnectionOperation,
     parts: HeaderParts,
@@ -230,6 +220,16 @@ async function deleteSession(
   }
 }
 
+/** A listen session's headers before the server names the session: the token, the static ones. */
+function sessionlessHeaders(input: ListenStreamInput): HeaderParts {
+  return {
+    staticHeaders: input.headers,
+    token: input.token,
+    sessionId: undefined,
+    protocolVersion: undefined,
+  };
+}
+
 /** The actor base of one step of a listen session, for its scope and its headers. */
 function sessionBase(
   input: ListenStreamInput,
@@ -290,12 +290,7 @@ export async function readLegacyStream(
   sendBack: (event: ListenStreamEvent) => void,
   send: WireSend | undefined,
 ): Promise<void> {
-  const parts: HeaderParts = {
-    staticHeaders: input.headers,
-    token: input.token,
-    sessionId: undefined,
-    protocolVersion: undefined,
-  };
+  const parts = sessionlessHeaders(input);
   const base = sessionBase(input, 'endpoint', parts);
   const url = new URL(input.url);
   const response = await fetchWithoutRedirects(
