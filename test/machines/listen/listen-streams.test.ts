@@ -62,6 +62,9 @@ const ACK = (honored: object) =>
     params: { notifications: honored, _meta: { 'io.modelcontextprotocol/subscriptionId': 1 } },
   });
 const CHANGED = sseMessageFrame({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+/** What a stream carries besides changes: a notification of another kind, an event with no data. */
+const OTHER = sseMessageFrame({ jsonrpc: '2.0', method: 'notifications/prompts/list_changed' });
+const EMPTY = 'event: message\ndata: \n\n';
 const stateless = (listen: FaultHandler | FaultReply) =>
   mcpHandler({ 'subscriptions/listen': listen }, { stateless: true });
 
@@ -71,6 +74,11 @@ describe('listen on MCP 2026-07-28 (subscriptions/listen)', () => {
     ['404', reply.status(404)],
     ['a JSON "method not found"', reply.json(200, mcpMessage.error(1, -32601, 'Method not found'))],
     ['an acknowledgement without tool list changes', reply.sse([ACK({})], { keepOpen: true })],
+    [
+      'a "method not found" on the stream',
+      reply.sse([sseMessageFrame(mcpMessage.error(1, -32601, 'Method not found'))]),
+    ],
+    ['a 400 saying "method not found"', reply.json(400, mcpMessage.error(1, -32601, 'Unknown'))],
   ])('ends well, with nothing to listen to, on %s', async (_case, answer) => {
     const server = await start(stateless(answer));
     await expect(listenTo(server, 'stateless').run).resolves.toEqual({
@@ -152,11 +160,18 @@ describe('listen on MCP 2026-07-28 (subscriptions/listen)', () => {
   });
 
   it('tells one change for a burst, ignores what is not a tool list change, and stops on close', async () => {
-    const other = sseMessageFrame({ jsonrpc: '2.0', method: 'notifications/prompts/list_changed' });
     const server = await start(
       stateless(
         reply.sse(
-          [ACK({ toolsListChanged: true }), ': keep-alive\n\n', other, CHANGED, CHANGED, CHANGED],
+          [
+            ACK({ toolsListChanged: true }),
+            ': keep-alive\n\n',
+            EMPTY,
+            OTHER,
+            CHANGED,
+            CHANGED,
+            CHANGED,
+          ],
           {
             keepOpen: true,
           },
@@ -167,6 +182,10 @@ describe('listen on MCP 2026-07-28 (subscriptions/listen)', () => {
     await until('the burst is told', () => told.changes === 1);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(told.changes).toBe(1);
+    // The one stream stayed open: nothing it carried ended it.
+    expect(
+      server.requests.filter((request) => request.rpc?.method === 'subscriptions/listen'),
+    ).toHaveLength(1);
     abort.abort('catalog closed');
     await expect(run).rejects.toBe('catalog closed');
   });
@@ -213,6 +232,8 @@ describe("listen on a 2025-11-25 session's standalone GET", () => {
   it('ends well on a server that declares no tool list changes, with no GET and no session to end', async () => {
     const server = await start(mcpHandler());
     await expect(listenTo(server, 'session').run).resolves.toMatchObject({ offered: false });
+    // Given time to send one, still no DELETE: the server named no session.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(methods(server)).toEqual(['POST initialize']);
   });
 
@@ -241,6 +262,14 @@ describe("listen on a 2025-11-25 session's standalone GET", () => {
       { name: 'ConnectionRequestError', status: 400, operation: 'notifications/initialized' },
     ],
     [
+      'an initialize answered by a stream that ends without the answer',
+      { initialize: reply.sse([OTHER]) },
+      {
+        name: 'ConnectionProtocolError',
+        message: `Connection "faulty" sent no answer to initialize`,
+      },
+    ],
+    [
       'a GET answered with JSON',
       { GET: reply.json(200, {}) },
       {
@@ -253,9 +282,25 @@ describe("listen on a 2025-11-25 session's standalone GET", () => {
     await expect(listenTo(server, 'session').run).rejects.toMatchObject(failure);
   });
 
+  it('ends well on an initialize refused with "method not found"', async () => {
+    const server = await start(
+      offering({ initialize: reply.json(400, mcpMessage.error(1, -32601, 'Unknown')) }),
+    );
+    await expect(listenTo(server, 'session').run).resolves.toMatchObject({ offered: false });
+  });
+
+  it('opens the GET again when the server ends it, and tells what it may have missed', async () => {
+    const server = await start(offering({ GET: reply.sse([': open\n\n']) }));
+    const { run, told, abort } = listenTo(server, 'session');
+    await until('the reconnect told a change', () => told.changes === 1, 4_000);
+    expect(methods(server).filter((method) => method === 'GET')).toHaveLength(2);
+    abort.abort('catalog closed');
+    await expect(run).rejects.toBe('catalog closed');
+  });
+
   it('tells a change from the GET stream, and ends the session with DELETE on close', async () => {
     const server = await start(
-      offering({ GET: reply.sse([': open\n\n', CHANGED], { keepOpen: true }) }),
+      offering({ GET: reply.sse([': open\n\n', EMPTY, OTHER, CHANGED], { keepOpen: true }) }),
     );
     const { run, told, abort } = listenTo(server, 'session');
     await until('the change is told', () => told.changes === 1);
@@ -296,17 +341,38 @@ describe('listen on the legacy HTTP+SSE stream', () => {
     await expect(listenTo(server, 'sse').run).resolves.toMatchObject({ offered: false });
   });
 
+  it.each([
+    [
+      'a GET answered with JSON',
+      { http: { GET: reply.json(200, {}) } },
+      {
+        name: 'ConnectionProtocolError',
+        message: `Connection "faulty" answered the legacy SSE GET without text/event-stream`,
+      },
+    ],
+    [
+      'an initialize POST refused 500',
+      { rpc: { initialize: () => ({ reply: reply.status(500) }) } },
+      { name: 'ConnectionRequestError', status: 500, operation: 'initialize' },
+    ],
+  ])('ends with the typed failure on %s', async (_case, options, failure) => {
+    const server = await start(legacyMcpHandler(options));
+    await expect(listenTo(server, 'sse').run).rejects.toMatchObject(failure);
+  });
+
   it('tells a change pushed on the stream after the handshake', async () => {
     const server = await start(
       legacyMcpHandler({
         rpc: {
           ...listChanged(true),
-          'notifications/initialized': () => ({ frames: [CHANGED] }),
+          'notifications/initialized': () => ({ frames: [EMPTY, OTHER, CHANGED] }),
         },
       }),
     );
     const { run, told, abort } = listenTo(server, 'sse');
     await until('the change is told', () => told.changes === 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(told.changes).toBe(1);
     abort.abort('catalog closed');
     await expect(run).rejects.toBe('catalog closed');
   });
