@@ -13,7 +13,6 @@ import {
   ConnectionProtocolError,
   ConnectionRequestError,
   cancelBody,
-  drainBounded,
   fetchWithoutRedirects,
   type InitializeOutcome,
   isEventStream,
@@ -25,6 +24,7 @@ import {
   readSseMessages,
   resolveEndpointUrl,
   unwrapJsonRpcResponse,
+  type WireResponse,
   type WireSend,
 } from '../../wire/index.js';
 import { runExchange } from '../mcp-operation/mcp-operation.exchange.js';
@@ -32,13 +32,13 @@ import {
   buildRequestHeaders,
   initializedMessage,
   initializeMessage,
-  SSE_ACCEPT,
   STREAMABLE_ACCEPT,
 } from '../mcp-operation/mcp-operation.messages.js';
 import { INITIALIZE_ID } from '../mcp-operation/mcp-operation.policy.js';
 import { handleServerMessage } from '../mcp-operation/mcp-operation.server-requests.js';
+import { openSseGet } from '../mcp-operation/mcp-operation.streams.js';
 import type { ActorBase, HeaderParts, RpcExchange } from '../mcp-operation/mcp-operation.types.js';
-import { MAX_REFUSAL_BYTES } from './listen.streams.js';
+import { isToolListChanged, MAX_REFUSAL_BYTES } from './listen.streams.js';
 import type { ListenStreamEvent, ListenStreamInput } from './listen.types.js';
 
 /** How long the `DELETE` that ends a listen session may take. */
@@ -79,21 +79,7 @@ export async function readSessionStream(
     parts: HeaderParts,
     message: object,
     expectId?: number,
-  ) =>
-    runExchange(
-      {
-        base: base(operation, parts),
-        reporter: { send: () => undefined },
-        url: input.url,
-        method: 'POST',
-        message,
-        ...(expectId === undefined ? {} : { expectId }),
-        maxBytes: input.maxFrameBytes,
-        alreadyRead: 0,
-      },
-      signal,
-      send,
-    );
+  ) => postMessage(input, base(operation, parts), input.url, message, signal, send, expectId);
   const initialized = await exchange('initialize', headers, initializeMessage(), INITIALIZE_ID);
   if (initialized.kind === 'http-error') {
     sendBack(refusedFailure(base('initialize', headers).scope, initialized));
@@ -145,36 +131,22 @@ function unofferedError(input: ListenStreamInput): Error {
 /** The session's standalone GET: `OPENED` once it streams, `CHANGED` per notification. */
 async function readStandaloneStream(
   input: ListenStreamInput,
-  session: HeaderParts,
+  _session: HeaderParts,
   streamBase: ActorBase,
   signal: AbortSignal,
   sendBack: (event: ListenStreamEvent) => void,
   send: WireSend | undefined,
 ): Promise<void> {
-  const response = await fetchWithoutRedirects(
-    {
-      url: new URL(input.url),
-      method: 'GET',
-      headers: buildRequestHeaders(session, { accept: SSE_ACCEPT }),
-      signal,
-    },
-    streamBase.scope,
-    input.fence,
+  const response = await openStream(
+    streamBase,
+    new URL(input.url),
+    'answered the standalone GET without text/event-stream',
+    signal,
+    sendBack,
     send,
   );
+  if (response === undefined) return;
   const budget: ReadBudget = { maxBytes: MAX_REFUSAL_BYTES, signal, ...streamBase.scope };
-  if (!response.ok) {
-    const refusal = await readRefusal(response, budget);
-    sendBack(refusedFailure(streamBase.scope, { kind: 'http-error', ...refusal }));
-    return;
-  }
-  if (!isEventStream(response.headers.get('content-type'))) {
-    cancelBody(response);
-    throw new ConnectionProtocolError({
-      ...streamBase.scope,
-      violation: 'answered the standalone GET without text/event-stream',
-    });
-  }
   sendBack({ type: 'OPENED' });
   const messages = readSseMessages(response, {
     signal,
@@ -186,7 +158,7 @@ async function readStandaloneStream(
     if (signal.aborted) return;
     if (message.data === '') continue;
     const parsed = parseJsonText(message.data, streamBase.scope);
-    if (isRecord(parsed) && parsed.method === 'notifications/tools/list_changed') {
+    if (isToolListChanged(parsed)) {
       sendBack({ type: 'CHANGED' });
       continue;
     }
@@ -245,38 +217,67 @@ function sessionBase(
   };
 }
 
-/** POSTs one message of the legacy handshake to the endpoint; its answer comes on the stream. */
-async function postToEndpoint(
+/**
+ * POSTs one message of a listen session (through the exchange every MCP request runs): the
+ * answer to `expectId`, or for a notification (and a legacy endpoint POST, answered on the stream)
+ * its acceptance; a refusal is the stream's failure.
+ */
+async function postMessage(
+  input: ListenStreamInput,
   base: ActorBase,
-  endpoint: URL,
+  url: string,
   message: object,
   signal: AbortSignal,
   send: WireSend | undefined,
-): Promise<ListenStreamEvent | undefined> {
-  const response = await fetchWithoutRedirects(
+  expectId?: number,
+): Promise<RpcExchange> {
+  return runExchange(
     {
-      url: endpoint,
+      base,
+      reporter: { send: () => undefined },
+      url,
       method: 'POST',
-      headers: buildRequestHeaders(base.headers, {
-        accept: STREAMABLE_ACCEPT,
-        contentType: 'application/json',
-      }),
-      body: JSON.stringify(message),
-      signal,
+      message,
+      ...(expectId === undefined ? {} : { expectId }),
+      maxBytes: input.maxFrameBytes,
+      alreadyRead: 0,
     },
-    base.scope,
-    base.fence,
+    signal,
     send,
   );
-  const budget: ReadBudget = { maxBytes: MAX_REFUSAL_BYTES, signal, ...base.scope };
-  if (response.ok) {
-    await drainBounded(response, budget);
+}
+
+/**
+ * Opens a stream's GET: the response once it streams, else `undefined` after its refusal is
+ * reported (a 404 or 405 says the server has none to give); an answer that is not a stream is
+ * the failure `violation` names.
+ */
+async function openStream(
+  base: ActorBase,
+  url: URL,
+  violation: string,
+  signal: AbortSignal,
+  sendBack: (event: ListenStreamEvent) => void,
+  send: WireSend | undefined,
+): Promise<WireResponse | undefined> {
+  const response = await openSseGet(base, url, signal, send);
+  if (!response.ok) {
+    const budget: ReadBudget = { maxBytes: MAX_REFUSAL_BYTES, signal, ...base.scope };
+    sendBack(
+      refusedFailure(base.scope, { kind: 'http-error', ...(await readRefusal(response, budget)) }),
+    );
     return undefined;
   }
-  return refusedFailure(base.scope, {
-    kind: 'http-error',
-    ...(await readRefusal(response, budget)),
-  });
+  if (!isEventStream(response.headers.get('content-type'))) {
+    cancelBody(response);
+    throw new ConnectionProtocolError({ ...base.scope, violation });
+  }
+  return response;
+}
+
+/** The refusal of a legacy endpoint POST as the stream's failure; nothing for one accepted. */
+function refusedPost(base: ActorBase, exchange: RpcExchange): ListenStreamEvent | undefined {
+  return exchange.kind === 'http-error' ? refusedFailure(base.scope, exchange) : undefined;
 }
 
 /**
@@ -293,26 +294,16 @@ export async function readLegacyStream(
   const parts = sessionlessHeaders(input);
   const base = sessionBase(input, 'endpoint', parts);
   const url = new URL(input.url);
-  const response = await fetchWithoutRedirects(
-    { url, method: 'GET', headers: buildRequestHeaders(parts, { accept: SSE_ACCEPT }), signal },
-    base.scope,
-    input.fence,
+  const response = await openStream(
+    base,
+    url,
+    'answered the legacy SSE GET without text/event-stream',
+    signal,
+    sendBack,
     send,
   );
+  if (response === undefined) return;
   const budget: ReadBudget = { maxBytes: MAX_REFUSAL_BYTES, signal, ...base.scope };
-  if (!response.ok) {
-    sendBack(
-      refusedFailure(base.scope, { kind: 'http-error', ...(await readRefusal(response, budget)) }),
-    );
-    return;
-  }
-  if (!isEventStream(response.headers.get('content-type'))) {
-    cancelBody(response);
-    throw new ConnectionProtocolError({
-      ...base.scope,
-      violation: 'answered the legacy SSE GET without text/event-stream',
-    });
-  }
   const messages = readSseMessages(response, {
     signal,
     maxBytes: Number.POSITIVE_INFINITY,
@@ -325,12 +316,10 @@ export async function readLegacyStream(
     if (message.event === 'endpoint') {
       if (endpoint !== undefined) continue;
       endpoint = resolveEndpointUrl(message.data, url, base.scope);
-      const refused = await postToEndpoint(
-        sessionBase(input, 'initialize', parts),
-        endpoint,
-        initializeMessage(),
-        signal,
-        send,
+      const initializing = sessionBase(input, 'initialize', parts);
+      const refused = refusedPost(
+        initializing,
+        await postMessage(input, initializing, endpoint.href, initializeMessage(), signal, send),
       );
       if (refused !== undefined) {
         sendBack(refused);
@@ -353,18 +342,16 @@ export async function readLegacyStream(
         });
         return;
       }
-      const refused = await postToEndpoint(
-        sessionBase(input, 'notifications/initialized', parts),
-        endpoint,
-        initializedMessage(),
-        signal,
-        send,
+      const noting = sessionBase(input, 'notifications/initialized', parts);
+      const refused = refusedPost(
+        noting,
+        await postMessage(input, noting, endpoint.href, initializedMessage(), signal, send),
       );
       sendBack(refused ?? { type: 'OPENED' });
       if (refused !== undefined) return;
       continue;
     }
-    if (isRecord(parsed) && parsed.method === 'notifications/tools/list_changed') {
+    if (isToolListChanged(parsed)) {
       sendBack({ type: 'CHANGED' });
       continue;
     }

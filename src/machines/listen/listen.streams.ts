@@ -33,6 +33,11 @@ export const LISTEN_REQUEST_ID = 1;
 /** Bound on a refused listen request's body, read for its JSON-RPC error. */
 export const MAX_REFUSAL_BYTES = 65_536;
 
+/** Whether a message is a `notifications/tools/list_changed`, on whichever wire it came. */
+export function isToolListChanged(message: unknown): boolean {
+  return isRecord(message) && message.method === 'notifications/tools/list_changed';
+}
+
 /** The `notifications/subscriptions/acknowledged` of a message, when it is one. */
 function acknowledgedOf(message: unknown): { toolsListChanged: boolean } | undefined {
   if (!isRecord(message) || message.method !== 'notifications/subscriptions/acknowledged') {
@@ -149,7 +154,7 @@ export async function readListenStream(
       );
       continue;
     }
-    if (isRecord(parsed) && parsed.method === 'notifications/tools/list_changed') {
+    if (isToolListChanged(parsed)) {
       sendBack({ type: 'CHANGED' });
       continue;
     }

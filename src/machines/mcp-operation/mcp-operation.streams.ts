@@ -80,7 +80,7 @@ export function reportGrowth(
 }
 
 /** The GET that opens a long-lived SSE stream (legacy or standalone), fenced, with the run's headers. */
-function openSseGet(
+export function openSseGet(
   base: ActorBase,
   url: URL,
   signal: AbortSignal,
