@@ -28,19 +28,15 @@ import type {
 } from './live-catalog-types.js';
 import {
   type CheckedMountOptions,
+  checkCountOption,
   checkedSurface,
   checkMountOptions,
   mountBudgetOf,
 } from './mount.js';
 import type { ConnectionDefinition } from './types.js';
 
-function checkPeriod(option: string, value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`watchConnections: ${option} must be a non-negative safe integer`);
-  }
-  return value;
-}
+const checkPeriod = (option: string, value: unknown) =>
+  checkCountOption('watchConnections', option, value);
 
 /**
  * Discovers the connections' tools as `mountConnections` does (and rejects as it does), then keeps

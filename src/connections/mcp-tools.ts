@@ -364,12 +364,11 @@ function taskCallOf(
 function spokenAgain(
   resolved: ResolvedMcpConnection,
   spoken: SpokenWire | undefined,
-): { protocolVersion?: McpProtocolChoice; discovered?: boolean; transportType?: McpTransportKind } {
+): Partial<DiscoveredRevision> & { transportType?: McpTransportKind } {
   if (spoken === undefined) return {};
-  return {
-    ...(resolved.protocolChoice === 'auto'
-      ? { protocolVersion: revisionOf(spoken.protocolVersion), discovered: true }
-      : {}),
-    ...(resolved.transportType === 'auto' ? { transportType: spoken.transport } : {}),
-  };
+  // The revision the tools' calls speak (`verdictOf`); a pinned one is what a listing speaks anyway.
+  const revision = verdictOf(resolved, spoken.protocolVersion);
+  return resolved.transportType === 'auto'
+    ? { ...revision, transportType: spoken.transport }
+    : revision;
 }

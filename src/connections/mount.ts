@@ -82,10 +82,18 @@ function refuseCollisions(tools: readonly AnyRuntimeToolDefinition[]): void {
   }
 }
 
-function checkBudgetValue(option: string, value: unknown): number | undefined {
+/**
+ * A count or period option of `where` (`mountConnections`, `watchConnections`): absent, or a
+ * non-negative safe integer; anything else throws a `RangeError` naming the option.
+ */
+export function checkCountOption(
+  where: string,
+  option: string,
+  value: unknown,
+): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`mountConnections: ${option} must be a non-negative safe integer`);
+    throw new RangeError(`${where}: ${option} must be a non-negative safe integer`);
   }
   return value;
 }
@@ -112,8 +120,16 @@ export interface CheckedMountOptions {
 
 /** Checks a mount's options (`budget`, `resultBudget`); a bad value throws a `RangeError`. */
 export function checkMountOptions(options: ConnectionMountOptions): CheckedMountOptions {
-  const maxTools = checkBudgetValue('budget.maxTools', options.budget?.maxTools);
-  const maxSchemaBytes = checkBudgetValue('budget.maxSchemaBytes', options.budget?.maxSchemaBytes);
+  const maxTools = checkCountOption(
+    'mountConnections',
+    'budget.maxTools',
+    options.budget?.maxTools,
+  );
+  const maxSchemaBytes = checkCountOption(
+    'mountConnections',
+    'budget.maxSchemaBytes',
+    options.budget?.maxSchemaBytes,
+  );
   const { maxTokens, spill } = checkResultBudget(
     'mountConnections: resultBudget',
     options.resultBudget,
