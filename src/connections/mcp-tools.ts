@@ -369,6 +369,6 @@ function spokenAgain(
   // The revision the tools' calls speak (`verdictOf`); a pinned one is what a listing speaks anyway.
   const revision = verdictOf(resolved, spoken.protocolVersion);
   return resolved.transportType === 'auto'
-    ? { ...revision, transportType: spoken.transport }
+    ? { transportType: spoken.transport, ...revision }
     : revision;
 }
