@@ -146,6 +146,24 @@ export default createMachine({
           },
           {
             "guard": {
+              "type": "asksDeferringCaller"
+            },
+            "target": "closing",
+            "actions": [
+              {
+                "type": "reportStatus"
+              },
+              {
+                "type": "assignStatus"
+              },
+              {
+                "type": "refuseDeferredInput"
+              },
+              "abandonTask"
+            ]
+          },
+          {
+            "guard": {
               "type": "asksForInput"
             },
             "target": "asking",

@@ -203,7 +203,7 @@ function changesEdgeSet(
 /** Guarded rows per machine: each one is removed in turn below. */
 const GUARDED_ROWS: Readonly<Record<string, number>> = {
   'mcp-operation': 91,
-  'mcp-task': 25,
+  'mcp-task': 26,
   listen: 7,
   'spec-load': 2,
   'open-api-call': 4,

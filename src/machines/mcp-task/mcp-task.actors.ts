@@ -5,11 +5,7 @@
  * the caller relay for the task's input rounds. Every actor stops when XState aborts its signal.
  */
 import { fromPromise } from 'xstate';
-import {
-  type ConnectionOperation,
-  ConnectionProtocolError,
-  type WireSend,
-} from '../../wire/index.js';
+import type { ConnectionOperation, WireSend } from '../../wire/index.js';
 import type { TaskRequest } from '../../wire/mcp/tasks.js';
 import { type ExchangeInput, runExchange } from '../mcp-operation/mcp-operation.exchange.js';
 import { taskRequestMessage } from '../mcp-operation/mcp-operation.messages.js';
@@ -80,26 +76,6 @@ export function answerTaskInputInput(context: McpTaskContext): AnswerInputInput 
   return { base: context.base, inputRequests: context.inputRequests };
 }
 
-/**
- * Asks the caller what the task asks. A caller that answers only by a retry of the whole call (a
- * gateway's 2026 client) cannot answer inside a task: the retry would have to resume the task,
- * which is not built yet (issue 45), so the call ends with a refusal that says so.
- */
-async function answerTaskQuestions(
-  input: AnswerInputInput,
-  signal: AbortSignal,
-): Promise<Readonly<Record<string, unknown>>> {
-  if (input.base.relay?.reveal().defersInput === true) {
-    const methods = [...new Set(Object.values(input.inputRequests).map((asked) => asked.method))];
-    throw new ConnectionProtocolError({
-      ...input.base.scope,
-      violation: `asked its caller for ${methods.join(', ')} inside a task, which a caller that answers by a retry cannot answer`,
-      safeMessage: `The upstream's task asked for ${methods.join(', ')}, which a client on MCP 2026-07-28 cannot answer through this gateway yet.`,
-    });
-  }
-  return answerInputRequests(input, signal);
-}
-
 /** What the actors depend on: the HTTP sender (default the wire's own). */
 export interface McpTaskDependencies {
   readonly send?: WireSend;
@@ -118,7 +94,7 @@ export function makeMcpTaskActors(deps: McpTaskDependencies = {}) {
 
     /** Asks the call's caller what the task asks (2026 `inputRequests`), as MRTR rounds are. */
     answerTaskInput: fromPromise<Readonly<Record<string, unknown>>, AnswerInputInput>(
-      ({ input, signal }) => answerTaskQuestions(input, signal),
+      ({ input, signal }) => answerInputRequests(input, signal),
     ),
   };
 }

@@ -63,6 +63,11 @@ export const statusParams = ({ context, event }: WithContext & TaskDone) => ({
   round: context.inputRound,
   maxRounds: context.maxInputRounds,
 });
+/** A status answer, and whether the call's caller answers only by a retry of the whole call. */
+export const deferringParams = (args: WithContext & TaskDone) => ({
+  defersInput: args.context.base.relay?.reveal().defersInput === true,
+  ...statusParams(args),
+});
 /** The answer in hand, for the actions that take it. */
 export const answerOf = ({ event }: TaskDone) => ({ exchange: event.output });
 // Taken only after `isHttpError` on a refusal with a JSON-RPC body.
@@ -218,6 +223,24 @@ export const mcpTaskActions = {
       pollFailures: 0,
       reports: context.reports + (statusChanged(context.task, task) ? 1 : 0),
     };
+  }),
+  // The task asks a caller that answers only by a retry: the call ends with a refusal saying so.
+  refuseDeferredInput: assignTask(({ context }, params: { exchange: TaskExchange }) => {
+    const asked =
+      params.exchange.kind === 'status'
+        ? unansweredOf(params.exchange.task, context.answeredKeys)
+        : {};
+    const methods = [...new Set(Object.values(asked).map((request) => request.method))].join(', ');
+    return {
+      outcome: {
+        ok: false,
+        error: new ConnectionProtocolError({
+          ...context.base.scope,
+          violation: `asked its caller for ${methods} inside a task, which a caller that answers by a retry cannot answer`,
+          safeMessage: `The upstream's task asked for ${methods}, which a client on MCP 2026-07-28 cannot answer through this gateway yet.`,
+        }),
+      },
+    } as const;
   }),
   assignInput: assignTask(({ context }, params: { exchange: TaskExchange }) =>
     params.exchange.kind === 'status'

@@ -95,6 +95,15 @@ export const mcpTaskGuards = {
       (status === 'completed' || status === 'failed' || status === 'input_required')
     );
   },
+  /**
+   * 2026: the task asks the caller something new, and the caller answers only by a retry of the
+   * whole call (a gateway's 2026 client): it cannot answer inside a task (resuming one is not
+   * built yet, issue 45).
+   */
+  asksDeferringCaller: (
+    _: unknown,
+    params: StatusParams & { readonly defersInput: boolean },
+  ): boolean => params.defersInput && params.revision === STATELESS_REVISION && asksNew(params),
   /** 2026: the task asks the caller something new, and the call has rounds left. */
   asksForInput: (_: unknown, params: StatusParams): boolean =>
     params.revision === STATELESS_REVISION && asksNew(params) && params.round < params.maxRounds,

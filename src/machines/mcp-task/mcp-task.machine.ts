@@ -20,6 +20,7 @@ import { answerTaskInputInput, makeMcpTaskActors, taskExchangeInput } from './mc
 import {
   answerOf,
   CLOSING,
+  deferringParams,
   failedRequest,
   mcpTaskActions,
   mcpTaskDelays,
@@ -141,6 +142,15 @@ export const mcpTaskMachine = mcpTaskSetup.createMachine({
             guard: { type: 'awaitsResult', params: statusParams },
             target: 'fetchingResult',
             actions: seeStatus,
+          },
+          {
+            guard: { type: 'asksDeferringCaller', params: deferringParams },
+            target: CLOSING,
+            actions: [
+              ...seeStatus,
+              { type: 'refuseDeferredInput', params: answerOf },
+              'abandonTask',
+            ],
           },
           {
             guard: { type: 'asksForInput', params: statusParams },
