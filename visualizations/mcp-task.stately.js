@@ -157,7 +157,7 @@ export default createMachine({
                 "type": "assignStatus"
               },
               {
-                "type": "refuseDeferredInput"
+                "type": "failDeferredTaskInput"
               },
               "abandonTask"
             ]

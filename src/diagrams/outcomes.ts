@@ -38,6 +38,8 @@ export const OUTCOME_KINDS: Readonly<Record<string, string>> = {
   failRefused: 'HTTP error',
   failTaskFailed: 'task failed',
   failTaskResultError: 'task failed',
+  // A task's question to a caller that answers only by a retry of the call.
+  failDeferredTaskInput: 'input asked',
   failServerCancelled: 'task cancelled',
   failTaskGone: 'task lost',
   failTaskDeadline: 'timeout',

@@ -225,7 +225,7 @@ export const mcpTaskActions = {
     };
   }),
   // The task asks a caller that answers only by a retry: the call ends with a refusal saying so.
-  refuseDeferredInput: assignTask(({ context }, params: { exchange: TaskExchange }) => {
+  failDeferredTaskInput: assignTask(({ context }, params: { exchange: TaskExchange }) => {
     const asked =
       params.exchange.kind === 'status'
         ? unansweredOf(params.exchange.task, context.answeredKeys)

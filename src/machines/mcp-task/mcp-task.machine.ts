@@ -148,7 +148,7 @@ export const mcpTaskMachine = mcpTaskSetup.createMachine({
             target: CLOSING,
             actions: [
               ...seeStatus,
-              { type: 'refuseDeferredInput', params: answerOf },
+              { type: 'failDeferredTaskInput', params: answerOf },
               'abandonTask',
             ],
           },
