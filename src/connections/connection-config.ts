@@ -9,7 +9,7 @@ import { isRecord } from '../binding/kernel/type-guards.js';
 import { MAX_RETRY_ATTEMPTS } from '../machines/retry/retry.policy.js';
 import { type SecretValue, secretHeaders } from '../machines/secret-value.js';
 import { hasHeaderBreak, isHttpToken } from '../wire/core/header-text.js';
-import { connectionDispatcher, parseProxyOption, sendOn, type WireSend } from '../wire/index.js';
+import { connectionSend, parseProxyOption, type WireSend } from '../wire/index.js';
 import { type ResolvedMcpLimits, resolveMcpLimits } from './limits.js';
 import type { ConnectionCommonConfig } from './types.js';
 
@@ -106,8 +106,7 @@ function checkNetworkOptions(
   }
   const proxyUrl = parsed.proxy;
   if (tls !== undefined) assertTlsOption(kind, name, tls);
-  const own = connectionDispatcher({ proxy: proxyUrl, tls, dispatcher });
-  return own === undefined ? undefined : sendOn(own);
+  return connectionSend({ proxy: proxyUrl, tls, dispatcher });
 }
 
 /** Refuses a `tls` option that is not `{ ca?, cert?, key?, servername? }` with PEM and a name. */

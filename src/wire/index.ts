@@ -41,9 +41,9 @@ export {
 } from './errors/network-error.js';
 export { ConnectionTaskError, type TaskEnd, type TaskErrorFields } from './errors/task-error.js';
 export { streamFailureIn } from './errors/wire-failure.js';
-export { type ConnectionTls, connectionDispatcher, parseProxyOption } from './http/dispatchers.js';
+export { type ConnectionTls, connectionSend, parseProxyOption } from './http/dispatchers.js';
 export { fetchWithoutRedirects } from './http/fetch-guarded.js';
-export { sendOn, type WireRequest, type WireSend } from './http/http-client.js';
+export type { WireRequest, WireSend } from './http/http-client.js';
 export { isUnauthorizedStatus } from './http/refusal.js';
 export { retryAfterOfResponse } from './http/retry-after.js';
 export { type WireTraceContext, writeTraceHeaders, writeTraceMeta } from './http/trace-context.js';

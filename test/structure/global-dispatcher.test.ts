@@ -70,6 +70,36 @@ console.log(JSON.stringify(read().map((value) => value?.marker ?? null)));
     expect(result).toEqual(['the host', 'the host']);
   });
 
+  it('is not even loaded by importing the library: undici loads on the first request (decision 0048)', async () => {
+    const result = await inFreshProcess(`
+const { createRequire } = await import('node:module');
+const cache = createRequire(import.meta.url).cache;
+const undiciFiles = () => Object.keys(cache).filter((file) => file.includes('/node_modules/undici/')).length > 0;
+const { defineOpenApiConnection, mountConnections, runTool } = await import('stitchkit-transport');
+await import('stitchkit-transport/connections');
+await import('stitchkit-transport/operations');
+await import('stitchkit-transport/binding');
+const afterImport = undiciFiles();
+const { createServer } = await import('node:http');
+const server = createServer((_req, res) => res.end('{"pets":[]}'));
+await new Promise((done) => server.listen(0, '127.0.0.1', done));
+const origin = 'http://127.0.0.1:' + server.address().port;
+const [tool] = await mountConnections([defineOpenApiConnection({ name: 'pets', spec: {
+  openapi: '3.0.3', info: { title: 'p', version: '1' }, servers: [{ url: origin }],
+  paths: { '/pets': { get: { operationId: 'list', responses: { 200: { description: 'ok' } } } } } } })]);
+const afterMount = undiciFiles();
+const called = await runTool(tool, {}, { source: 'agent' });
+server.close();
+console.log(JSON.stringify({ afterImport, afterMount, called: called.ok, afterCall: undiciFiles() }));
+`);
+    expect(result).toEqual({
+      afterImport: false,
+      afterMount: false,
+      called: true,
+      afterCall: true,
+    });
+  });
+
   it('is guarded in one place: only wire/http/undici.ts (and its restore step) import undici', () => {
     const SRC = join(ROOT, 'src');
     const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' })

@@ -21,9 +21,11 @@ const UNDICI_IMPORTERS: Readonly<Record<string, string>> = {
 
 /** Files that may import `src/wire/http/undici.ts`, each with its reason. */
 const AGENT_HOLDERS: Readonly<Record<string, string>> = {
-  'src/wire/http/http-client.ts': 'the shared pool and requestOn, behind fetchWithoutRedirects',
-  'src/wire/http/dispatchers.ts': "a connection's own dispatcher, used only through sendOn",
-  'src/wire/download/download-fetch.ts': "the download's pinned agent, behind downloadFailure",
+  'src/wire/http/undici-lazy.ts':
+    'loads it on the first request (decision 0048), for the three below',
+  'src/wire/http/http-client.ts': 'the Agent and Dispatcher types (the shared pool, requestOn)',
+  'src/wire/http/dispatchers.ts': "the Dispatcher type (a connection's own, used through sendOn)",
+  'src/wire/download/download-fetch.ts': "the Agent and Dispatcher types (the download's agents)",
   'src/wire/index.ts': 'the Dispatcher type, re-exported (no value)',
 };
 
@@ -47,8 +49,14 @@ const RAW_IO: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   },
   sendOn: {
     'src/wire/http/http-client.ts': 'defines it',
-    'src/wire/index.ts': 're-exports it',
-    'src/connections/connection-config.ts': 'a sender that only fetchWithoutRedirects calls',
+    'src/wire/http/dispatchers.ts':
+      'connectionSend: a sender that only fetchWithoutRedirects calls',
+  },
+  loadUndici: {
+    'src/wire/http/undici-lazy.ts': 'defines it',
+    'src/wire/http/http-client.ts': 'makes the shared pool on the first request',
+    'src/wire/http/dispatchers.ts': "makes a connection's own dispatcher on its first request",
+    'src/wire/download/download-fetch.ts': "makes a download's agents, behind downloadFailure",
   },
   forEachChunk: {
     'src/wire/read/abortable-read.ts': 'defines it',

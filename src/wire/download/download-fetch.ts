@@ -11,7 +11,8 @@
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { AGENT_OPTIONS, requestOn } from '../http/http-client.js';
-import { Agent, type Dispatcher, ProxyAgent } from '../http/undici.js';
+import type { Agent, Dispatcher } from '../http/undici.js';
+import { loadUndici, type Undici } from '../http/undici-lazy.js';
 import type { NodeBody, WireResponse } from '../read/abortable-read.js';
 import { raceAbort, throwIfAborted } from '../read/abortable-read.js';
 import { addressRefusal, hostRefusal, writtenHost } from './address-policy.js';
@@ -101,7 +102,7 @@ export function parseDownloadUrl(text: string, base?: URL): URL {
 }
 
 /** A one-download dispatcher whose `lookup` answers only with addresses this module checked. */
-function pinnedAgent(pins: ReadonlyMap<string, ResolvedAddress>): Agent {
+function pinnedAgent(undici: Undici, pins: ReadonlyMap<string, ResolvedAddress>): Agent {
   type Callback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;
   const lookup = (hostname: string, options: { all?: boolean }, callback: Callback): void => {
     const pinned = pins.get(hostname.toLowerCase());
@@ -112,7 +113,7 @@ function pinnedAgent(pins: ReadonlyMap<string, ResolvedAddress>): Agent {
     if (options.all === true) callback(null, [{ ...pinned }]);
     else callback(null, pinned.address, pinned.family);
   };
-  return new Agent({
+  return new undici.Agent({
     ...AGENT_OPTIONS,
     connect: { lookup: lookup as never },
     pipelining: 0,
@@ -184,15 +185,17 @@ export async function fetchForDownload(
   throwIfAborted(signal);
   const maxRedirects = options.maxRedirects ?? MAX_DOWNLOAD_REDIRECTS;
   const pins = new Map<string, ResolvedAddress>();
-  const agent = pinnedAgent(pins);
-  const proxied: Dispatcher[] = [];
+  const made: Dispatcher[] = [];
   const release = (): void => {
-    for (const dispatcher of [agent, ...proxied]) dispatcher.destroy().catch(() => undefined);
+    for (const dispatcher of made) dispatcher.destroy().catch(() => undefined);
   };
   let url = parseDownloadUrl(target);
   let written = writtenHost(target);
   let headers: Record<string, string> = { ...options.headers };
   try {
+    const undici = await loadUndici();
+    const agent = pinnedAgent(undici, pins);
+    made.push(agent);
     for (let redirects = 0; ; redirects++) {
       const address = await checkedAddress(url, written, options);
       if (address !== undefined) pins.set(url.hostname.toLowerCase(), address);
@@ -201,7 +204,7 @@ export async function fetchForDownload(
       const hop =
         proxy === undefined
           ? requestOn(agent, url, { method: 'GET', headers, signal })
-          : throughProxy(proxy, url, address, headers, signal, proxied);
+          : throughProxy(undici, proxy, url, address, headers, signal, made);
       const answer = await raceAbort(hop, signal);
       // An abort destroys the body with an error; an unread body must not make it unhandled.
       answer.body.on('error', () => undefined);
@@ -303,6 +306,7 @@ function proxyFor(url: URL, option: DownloadFetchOptions['proxy']): URL | undefi
  * URL's host as `Host`, and for https the URL's name as the name the certificate must carry.
  */
 function throughProxy(
+  undici: Undici,
   proxy: URL,
   url: URL,
   address: ResolvedAddress | undefined,
@@ -313,7 +317,7 @@ function throughProxy(
   const named = address !== undefined;
   const dialled = new URL(url.href);
   if (named) dialled.hostname = address.family === 6 ? `[${address.address}]` : address.address;
-  const dispatcher = new ProxyAgent({
+  const dispatcher = new undici.ProxyAgent({
     ...AGENT_OPTIONS,
     uri: proxy.href,
     ...(named && url.protocol === 'https:' ? { requestTls: { servername: url.hostname } } : {}),

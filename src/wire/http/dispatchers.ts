@@ -6,8 +6,9 @@
  * verifies. The fence, the redirect refusal and the byte bounds are the callers' and judge the
  * target: a proxy only carries the tunnel (`CONNECT`), so the target's headers never reach it.
  */
-import { AGENT_OPTIONS } from './http-client.js';
-import { Agent, type Dispatcher, EnvHttpProxyAgent, ProxyAgent } from './undici.js';
+import { AGENT_OPTIONS, sendOn, type WireSend } from './http-client.js';
+import type { Dispatcher } from './undici.js';
+import { loadUndici, type Undici } from './undici-lazy.js';
 
 /** PEM text or its bytes, one or several. */
 export type PemInput = string | Buffer | readonly (string | Buffer)[];
@@ -58,24 +59,35 @@ function tlsOptions(tls: ConnectionTls): Record<string, unknown> {
 }
 
 /**
- * The dispatcher of a connection with network options, or `undefined` when it has none (its
- * requests then share the pool). Made once, at definition.
+ * The sender of a connection with network options, or `undefined` when it has none (its requests
+ * then share the pool). A dispatcher the host built is used as given; one made from `proxy` or
+ * `tls` is made on the connection's first request, when undici is loaded (decision 0048), and kept
+ * for every later one. `proxy: 'env'` therefore reads the environment at that first request.
  */
-export function connectionDispatcher(options: ConnectionNetworkOptions): Dispatcher | undefined {
-  if (options.dispatcher !== undefined) return options.dispatcher;
+export function connectionSend(options: ConnectionNetworkOptions): WireSend | undefined {
+  if (options.dispatcher !== undefined) return sendOn(options.dispatcher);
+  if (options.proxy === undefined && options.tls === undefined) return undefined;
+  let made: WireSend | undefined;
+  return async (wire) => {
+    made ??= sendOn(ownDispatcher(await loadUndici(), options));
+    return made(wire);
+  };
+}
+
+function ownDispatcher(undici: Undici, options: ConnectionNetworkOptions): Dispatcher {
   const tls = options.tls === undefined ? undefined : tlsOptions(options.tls);
   if (options.proxy === 'env') {
-    return new EnvHttpProxyAgent({
+    return new undici.EnvHttpProxyAgent({
       ...AGENT_OPTIONS,
       ...(tls === undefined ? {} : { connect: tls, requestTls: tls }),
     });
   }
   if (options.proxy !== undefined) {
-    return new ProxyAgent({
+    return new undici.ProxyAgent({
       ...AGENT_OPTIONS,
       uri: options.proxy.href,
       ...(tls === undefined ? {} : { requestTls: tls }),
     });
   }
-  return tls === undefined ? undefined : new Agent({ ...AGENT_OPTIONS, connect: tls });
+  return new undici.Agent({ ...AGENT_OPTIONS, connect: tls });
 }

@@ -8,7 +8,8 @@
 
 import { MAX_HEADER_BYTES } from '../errors/wire-failure.js';
 import type { NodeBody, WireResponse } from '../read/abortable-read.js';
-import { Agent, type Dispatcher } from './undici.js';
+import type { Agent, Dispatcher } from './undici.js';
+import { loadUndici } from './undici-lazy.js';
 
 /**
  * The options of every agent this library creates. undici's own timeouts are off: a head awaited
@@ -114,10 +115,16 @@ async function sendOnDispatcher(dispatcher: Dispatcher, wire: WireRequest): Prom
   return new UndiciResponse(answer.statusCode, answer.headers, answer.body);
 }
 
-/** The default {@link WireSend}: undici's `request` on the shared keep-alive pool. */
+/**
+ * The default {@link WireSend}: undici's `request` on the shared keep-alive pool, made on the first
+ * request (undici is loaded then, decision 0048).
+ */
 export const sendWithUndici: WireSend = (wire) => {
-  pool ??= new Agent(AGENT_OPTIONS);
-  return sendOnDispatcher(pool, wire);
+  if (pool !== undefined) return sendOnDispatcher(pool, wire);
+  return loadUndici().then((undici) => {
+    pool ??= new undici.Agent(AGENT_OPTIONS);
+    return sendOnDispatcher(pool, wire);
+  });
 };
 
 /** A {@link WireSend} on a connection's own dispatcher (its proxy, its TLS), never the pool. */
