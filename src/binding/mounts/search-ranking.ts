@@ -13,8 +13,13 @@ import {
   type SearchHit,
   type SearchIndex,
 } from './search-index.js';
-import { termsOf } from './search-text.js';
-import { ADDED_TERM_WEIGHT, rewritePhrases, vocabularyOf } from './search-vocabulary.js';
+import { splitWords, termsOf } from './search-text.js';
+import {
+  ADDED_TERM_WEIGHT,
+  asksForList,
+  rewritePhrases,
+  vocabularyOf,
+} from './search-vocabulary.js';
 import { sharedInputJsonSchema } from './tool-surface.js';
 
 /** The fields a tool is ranked by. */
@@ -107,19 +112,27 @@ export function searchDocumentOf(
 
 const OWNER_SLASH_NAME = /[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+/g;
 
+/** The term a question for a list adds: the verb of the operations that list (`termsOf('list')`). */
+const LIST_TERM = 'list';
+
 /**
  * The concepts of a query: each distinct word at weight 1 with the API words the vocabulary adds
- * for it at {@link ADDED_TERM_WEIGHT}.
+ * for it at {@link ADDED_TERM_WEIGHT}, and "list" at that weight when the query asks which or who.
  */
 export function queryConcepts(query: string): QueryConcept[] {
   // `owner/name` names a repository; its parts are names, not words ("octo/site" is no website).
-  const own = new Set(termsOf(rewritePhrases(query.replace(OWNER_SLASH_NAME, ' repository '))));
-  return [...own].map((term) => [
+  const text = rewritePhrases(query.replace(OWNER_SLASH_NAME, ' repository '));
+  const own = new Set(termsOf(text));
+  const concepts: QueryConcept[] = [...own].map((term) => [
     { term, weight: 1 },
     ...vocabularyOf(term)
       .filter((added) => added !== term)
       .map((added) => ({ term: added, weight: ADDED_TERM_WEIGHT })),
   ]);
+  if (!own.has(LIST_TERM) && asksForList(splitWords(text))) {
+    concepts.push([{ term: LIST_TERM, weight: ADDED_TERM_WEIGHT }]);
+  }
+  return concepts;
 }
 
 /** A ranked catalog: the tools in their given order and the index over them. */

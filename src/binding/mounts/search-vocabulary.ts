@@ -64,7 +64,7 @@ const VOCABULARY: readonly (readonly [words: string, means: string])[] = [
   ['delete remove wipe revoke drop destroy erase purge rid', 'delete remove'],
   ['create add new make open file register post start', 'create add'],
   ['update edit modify rename set configure change replace', 'update set'],
-  ['list show which who all every browse see what', 'list'],
+  ['list show browse see', 'list'],
   ['find search look lookup locate', 'search'],
   ['subscribe watch pinged ping notify', 'watch watcher subscription notification'],
   ['cancel stop abort halt kill', 'cancel stop'],
@@ -99,7 +99,34 @@ const VOCABULARY: readonly (readonly [words: string, means: string])[] = [
   ['whenever', 'webhook event'],
   ['leave left', 'remove'],
   ['finish finished success successful succeeded fail failed failure', 'status state'],
+  ['give grant', 'add permission'],
+  ['thumb thumbs upvote celebrate', 'reaction'],
+  ['rebuild redeploy', 'build re run'],
+  ['toxic heated hostile', 'block interaction restriction lock'],
+  ['feed', 'event notification'],
+  ['path paths', 'file'],
+  ['function functions method symbol definition defined', 'code'],
+  ['favorite favourite bookmark bookmarked', 'stargazer'],
 ];
+
+/**
+ * Words that ask for a list ("which", "who", "what … exist"): function words, dropped from the
+ * terms, yet a question over a kind of thing is most often answered by listing it. A query that
+ * holds one gains the concept "list" at {@link ADDED_TERM_WEIGHT}.
+ */
+const QUESTION_WORDS: ReadonlySet<string> = new Set([
+  'which',
+  'what',
+  'who',
+  'all',
+  'every',
+  'exist',
+]);
+
+/** Whether `words` (a query's words, as `splitWords` gives them) ask for a list. */
+export function asksForList(words: readonly string[]): boolean {
+  return words.some((word) => QUESTION_WORDS.has(word));
+}
 
 /**
  * Phrases whose words mean something else apart ("look over" is a review, not a search; "back
@@ -129,6 +156,9 @@ const PHRASES: readonly (readonly [phrase: string, word: string])[] = [
   ['switch off', 'disable'],
   ['read-only', 'archived'],
   ['read only', 'archived'],
+  ['development environment', 'codespace'],
+  ['lines of development', 'branch'],
+  ["what's new", 'feed'],
 ];
 
 const PHRASE_PATTERNS = PHRASES.map(
