@@ -1,8 +1,9 @@
 /**
  * Catalog search over GitHub's document (1,202 tools) against the labelled query set in
  * `test/fixtures/catalog-queries/` (its README says how it was written and kept honest): the set's
- * own rules checked mechanically, recall floors per kind and per half pinned at what the ranking
- * measures (a regression fails), a handful of exact rankings, and the footprint of both modes.
+ * own rules checked mechanically, recall per kind on the tuning set, each of its halves and the
+ * fresh set pinned exactly at what the ranking measures, a handful of exact rankings, and the
+ * footprint of both modes.
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -158,27 +159,34 @@ function summariesOf(document: Record<string, unknown>): Map<string, string> {
 }
 
 describe('recall over GitHub (1,202 tools)', () => {
-  // Floors at what the ranking measures (decision 0045): found in the top 5 and top 10, of n.
-  // 'whole' is the tuning set (both halves of the first 168); the fresh set is pinned apart.
+  // Pinned at what the ranking measures (decision 0045, "Later"): found in the top 5 and the
+  // top 10, of n. 'tuning' is the first 168 queries (both halves), tuned on; 'fresh' was written
+  // later by someone else and only measured: its row is the honest figure. An exact pin fails on
+  // a gain as on a loss, so a ranking change states its new figures here and in the decision.
   it.each([
-    ['direct', 'whole', 58, 58, 58],
-    ['paraphrase', 'whole', 55, 30, 41],
-    ['indirect', 'whole', 51, 27, 35],
+    ['direct', 'tuning', 58, 58, 58],
+    ['paraphrase', 'tuning', 55, 36, 42],
+    ['indirect', 'tuning', 51, 34, 38],
+    ['direct', 'tune', 29, 29, 29],
+    ['paraphrase', 'tune', 28, 22, 24],
+    ['indirect', 'tune', 25, 18, 21],
     ['direct', 'held-out', 29, 29, 29],
-    ['paraphrase', 'held-out', 27, 11, 17],
-    ['indirect', 'held-out', 26, 10, 14],
+    ['paraphrase', 'held-out', 27, 14, 18],
+    ['indirect', 'held-out', 26, 16, 17],
+    ['direct', 'fresh', 20, 20, 20],
+    ['paraphrase', 'fresh', 40, 14, 19],
+    ['indirect', 'fresh', 40, 8, 13],
   ] as const)(
-    '%s queries (%s set): at least the measured recall',
-    async (kind, half, n, at5, at10) => {
+    '%s queries (%s): found in the top 5 and 10 as measured',
+    async (kind, part, n, at5, at10) => {
       const queries = scored.filter(
         (query) =>
           query.kind === kind &&
-          (half === 'whole' ? query.split !== 'fresh' : query.split === half),
+          (part === 'tuning' ? query.split !== 'fresh' : query.split === part),
       );
       const recall = await recallOf(ranked, queries);
       expect(recall.queries).toBe(n);
-      expect(Math.round(recall.at5 * n)).toBeGreaterThanOrEqual(at5);
-      expect(Math.round(recall.at10 * n)).toBeGreaterThanOrEqual(at10);
+      expect([Math.round(recall.at5 * n), Math.round(recall.at10 * n)]).toEqual([at5, at10]);
     },
   );
 

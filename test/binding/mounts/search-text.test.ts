@@ -61,6 +61,7 @@ describe('rewritePhrases', () => {
     ['who am I logged   in as', 'who am I  login  as'],
     ['get rid of the cache', ' delete  the cache'],
     ['make it read-only', 'make it  archived '],
+    ["see what's new in the repos I follow", 'see  feed  in the repos I follow'],
   ])('%s', (query, rewritten) => {
     expect(rewritePhrases(query)).toBe(rewritten);
   });
@@ -79,6 +80,34 @@ describe('queryConcepts', () => {
         { term: 'issu', weight: 0.75 },
       ],
       [{ term: 'repository', weight: 1 }],
+    ]);
+  });
+
+  it.each([
+    ['which branches exist', true],
+    ['who starred octo/site', true],
+    ['what is octo/site written in', true],
+    ['close every stale ticket', true],
+    ['delete a deploy key', false],
+    ['whichever', false],
+  ])('reads %j as a question for a list: %s', (query, asks) => {
+    const concepts = queryConcepts(query);
+    expect(concepts.some((concept) => concept.length === 1 && concept[0]?.term === 'list')).toBe(
+      asks,
+    );
+  });
+
+  it("adds the question's 'list' at 0.75, once, and not to a query that says list", () => {
+    expect(queryConcepts('which releases')).toEqual([
+      [
+        { term: 'releas', weight: 1 },
+        { term: 'deployment', weight: 0.75 },
+      ],
+      [{ term: 'list', weight: 0.75 }],
+    ]);
+    expect(queryConcepts('list all forks')).toEqual([
+      [{ term: 'list', weight: 1 }],
+      [{ term: 'fork', weight: 1 }],
     ]);
   });
 
