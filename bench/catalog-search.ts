@@ -1,9 +1,10 @@
 /**
  * Section 13, catalog search over GitHub's document (decision 0045): recall by query kind on the
- * labelled set in `test/fixtures/catalog-queries/` (whole, tuned half, held-out half), what a
- * search-mode mount costs (the mount, then the first search, which builds the index), the time
- * of one `search_tools` call over the 1,202 tools, and the footprint of both modes (estimated,
- * and o200k through the gpt-tokenizer dev dependency). Ours is the built package; no server.
+ * labelled set in `test/fixtures/catalog-queries/` (the tuning set, its two halves, and the fresh
+ * set that is only measured), what a search-mode mount costs (the mount, then the first search,
+ * which builds the index), the time of one `search_tools` call over the 1,202 tools, and the
+ * footprint of both modes (estimated, and o200k through the gpt-tokenizer dev dependency). Ours
+ * is the built package; no server.
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import {
@@ -37,6 +38,18 @@ export interface CatalogSearchResult {
 export const QUERY_TARGET_MS = 2;
 
 const KINDS: readonly QueryKind[] = ['direct', 'paraphrase', 'indirect'];
+
+/**
+ * The parts of the query set recall is printed for: the tuning set (the first 168 queries, both
+ * halves, tuned on), each half, and the fresh set, written later and only measured (the honest
+ * figure; the set's README).
+ */
+const PARTS = [
+  ['tuning set', (query: LabelledQuery) => query.split !== 'fresh'],
+  ['tuned half', (query: LabelledQuery) => query.split === 'tune'],
+  ['held-out half', (query: LabelledQuery) => query.split === 'held-out'],
+  ['fresh set', (query: LabelledQuery) => query.split === 'fresh'],
+] as const;
 
 async function searchOnce(search: AnyRuntimeToolDefinition, query: string, limit: number) {
   const result = await runTool(search, { query, limit }, { source: 'internal' });
@@ -90,11 +103,7 @@ export async function runCatalogSearch(options: { rounds: number }): Promise<Cat
   const scored = answerable(QUERIES, new Set(tools.map((tool) => tool.identity.action)));
   const rows: string[][] = [];
   for (const kind of KINDS) {
-    for (const [label, pick] of [
-      ['whole', () => true],
-      ['tuned half', (query: LabelledQuery) => query.split === 'tune'],
-      ['held-out half', (query: LabelledQuery) => query.split === 'held-out'],
-    ] as const) {
+    for (const [label, pick] of PARTS) {
       const queries = scored.filter((query) => query.kind === kind && pick(query));
       const recall = await recallOf(ranker, queries);
       rows.push([
@@ -107,15 +116,10 @@ export async function runCatalogSearch(options: { rounds: number }): Promise<Cat
       ]);
     }
   }
-  const whole = await recallOf(ranker, scored);
-  rows.push([
-    'all',
-    'whole',
-    String(whole.queries),
-    fmt(whole.at1),
-    fmt(whole.at5),
-    fmt(whole.at10),
-  ]);
+  for (const [label, pick] of [PARTS[0], PARTS[3]] as const) {
+    const all = await recallOf(ranker, scored.filter(pick));
+    rows.push(['all', label, String(all.queries), fmt(all.at1), fmt(all.at5), fmt(all.at10)]);
+  }
   log(
     `\nQuery set: ${QUERIES.length} queries, ${scored.length} with a mounted answer (the others' answers are outside the OpenAPI subset); recall = the share of queries with an answer in the top k:`,
   );
