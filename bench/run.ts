@@ -201,7 +201,18 @@ async function runMcpSections(): Promise<TargetRow[]> {
       ],
     );
 
-    return computeTargets({ sessionless, legacy, throughput, sse, profile, memory });
+    const floorShare =
+      (machine[2]?.microsecondsMedian ?? Number.NaN) /
+      (sessionless.results[0]?.cpuMicrosPerCall ?? Number.NaN);
+    return computeTargets({
+      sessionless,
+      legacy,
+      throughput,
+      sse,
+      profile,
+      memory,
+      xstateFloorShare: floorShare,
+    });
   } finally {
     await clients.stop();
     await Promise.allSettled(servers.map((entry) => entry.close()));

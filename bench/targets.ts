@@ -19,6 +19,12 @@ export interface TargetInputs {
   readonly profile: ProfileSummary;
   /** Ours first, as `runMemory` returns them. */
   readonly memory: readonly MemoryReport[];
+  /**
+   * XState alone, its smallest chart of the profiled call (section 7's floor row: one state and
+   * one invoked promise actor under one deadline per POST), as a share of ours' CPU per call: how
+   * low XState's share can go while each call is a machine run (decision 0048).
+   */
+  readonly xstateFloorShare: number;
 }
 
 export type TargetStatus = 'met' | 'missed' | 'not measured';
@@ -155,7 +161,7 @@ export function computeTargets(inputs: TargetInputs): TargetRow[] {
   rows.push({
     target: "XState's share of a call's client CPU (profile, charged)",
     goal: '<= 10 %',
-    measured: `${fmt(share * 100, 1)} %`,
+    measured: `${fmt(share * 100, 1)} % (XState's own floor for this call: ${fmt(inputs.xstateFloorShare * 100, 1)} %)`,
     status: Number.isFinite(share) ? (share <= 0.1 ? 'met' : 'missed') : 'not measured',
   });
   const memory = inputs.memory[0];
@@ -182,11 +188,11 @@ export function computeTargets(inputs: TargetInputs): TargetRow[] {
 /** GitHub's document: warm mount at most this long on the development VM (the issue's target). */
 const GITHUB_MOUNT_MS = 150;
 /** …and at most this many times `JSON.parse` of its text. */
-const GITHUB_MOUNT_PER_PARSE = 5;
+const GITHUB_MOUNT_PER_PARSE = 0.5;
 
 /**
  * The OpenAPI mount targets (section 8): GitHub's document mounts in <= 150 ms (the median over
- * children of each child's warm median; cold printed beside it) and in <= 5x `JSON.parse` of its
+ * children of each child's warm median; cold printed beside it) and in <= 0.5x `JSON.parse` of its
  * text; the generated document mounts every one of its operations.
  */
 export function openApiTargets(results: readonly OpenApiDocumentResult[]): TargetRow[] {

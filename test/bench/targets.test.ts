@@ -30,8 +30,12 @@ function measured(
 
 const none = { server: 'sessionless' as const, results: [] };
 
-function floorRows(results: readonly AlternativeResult[]) {
-  const rows = computeTargets({
+function targetRows(
+  results: readonly AlternativeResult[],
+  xstate = Number.NaN,
+  floor = Number.NaN,
+) {
+  return computeTargets({
     sessionless: { server: 'sessionless', results },
     legacy: none,
     throughput: none,
@@ -40,13 +44,29 @@ function floorRows(results: readonly AlternativeResult[]) {
       calls: 0,
       packages: [],
       busyMicros: 0,
-      xstateShare: Number.NaN,
+      xstateShare: xstate,
       xstateFunctions: [],
     },
     memory: [],
+    xstateFloorShare: floor,
   });
-  return rows.filter((row) => row.target.includes('floor'));
 }
+
+function floorRows(results: readonly AlternativeResult[]) {
+  return targetRows(results).filter((row) => row.target.includes('floor'));
+}
+
+describe('the XState target row', () => {
+  it("prints XState's own floor for the call beside its share", () => {
+    const row = targetRows([], 0.27, 0.105).find((entry) => entry.target.startsWith('XState'));
+    expect(row).toEqual({
+      target: "XState's share of a call's client CPU (profile, charged)",
+      goal: '<= 10 %',
+      measured: "27.0 % (XState's own floor for this call: 10.5 %)",
+      status: 'missed',
+    });
+  });
+});
 
 describe('the floor targets of bench section 1', () => {
   it('divide ours by the raw undici row, not the raw fetch row', () => {
