@@ -15,7 +15,10 @@
 #   and any other failing check, or a listed one that passes, fails the run. Then its 2026-07-28
 #   tools server scenarios against conformance/server-2026.ts directly and through the v2-line
 #   gateway (conformance/gateway-v2.ts) in front of it, one table; the gateway's known differences
-#   are pinned by check id, with their reasons, in conformance/server-scenarios-2026.ts.
+#   are pinned by check id, with their reasons, in conformance/server-scenarios-2026.ts; then its
+#   tasks server scenarios (the io.modelcontextprotocol/tasks extension) against our 2026 task
+#   server (test/fixtures/task-server-2026.ts), directly only, each scenario's check ids pinned in
+#   conformance/server-tasks-2026.ts (the gateway does not relay tasks yet: decision 0049).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -40,5 +43,7 @@ for scenario in tools_call request-metadata sep-2322-client-request-state http-s
     --expected-failures conformance/expected-failures-2026.yaml || status=1
 done
 node --import tsx conformance/server-scenarios-2026.ts "$node24" \
+  "$suite/node_modules/@modelcontextprotocol/conformance/dist/index.js" || status=1
+node --import tsx conformance/server-tasks-2026.ts "$node24" \
   "$suite/node_modules/@modelcontextprotocol/conformance/dist/index.js" || status=1
 exit "$status"
