@@ -47,7 +47,7 @@ export type { WireRequest, WireSend } from './http/http-client.js';
 export { isUnauthorizedStatus } from './http/refusal.js';
 export { retryAfterOfResponse } from './http/retry-after.js';
 export { type WireTraceContext, writeTraceHeaders, writeTraceMeta } from './http/trace-context.js';
-export type { Dispatcher } from './http/undici.js';
+export type { Dispatcher } from './http/undici-lazy.js';
 export {
   createHostFence,
   type HostFence,

@@ -15,17 +15,15 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Files that may import undici itself, each with its reason. */
 const UNDICI_IMPORTERS: Readonly<Record<string, string>> = {
-  'src/wire/http/undici.ts': 'the one import, between the snapshot and the restore (decision 0029)',
-  'src/wire/http/undici-global-restore.ts': 'restores the global dispatcher after that import',
+  'src/wire/http/undici-lazy.ts':
+    'the one load, on the first request, between the snapshot and the restore (decisions 0029, 0048)',
 };
 
-/** Files that may import `src/wire/http/undici.ts`, each with its reason. */
+/** Files that may import `src/wire/http/undici-lazy.ts` (undici's loader), each with its reason. */
 const AGENT_HOLDERS: Readonly<Record<string, string>> = {
-  'src/wire/http/undici-lazy.ts':
-    'loads it on the first request (decision 0048), for the three below',
-  'src/wire/http/http-client.ts': 'the Agent and Dispatcher types (the shared pool, requestOn)',
-  'src/wire/http/dispatchers.ts': "the Dispatcher type (a connection's own, used through sendOn)",
-  'src/wire/download/download-fetch.ts': "the Agent and Dispatcher types (the download's agents)",
+  'src/wire/http/http-client.ts': 'the shared pool and requestOn, behind fetchWithoutRedirects',
+  'src/wire/http/dispatchers.ts': "a connection's own dispatcher, used only through sendOn",
+  'src/wire/download/download-fetch.ts': "the download's agents, behind downloadFailure",
   'src/wire/index.ts': 'the Dispatcher type, re-exported (no value)',
 };
 
@@ -139,7 +137,7 @@ function seamViolations(sources: Sources): string[] {
       if (/^undici(\/|$)/.test(specifier) && !(file in UNDICI_IMPORTERS)) {
         violations.push(`${file}: imports ${specifier}`);
       }
-      if (/(^|\/)undici\.js$/.test(specifier) && !(file in AGENT_HOLDERS)) {
+      if (/(^|\/)undici-lazy\.js$/.test(specifier) && !(file in AGENT_HOLDERS)) {
         violations.push(`${file}: imports the wire's undici module`);
       }
       if (/^node:(http|https|net|tls|http2)$/.test(specifier) && !(file in NODE_NET_IMPORTERS)) {
@@ -202,7 +200,7 @@ describe('the wire seam', () => {
       'src/machines/stray/stray.actors.ts': [
         "import { request } from 'undici';",
         "import { requestOn } from '../../wire/http-client.js';",
-        "import { Agent } from '../../wire/undici.js';",
+        "import { loadUndici } from '../../wire/http/undici-lazy.js';",
         "import { connect } from 'node:net';",
         'async function stray(agent) {',
         '  try {',
@@ -225,6 +223,7 @@ describe('the wire seam', () => {
         "src/machines/stray/stray.actors.ts: imports the wire's undici module",
         'src/machines/stray/stray.actors.ts: imports node:net',
         'src/machines/stray/stray.actors.ts: names requestOn',
+        'src/machines/stray/stray.actors.ts: names loadUndici',
         'src/machines/stray/stray.actors.ts: calls a dispatcher',
         'src/machines/stray/stray.actors.ts: calls the global fetch',
         'src/machines/stray/stray.actors.ts: rethrows a caught error as it came',

@@ -11,8 +11,7 @@
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { AGENT_OPTIONS, requestOn } from '../http/http-client.js';
-import type { Agent, Dispatcher } from '../http/undici.js';
-import { loadUndici, type Undici } from '../http/undici-lazy.js';
+import { type Agent, type Dispatcher, loadUndici, type Undici } from '../http/undici-lazy.js';
 import type { NodeBody, WireResponse } from '../read/abortable-read.js';
 import { raceAbort, throwIfAborted } from '../read/abortable-read.js';
 import { addressRefusal, hostRefusal, writtenHost } from './address-policy.js';

@@ -7,8 +7,7 @@
  * target: a proxy only carries the tunnel (`CONNECT`), so the target's headers never reach it.
  */
 import { AGENT_OPTIONS, sendOn, type WireSend } from './http-client.js';
-import type { Dispatcher } from './undici.js';
-import { loadUndici, type Undici } from './undici-lazy.js';
+import { type Dispatcher, loadUndici, type Undici } from './undici-lazy.js';
 
 /** PEM text or its bytes, one or several. */
 export type PemInput = string | Buffer | readonly (string | Buffer)[];

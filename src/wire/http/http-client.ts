@@ -8,8 +8,7 @@
 
 import { MAX_HEADER_BYTES } from '../errors/wire-failure.js';
 import type { NodeBody, WireResponse } from '../read/abortable-read.js';
-import type { Agent, Dispatcher } from './undici.js';
-import { loadUndici } from './undici-lazy.js';
+import { type Agent, type Dispatcher, loadUndici } from './undici-lazy.js';
 
 /**
  * The options of every agent this library creates. undici's own timeouts are off: a head awaited
