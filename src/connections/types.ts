@@ -70,7 +70,7 @@ export interface ConnectionCommonConfig {
   readonly retry?: RetryPolicy;
   /**
    * Sends every request through a proxy: `'env'` honours `HTTPS_PROXY`, `HTTP_PROXY` and
-   * `NO_PROXY` (read once, at definition); a URL (`http://user:pass@proxy:3128`) uses that proxy.
+   * `NO_PROXY` (read once, at the connection's first request); a URL (`http://user:pass@proxy:3128`) uses that proxy.
    * Requests are tunnelled (`CONNECT`), so the target's headers and token never reach the proxy;
    * the fence, the redirect refusal and the byte bounds judge the target. Default: no proxy.
    */
