@@ -271,6 +271,19 @@ describe('the legacy HTTP+SSE stream', () => {
     expect(typesOf(events)).toEqual(['OPENED', 'CHANGED', 'CHANGED']);
   });
 
+  it('reports the end of a stream the server closes', async () => {
+    // A plain SSE answer to the GET: its endpoint event, then the end (no answer is pushed).
+    const server = await start(
+      legacyMcpHandler({
+        http: { GET: reply.sse([sseFrame({ event: 'endpoint', data: '/messages' })]) },
+      }),
+    );
+    const { events, reading } = read(server, 'sse');
+    await reading;
+    expect(typesOf(events)).toEqual(['STREAM_ENDED']);
+    expect(posts(server)).toEqual(['initialize']);
+  });
+
   it('reports a refused notifications/initialized as the typed failure, and reads no further', async () => {
     const server = await start(legacy(() => ({ reply: reply.status(400, 'no') })));
     const { events, settled } = read(server, 'sse');

@@ -1,21 +1,33 @@
 /**
- * `mcpTask` on its real actors (the wire's exchange and the task readers) against the fault
- * server: what the call ends with and which task requests reach the server, when an answer is
- * well formed and when it is not, on each revision.
+ * `mcpTask` on its real actors (the wire's exchange, the task readers, the caller relay) against
+ * the fault server, on real timers with short windows: what the call ends with, what its progress
+ * sink hears, and which task requests reach the server (method and JSON-RPC id), for answers well
+ * formed and not, on each revision.
  */
 import { describe, expect, it } from 'vitest';
 import { createActor, toPromise } from 'xstate';
+import { NO_CALLER, type ToolCaller } from '../../../src/binding/contract/caller.js';
 import { mcpTaskMachine } from '../../../src/machines/mcp-task/mcp-task.machine.js';
 import { readTaskAnswer } from '../../../src/machines/mcp-task/mcp-task.policy.js';
-import type { McpTaskInput } from '../../../src/machines/mcp-task/mcp-task.types.js';
+import type { McpTaskInput, TaskProgress } from '../../../src/machines/mcp-task/mcp-task.types.js';
+import { SecretValue } from '../../../src/machines/secret-value.js';
 import { createHostFence } from '../../../src/wire/index.js';
 import type { TaskRevision } from '../../../src/wire/mcp/tasks.js';
-import { type FaultServer, reply, type SeenRequest } from '../../fixtures/fault-server.js';
+import {
+  type FaultReply,
+  type FaultServer,
+  reply,
+  type SeenRequest,
+  sseMessageFrame,
+} from '../../fixtures/fault-server.js';
 import { useFaultServers } from '../../support/fault-suite.js';
 
 const { start } = useFaultServers();
 
 const CREATED = '2026-12-05T00:00:00Z';
+const REQUEST_TIMEOUT_MS = 400;
+const CALL_TOKEN = 'call-1';
+
 /** The task as each revision writes it on the wire (2025 `ttl`, 2026 `ttlMs` and `resultType`). */
 function wireTask(revision: TaskRevision, fields: Readonly<Record<string, unknown>>) {
   const task = { taskId: 't-1', createdAt: CREATED, lastUpdatedAt: CREATED, ...fields };
@@ -24,23 +36,43 @@ function wireTask(revision: TaskRevision, fields: Readonly<Record<string, unknow
     : { ...task, ttl: null };
 }
 
-type Answers = Readonly<Record<string, (request: SeenRequest) => unknown>>;
+const idOf = (request: SeenRequest) => request.rpc?.id ?? null;
+/** A JSON-RPC result, as JSON. */
+const result = (request: SeenRequest, value: unknown) =>
+  reply.json(200, { jsonrpc: '2.0', id: idOf(request), result: value });
+/** The server's progress for the call's token, then the result, on an SSE answer. */
+const progressThen = (request: SeenRequest, progress: object, value: unknown) =>
+  reply.sse([
+    sseMessageFrame({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: CALL_TOKEN, ...progress },
+    }),
+    sseMessageFrame({ jsonrpc: '2.0', id: idOf(request), result: value }),
+  ]);
 
-/** A server answering each task method with the result `answers` gives (JSON, 200). */
-function taskServer(answers: Answers) {
+/** Answers, per task method, the nth request of that method (the last one again after it). */
+type Script = Readonly<Record<string, readonly ((request: SeenRequest) => FaultReply)[]>>;
+
+function taskServer(script: Script) {
+  const seen = new Map<string, number>();
   return start((request) => {
     const method = request.rpc?.method ?? '';
-    const answer = answers[method];
-    if (answer === undefined) return reply.status(404);
-    return reply.json(200, {
-      jsonrpc: '2.0',
-      id: request.rpc?.id ?? null,
-      result: answer(request),
-    });
+    const answers = script[method];
+    if (answers === undefined) return reply.status(404);
+    const index = seen.get(method) ?? 0;
+    seen.set(method, index + 1);
+    const answer = answers[Math.min(index, answers.length - 1)];
+    return answer === undefined ? reply.status(404) : answer(request);
   });
 }
 
-function inputOf(server: FaultServer, revision: TaskRevision): McpTaskInput {
+function inputOf(
+  server: FaultServer,
+  revision: TaskRevision,
+  progressTo: McpTaskInput['progressTo'],
+  relay?: ToolCaller,
+): McpTaskInput {
   return {
     revision,
     created: {
@@ -60,57 +92,279 @@ function inputOf(server: FaultServer, revision: TaskRevision): McpTaskInput {
         sessionId: undefined,
         protocolVersion: revision,
       },
-      relay: undefined,
-      callerCapabilities: {},
+      relay: relay === undefined ? undefined : new SecretValue(relay),
+      callerCapabilities: relay === undefined ? {} : relay.capabilities,
     },
     url: server.url,
     limits: {
-      request: { timeoutMs: 5_000, maxResponseBytes: 10_000 },
+      request: { timeoutMs: REQUEST_TIMEOUT_MS, maxResponseBytes: 10_000 },
       task: { timeoutMs: 10_000 },
     },
     maxInputRounds: 2,
+    progressToken: CALL_TOKEN,
+    progressTo,
     firstRequestId: 3,
   };
 }
 
-/** Runs the task to its end; the task methods the server saw, in order. */
-async function runTask(server: FaultServer, revision: TaskRevision) {
-  const actor = createActor(mcpTaskMachine, { input: inputOf(server, revision) });
+/**
+ * Runs the task to its end: its output, what its progress sink heard (`close` included), each
+ * task request as `method id`, and the final snapshot's context.
+ */
+async function runTask(server: FaultServer, revision: TaskRevision, relay?: ToolCaller) {
+  const heard: (TaskProgress | 'close')[] = [];
+  const sink = {
+    send: (event: TaskProgress) => heard.push(event),
+    close: () => heard.push('close'),
+  };
+  const actor = createActor(mcpTaskMachine, { input: inputOf(server, revision, sink, relay) });
   actor.start();
   const output = await toPromise(actor);
-  return { output, sent: server.requests.map((request) => request.rpc?.method) };
+  const sent = server.requests.map((request) => `${request.rpc?.method} ${idOf(request)}`);
+  return { output, heard, sent, context: actor.getSnapshot().context };
 }
 
 describe('a 2026-07-28 task', () => {
-  it('reads a completed status as the call result (the status read is not an acknowledgement)', async () => {
+  it('tells each change of status as progress, counted from 1, and closes its sink at the end; each request takes the next id', async () => {
     const server = await taskServer({
-      'tasks/get': () =>
-        wireTask('2026-07-28', {
-          status: 'completed',
-          result: { content: [{ type: 'text', text: 'done' }] },
-        }),
+      'tasks/get': [
+        // A server's own progress on a poll is not the call's: 2026 progress is the status.
+        (request) =>
+          progressThen(
+            request,
+            { progress: 50 },
+            wireTask('2026-07-28', { status: 'working', statusMessage: 'queued' }),
+          ),
+        (request) =>
+          result(request, wireTask('2026-07-28', { status: 'working', statusMessage: 'halfway' })),
+        (request) =>
+          result(
+            request,
+            wireTask('2026-07-28', {
+              status: 'completed',
+              result: { content: [{ type: 'text', text: 'done' }] },
+            }),
+          ),
+      ],
+    });
+    const { output, heard, sent } = await runTask(server, '2026-07-28');
+    expect(output).toEqual({ ok: true, result: { content: [{ type: 'text', text: 'done' }] } });
+    // Only progress reaches the call: the bytes each poll read are counted by that read.
+    expect(heard).toEqual([
+      { type: 'PROGRESS', progress: 1, message: 'queued' },
+      { type: 'PROGRESS', progress: 2, message: 'halfway' },
+      { type: 'PROGRESS', progress: 3, message: 'completed' },
+      'close',
+    ]);
+    expect(sent).toEqual(['tasks/get 3', 'tasks/get 4', 'tasks/get 5']);
+  });
+
+  it("answers an input round through the caller, and the final snapshot keeps neither the caller's answers nor the questions", async () => {
+    const asked: unknown[] = [];
+    const caller: ToolCaller = {
+      ...NO_CALLER,
+      capabilities: { elicitation: {} },
+      request: async (request) => {
+        asked.push(request);
+        return { result: { action: 'accept', content: { ok: true } } };
+      },
+    };
+    const server = await taskServer({
+      'tasks/get': [
+        (request) =>
+          result(
+            request,
+            wireTask('2026-07-28', {
+              status: 'input_required',
+              inputRequests: {
+                confirm: { method: 'elicitation/create', params: { message: 'Go on?' } },
+              },
+            }),
+          ),
+        (request) =>
+          result(request, wireTask('2026-07-28', { status: 'completed', result: { content: [] } })),
+      ],
+      'tasks/update': [(request) => result(request, { resultType: 'complete' })],
+    });
+    const { output, sent, context } = await runTask(server, '2026-07-28', caller);
+    expect(output).toEqual({ ok: true, result: { content: [] } });
+    expect(asked).toEqual([{ method: 'elicitation/create', params: { message: 'Go on?' } }]);
+    expect(sent).toEqual(['tasks/get 3', 'tasks/update 4', 'tasks/get 5']);
+    expect(server.requests[1]?.rpc?.params).toMatchObject({
+      taskId: 't-1',
+      inputResponses: { confirm: { action: 'accept', content: { ok: true } } },
+    });
+    expect(context).toMatchObject({
+      inputResponses: undefined,
+      inputRequests: {},
+      answeredKeys: ['confirm'],
+      polls: 2,
+    });
+  });
+
+  it('refuses a question to a caller that answers only by a retry, naming every method asked, and cancels the task', async () => {
+    const server = await taskServer({
+      'tasks/get': [
+        (request) =>
+          result(
+            request,
+            wireTask('2026-07-28', {
+              status: 'input_required',
+              inputRequests: {
+                confirm: { method: 'elicitation/create', params: { message: 'Go on?' } },
+                draft: { method: 'sampling/createMessage', params: { messages: [] } },
+              },
+            }),
+          ),
+      ],
+      'tasks/cancel': [(request) => result(request, { resultType: 'complete' })],
+    });
+    const deferring: ToolCaller = {
+      ...NO_CALLER,
+      capabilities: { elicitation: {}, sampling: {} },
+      defersInput: true,
+    };
+    const { output, sent } = await runTask(server, '2026-07-28', deferring);
+    expect(output).toMatchObject({
+      ok: false,
+      error: {
+        name: 'ConnectionProtocolError',
+        message:
+          'Connection "jobs" asked its caller for elicitation/create, sampling/createMessage inside a task, which a caller that answers by a retry cannot answer',
+        safeMessage:
+          "The upstream's task asked for elicitation/create, sampling/createMessage, which a client on MCP 2026-07-28 cannot answer through this gateway yet.",
+      },
+    });
+    expect(sent).toEqual(['tasks/get 3', 'tasks/cancel 4']);
+  });
+
+  it("ends a poll refused with a JSON-RPC error as a protocol error keeping the server's code, words and data, and cancels the task", async () => {
+    const server = await taskServer({
+      'tasks/get': [
+        () =>
+          reply.json(400, {
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32600, message: 'Bad task request', data: { field: 'taskId' } },
+          }),
+      ],
+      'tasks/cancel': [(request) => result(request, { resultType: 'complete' })],
     });
     const { output, sent } = await runTask(server, '2026-07-28');
-    expect(output).toEqual({ ok: true, result: { content: [{ type: 'text', text: 'done' }] } });
-    expect(sent).toEqual(['tasks/get']);
+    expect(output).toMatchObject({
+      ok: false,
+      error: {
+        name: 'ConnectionProtocolError',
+        operation: 'tasks/get',
+        rpcCode: -32600,
+        rpcMessage: 'Bad task request',
+        rpcData: { field: 'taskId' },
+      },
+    });
+    expect(sent).toEqual(['tasks/get 3', 'tasks/cancel 4']);
+  });
+
+  it("ends a poll the server never answers at the request's deadline, naming it, and cancels the task", async () => {
+    const server = await taskServer({
+      'tasks/get': [() => reply.hang()],
+      'tasks/cancel': [(request) => result(request, { resultType: 'complete' })],
+    });
+    const { output, sent } = await runTask(server, '2026-07-28');
+    expect(output).toMatchObject({
+      ok: false,
+      error: {
+        name: 'ConnectionTaskError',
+        end: 'timeout',
+        timeoutMs: REQUEST_TIMEOUT_MS,
+        operation: 'tasks/get',
+        status: 'working',
+      },
+    });
+    expect(sent).toEqual(['tasks/get 3', 'tasks/cancel 4']);
   });
 });
 
 describe('a 2025-11-25 task', () => {
-  const completed = () => wireTask('2025-11-25', { status: 'completed' });
+  const completed = (request: SeenRequest) =>
+    result(request, wireTask('2025-11-25', { status: 'completed' }));
+  const cancelled = (request: SeenRequest) =>
+    result(request, wireTask('2025-11-25', { status: 'cancelled' }));
+
+  it("relays the server's progress for the call while tasks/result is held, and only then", async () => {
+    const server = await taskServer({
+      'tasks/get': [
+        (request) =>
+          progressThen(request, { progress: 10 }, wireTask('2025-11-25', { status: 'completed' })),
+      ],
+      'tasks/result': [
+        (request) =>
+          progressThen(request, { progress: 50, total: 100, message: 'almost' }, { content: [] }),
+      ],
+    });
+    const { output, heard, sent } = await runTask(server, '2025-11-25');
+    expect(output).toEqual({ ok: true, result: { content: [] } });
+    // No status reports on 2025: the server's own progress is the call's.
+    expect(heard).toEqual([
+      { type: 'PROGRESS', progress: 50, total: 100, message: 'almost' },
+      'close',
+    ]);
+    expect(sent).toEqual(['tasks/get 3', 'tasks/result 4']);
+  });
+
+  it("ends with the JSON-RPC error tasks/result answered as the failed task's, sending no tasks/cancel", async () => {
+    const server = await taskServer({
+      'tasks/get': [completed],
+      'tasks/result': [
+        (request) =>
+          reply.json(200, {
+            jsonrpc: '2.0',
+            id: idOf(request),
+            error: { code: -32603, message: 'job crashed', data: { step: 3 } },
+          }),
+      ],
+    });
+    const { output, sent } = await runTask(server, '2025-11-25');
+    expect(output).toMatchObject({
+      ok: false,
+      error: {
+        name: 'ConnectionTaskError',
+        end: 'failed',
+        operation: 'tasks/result',
+        rpcCode: -32603,
+        rpcMessage: 'job crashed',
+        rpcData: { step: 3 },
+        cause: { name: 'ConnectionProtocolError', rpcCode: -32603 },
+      },
+    });
+    expect(sent).toEqual(['tasks/get 3', 'tasks/result 4']);
+  });
 
   it('ends a malformed tasks/result as a protocol error, not as a failed task, and cancels the task', async () => {
     const server = await taskServer({
-      'tasks/get': completed,
-      'tasks/result': () => ({ content: 'not a list' }),
-      'tasks/cancel': () => wireTask('2025-11-25', { status: 'cancelled' }),
+      'tasks/get': [completed],
+      'tasks/result': [(request) => result(request, { content: 'not a list' })],
+      'tasks/cancel': [cancelled],
     });
     const { output, sent } = await runTask(server, '2025-11-25');
     expect(output).toMatchObject({
       ok: false,
       error: { name: 'ConnectionProtocolError', operation: 'tasks/result', rpcCode: undefined },
     });
-    expect(sent).toEqual(['tasks/get', 'tasks/result', 'tasks/cancel']);
+    expect(sent).toEqual(['tasks/get 3', 'tasks/result 4', 'tasks/cancel 5']);
+  });
+
+  it('ends a refused tasks/result naming it, and cancels the task', async () => {
+    const server = await taskServer({
+      'tasks/get': [completed],
+      'tasks/result': [() => reply.status(500, 'boom')],
+      'tasks/cancel': [cancelled],
+    });
+    const { output, sent } = await runTask(server, '2025-11-25');
+    expect(output).toMatchObject({
+      ok: false,
+      error: { name: 'ConnectionRequestError', status: 500, operation: 'tasks/result' },
+    });
+    expect(sent).toEqual(['tasks/get 3', 'tasks/result 4', 'tasks/cancel 5']);
   });
 });
 
