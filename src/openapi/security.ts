@@ -104,7 +104,7 @@ export function placeCredential(
   staticHeaders?: Readonly<Record<string, { reveal(): string }>>,
 ): WireRequest {
   const url = new URL(request.url);
-  const headers: Record<string, string> = { ...request.headers };
+  const headers: Record<string, string> = Object.assign({}, request.headers);
   // The connection's own headers, after the operation's parameters; the credential comes last.
   if (staticHeaders !== undefined) {
     for (const [name, value] of Object.entries(staticHeaders)) {

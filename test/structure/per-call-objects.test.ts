@@ -21,6 +21,7 @@ const PER_CALL_FILES = [
   'connections/run-operation.ts',
   'machines/bytes-read.ts',
   'machines/mcp-operation/mcp-operation.actors.ts',
+  'machines/mcp-operation/mcp-operation.messages.ts',
   'machines/mcp-operation/mcp-operation.policy.ts',
   'machines/mcp-operation/mcp-operation.server-requests.ts',
   'machines/observe.ts',
@@ -60,12 +61,85 @@ function keysAfterSpread(file: string, text: string): string[] {
   return found;
 }
 
+/**
+ * `file:line` of every store of a key into an object made by a spread in the same block
+ * (`const copy = { ...source }; copy.key = value;`). Node 20's optimized code gives each such
+ * object a hidden class of its own (decision 0048 measured one per call, and its garbage), where
+ * `Object.assign({}, source)` followed by the same store, or the key in the literal before the
+ * spread, share one.
+ */
+function keysStoredOnSpreadCopies(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+  const found: string[] = [];
+  const visitBlock = (statements: readonly ts.Statement[]): void => {
+    const copies = new Set<string>();
+    for (const statement of statements) {
+      if (ts.isVariableStatement(statement)) {
+        for (const declaration of statement.declarationList.declarations) {
+          const init = declaration.initializer;
+          if (
+            ts.isIdentifier(declaration.name) &&
+            init !== undefined &&
+            ts.isObjectLiteralExpression(init) &&
+            init.properties.some(ts.isSpreadAssignment)
+          ) {
+            copies.add(declaration.name.text);
+          }
+        }
+      }
+      const store = (node: ts.Node): void => {
+        if (
+          ts.isBinaryExpression(node) &&
+          node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+          (ts.isPropertyAccessExpression(node.left) || ts.isElementAccessExpression(node.left)) &&
+          ts.isIdentifier(node.left.expression) &&
+          copies.has(node.left.expression.text)
+        ) {
+          found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`);
+        }
+        if (!ts.isFunctionLike(node)) ts.forEachChild(node, store);
+      };
+      if (!ts.isVariableStatement(statement)) store(statement);
+    }
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isBlock(node) || ts.isSourceFile(node)) visitBlock(node.statements);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 describe('per-call objects', () => {
   it('write no key after a spread on the path every call takes', () => {
     const offenders = PER_CALL_FILES.flatMap((file) =>
       keysAfterSpread(file, readFileSync(join(SRC, file), 'utf8')),
     );
     expect(offenders).toEqual([]);
+  });
+
+  it('store no key into a spread copy on the path every call takes', () => {
+    const offenders = PER_CALL_FILES.flatMap((file) =>
+      keysStoredOnSpreadCopies(file, readFileSync(join(SRC, file), 'utf8')),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('are caught when a key is stored into a spread copy, and not into an assigned copy', () => {
+    const planted = [
+      'export function a(params: Record<string, unknown>) {',
+      '  const copy: Record<string, unknown> = { ...params };',
+      '  copy._meta = 1;',
+      "  if (params.x) copy['y'] = 2;",
+      '  const fine: Record<string, unknown> = Object.assign({}, params);',
+      '  fine._meta = 1;',
+      '  return [copy, fine];',
+      '}',
+    ].join('\n');
+    expect(keysStoredOnSpreadCopies('planted.ts', planted)).toEqual([
+      'planted.ts:3',
+      'planted.ts:4',
+    ]);
   });
 
   it('are caught when a key follows a spread, and not when spreads come last or build an error', () => {

@@ -97,7 +97,10 @@ export function initializeMessage(
  * `roots.listChanged` (a per-call client cannot relay the caller's later changes).
  */
 function declaredCapabilities(capabilities: ToolCallerCapabilities): Record<string, unknown> {
-  const declared: Record<string, unknown> = { ...capabilities };
+  const declared: Record<string, unknown> = Object.assign<Record<string, unknown>, object>(
+    {},
+    capabilities,
+  );
   if (capabilities.roots !== undefined) {
     const { listChanged: _ignored, ...roots } = capabilities.roots;
     declared.roots = roots;
@@ -142,7 +145,7 @@ export function statelessRequestMessage(
   if (envelope.progressToken !== undefined && method === 'tools/call') {
     meta.progressToken = envelope.progressToken;
   }
-  const withMeta: Record<string, unknown> = { ...params };
+  const withMeta: Record<string, unknown> = Object.assign({}, params);
   withMeta._meta = meta;
   // A retry after input_required: the answers, and the server's state exactly as it was sent.
   if (answered !== undefined) {
@@ -191,7 +194,7 @@ export function taskRequestMessage(
 ): JsonRpcRequest {
   if (revision !== STATELESS_REVISION)
     return buildJsonRpcRequest(id, request.method, request.params);
-  const params: Record<string, unknown> = { ...request.params };
+  const params: Record<string, unknown> = Object.assign({}, request.params);
   params._meta = statelessMeta(withTasksExtension(declaredCapabilities(capabilities)), trace);
   return buildJsonRpcRequest(id, request.method, params);
 }
@@ -242,12 +245,12 @@ export function requestMessage(
   const progress = requestProgressToken(request, progressToken);
   if (progress === undefined && trace === undefined) return buildJsonRpcRequest(id, method, params);
   // The token and the trace context are set after the copies, so neither the caller's `_meta` nor
-  // its params can replace them; assigned rather than written after a spread (docs/architecture.md,
-  // "Per-call objects").
-  const meta: Record<string, unknown> = { ...(params?._meta as Record<string, unknown>) };
+  // its params can replace them; copied with `Object.assign`, not a spread, before the stores
+  // (docs/architecture.md, "Per-call objects").
+  const meta: Record<string, unknown> = Object.assign({}, params?._meta);
   writeTraceMeta(meta, trace);
   if (progress !== undefined) meta.progressToken = progress;
-  const withMeta: Record<string, unknown> = { ...params };
+  const withMeta: Record<string, unknown> = Object.assign({}, params);
   withMeta._meta = meta;
   return buildJsonRpcRequest(id, method, withMeta);
 }
