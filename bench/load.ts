@@ -148,6 +148,7 @@ async function measureLevel(
   const serverCounts = await server.counts();
   if (ran.type !== 'ran') throw new Error(`unexpected reply to run: ${ran.type}`);
   const heap = await retainedHeap(server, client, level);
+  await control(server, 'close-idle');
   return {
     level,
     id,

@@ -6,7 +6,8 @@
  * validation. `POST /control/hold?count=N` makes it hold every `tools/call` answer from then on;
  * `POST /control/wait` answers with the count held once N are held, or after {@link HOLD_QUIET_MS}
  * without a new one, or at {@link HOLD_DEADLINE_MS}; `POST /control/release` sends the held
- * answers and stops holding.
+ * answers and stops holding; `POST /control/close-idle` closes every idle keep-alive socket (the
+ * runner asks after each client's level, so one client's sockets do not count against the next).
  * `node --import tsx bench/servers/modern-load.ts` (the runner forks it).
  */
 import type { ServerResponse } from 'node:http';
@@ -144,6 +145,16 @@ await serveInChild({
     }
     if (path === '/control/release') {
       sendJson(res, 200, { released: release() });
+      return;
+    }
+    if (path === '/control/close-idle') {
+      // The idle keep-alive sockets one client left: with 10,000 of them open, the next client's
+      // 10,000 connections met the process's file-descriptor limit (20,000 here) and a few dozen
+      // were reset, whichever client ran second.
+      (
+        req.socket as { server?: { closeIdleConnections?: () => void } }
+      ).server?.closeIdleConnections?.();
+      sendJson(res, 200, { closed: true });
       return;
     }
     if (path !== '/modern' || req.method !== 'POST') {
