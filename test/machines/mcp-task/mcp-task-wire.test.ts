@@ -25,7 +25,10 @@ import { useFaultServers } from '../../support/fault-suite.js';
 const { start } = useFaultServers();
 
 const CREATED = '2026-12-05T00:00:00Z';
-const REQUEST_TIMEOUT_MS = 400;
+/** Each task request's window: generous, so that only a server that never answers reaches it. */
+const REQUEST_TIMEOUT_MS = 5_000;
+/** The window of the test whose server never answers a poll. */
+const HUNG_REQUEST_TIMEOUT_MS = 1_000;
 const CALL_TOKEN = 'call-1';
 
 /** The task as each revision writes it on the wire (2025 `ttl`, 2026 `ttlMs` and `resultType`). */
@@ -72,6 +75,7 @@ function inputOf(
   revision: TaskRevision,
   progressTo: McpTaskInput['progressTo'],
   relay?: ToolCaller,
+  requestTimeoutMs = REQUEST_TIMEOUT_MS,
 ): McpTaskInput {
   return {
     revision,
@@ -97,8 +101,8 @@ function inputOf(
     },
     url: server.url,
     limits: {
-      request: { timeoutMs: REQUEST_TIMEOUT_MS, maxResponseBytes: 10_000 },
-      task: { timeoutMs: 10_000 },
+      request: { timeoutMs: requestTimeoutMs, maxResponseBytes: 10_000 },
+      task: { timeoutMs: 30_000 },
     },
     maxInputRounds: 2,
     progressToken: CALL_TOKEN,
@@ -111,13 +115,20 @@ function inputOf(
  * Runs the task to its end: its output, what its progress sink heard (`close` included), each
  * task request as `method id`, and the final snapshot's context.
  */
-async function runTask(server: FaultServer, revision: TaskRevision, relay?: ToolCaller) {
+async function runTask(
+  server: FaultServer,
+  revision: TaskRevision,
+  relay?: ToolCaller,
+  requestTimeoutMs?: number,
+) {
   const heard: (TaskProgress | 'close')[] = [];
   const sink = {
     send: (event: TaskProgress) => heard.push(event),
     close: () => heard.push('close'),
   };
-  const actor = createActor(mcpTaskMachine, { input: inputOf(server, revision, sink, relay) });
+  const actor = createActor(mcpTaskMachine, {
+    input: inputOf(server, revision, sink, relay, requestTimeoutMs),
+  });
   actor.start();
   const output = await toPromise(actor);
   const sent = server.requests.map((request) => `${request.rpc?.method} ${idOf(request)}`);
@@ -269,13 +280,18 @@ describe('a 2026-07-28 task', () => {
       'tasks/get': [() => reply.hang()],
       'tasks/cancel': [(request) => result(request, { resultType: 'complete' })],
     });
-    const { output, sent } = await runTask(server, '2026-07-28');
+    const { output, sent } = await runTask(
+      server,
+      '2026-07-28',
+      undefined,
+      HUNG_REQUEST_TIMEOUT_MS,
+    );
     expect(output).toMatchObject({
       ok: false,
       error: {
         name: 'ConnectionTaskError',
         end: 'timeout',
-        timeoutMs: REQUEST_TIMEOUT_MS,
+        timeoutMs: HUNG_REQUEST_TIMEOUT_MS,
         operation: 'tasks/get',
         status: 'working',
       },
