@@ -106,3 +106,20 @@ export function scoreCell(run: ScenarioRun): string {
     ? `pass ${score}`
     : `FAIL ${score}: ${[...run.failing.keys()].join(', ')}`;
 }
+
+/**
+ * The runner of a 2026 server-scenario script: reads the Node 24 binary and the conformance CLI
+ * from the script's arguments (`<node24> <conformance-cli>`), and runs one scenario against a URL
+ * with the script's own `extra` arguments.
+ */
+export function serverScenarioRunner(
+  script: string,
+  extra: readonly string[],
+): (url: string, scenario: string) => Promise<ScenarioRun> {
+  const [node24, cli] = process.argv.slice(2);
+  if (node24 === undefined || cli === undefined) {
+    throw new Error(`usage: ${script} <node24> <conformance-cli>`);
+  }
+  return (url, scenario) =>
+    runScenario(node24, [cli, 'server', '--url', url, '--scenario', scenario, ...extra]);
+}

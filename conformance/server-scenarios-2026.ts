@@ -10,7 +10,7 @@
  * Run it: `node --import tsx conformance/server-scenarios-2026.ts <node24> <conformance-cli>`.
  */
 import { defineMcpClientConnection, mountConnections } from '../src/connections/index.js';
-import { runScenario, type ScenarioRun, scoreCell, unexpectedChecks } from './checks.js';
+import { scoreCell, serverScenarioRunner, unexpectedChecks } from './checks.js';
 import { startV2Gateway } from './gateway-v2.js';
 import { startServer2026 } from './server-2026.js';
 
@@ -67,23 +67,7 @@ const GATEWAY_EXPECTED: Readonly<Record<string, Readonly<Record<string, string>>
   },
 };
 
-const [node24, cli] = process.argv.slice(2);
-if (node24 === undefined || cli === undefined) {
-  throw new Error('usage: server-scenarios-2026.ts <node24> <conformance-cli>');
-}
-
-function runOn(url: string, scenario: string): Promise<ScenarioRun> {
-  return runScenario(node24 as string, [
-    cli as string,
-    'server',
-    '--url',
-    url,
-    '--scenario',
-    scenario,
-    '--spec-version',
-    '2026-07-28',
-  ]);
-}
+const runOn = serverScenarioRunner('server-scenarios-2026.ts', ['--spec-version', '2026-07-28']);
 
 const upstream = await startServer2026();
 const tools = await mountConnections([

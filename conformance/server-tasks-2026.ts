@@ -13,7 +13,7 @@
  * Run it: `node --import tsx conformance/server-tasks-2026.ts <node24> <conformance-cli>`.
  */
 import { startTaskServer2026 } from '../test/fixtures/task-server-2026.js';
-import { runScenario, type ScenarioRun, scoreCell, unexpectedChecks } from './checks.js';
+import { type ScenarioRun, scoreCell, serverScenarioRunner, unexpectedChecks } from './checks.js';
 
 /**
  * The suite's tasks server scenarios (extension scenarios: `--suite all` runs them), in its order,
@@ -102,23 +102,7 @@ function unpinnedChecks(run: ScenarioRun, pinned: readonly string[]): string[] {
   ];
 }
 
-const [node24, cli] = process.argv.slice(2);
-if (node24 === undefined || cli === undefined) {
-  throw new Error('usage: server-tasks-2026.ts <node24> <conformance-cli>');
-}
-
-function runOn(url: string, scenario: string): Promise<ScenarioRun> {
-  return runScenario(node24 as string, [
-    cli as string,
-    'server',
-    '--url',
-    url,
-    '--scenario',
-    scenario,
-    '--suite',
-    'all',
-  ]);
-}
+const runOn = serverScenarioRunner('server-tasks-2026.ts', ['--suite', 'all']);
 
 const server = await startTaskServer2026();
 let unexpected = 0;
