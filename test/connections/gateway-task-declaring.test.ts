@@ -9,17 +9,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defineMcpClientConnection, mountConnections } from '../../src/connections/index.js';
 import { startV2Gateway, type V2Gateway } from '../fixtures/revision-gateways.js';
-import {
-  startTaskServer2026,
-  TASK_SERVER_REVISION,
-  TASKS_EXTENSION_ID,
-  type TaskServer2026,
-} from '../fixtures/task-server-2026.js';
+import { startTaskServer2026, type TaskServer2026 } from '../fixtures/task-server-2026.js';
+import { postFramed } from '../fixtures/task-server-2026-requests.js';
 import { expectNoOpenSockets } from '../support/leaks.js';
 
 let upstream: TaskServer2026;
 let gateway: V2Gateway;
-let nextId = 1;
 
 beforeAll(async () => {
   upstream = await startTaskServer2026();
@@ -55,35 +50,11 @@ async function post(
   params: Readonly<Record<string, unknown>>,
   capabilities: Readonly<Record<string, unknown>> = {},
 ): Promise<{ readonly status: number; readonly body: Record<string, unknown> }> {
-  const name = method === 'tools/call' ? params.name : params.taskId;
-  const response = await fetch(gateway.url, {
-    method: 'POST',
-    headers: {
-      accept: 'application/json, text/event-stream',
-      'content-type': 'application/json',
-      'mcp-protocol-version': TASK_SERVER_REVISION,
-      'mcp-method': method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': TASK_SERVER_REVISION,
-          'io.modelcontextprotocol/clientCapabilities': {
-            ...capabilities,
-            extensions: { [TASKS_EXTENSION_ID]: {} },
-          },
-          'io.modelcontextprotocol/clientInfo': { name: 'declaring-client', version: '1.0.0' },
-        },
-      },
-    }),
+  const answer = await postFramed(gateway.url, method, params, {
+    capabilities,
+    clientInfo: { name: 'declaring-client', version: '1.0.0' },
   });
-  const body = (await response.json()) as Record<string, unknown>;
-  return { status: response.status, body };
+  return { status: answer.status, body: answer.body as Record<string, unknown> };
 }
 
 describe('a gateway before the task relay, to a downstream that declares the tasks extension', () => {

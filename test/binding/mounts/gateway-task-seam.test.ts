@@ -23,10 +23,10 @@ import { createMcpHandler, McpServer as V2McpServer } from '@modelcontextprotoco
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type ServedWebHandler, serveWebHandler } from '../../fixtures/http-helpers.js';
+import { postFramed } from '../../fixtures/task-server-2026-requests.js';
 import { expectNoOpenSockets } from '../../support/leaks.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
-const REVISION = '2026-07-28';
 const CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 const SERVER_INFO = { 'io.modelcontextprotocol/serverInfo': { name: 'seam', version: '1.0.0' } };
 const AT = '2026-12-05T09:00:00.000Z';
@@ -46,7 +46,6 @@ const DONE = { content: [{ type: 'text', text: 'done' }] };
 const received: string[] = [];
 let served: ServedWebHandler;
 let handler: ReturnType<typeof createMcpHandler>;
-let nextId = 1;
 
 /** Whether a request's `_meta` client capabilities declare the extension. */
 function declaresTasks(envelope: unknown): boolean {
@@ -98,34 +97,15 @@ async function post(
   params: Record<string, unknown>,
   options: { readonly declare?: boolean; readonly mcpName?: string | null } = {},
 ): Promise<{ readonly status: number; readonly body: Record<string, unknown> }> {
-  const name = options.mcpName === undefined ? (params.name ?? params.taskId) : options.mcpName;
-  const response = await fetch(`${served.origin}/mcp`, {
-    method: 'POST',
-    headers: {
-      accept: 'application/json, text/event-stream',
-      'content-type': 'application/json',
-      'mcp-protocol-version': REVISION,
-      'mcp-method': method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': REVISION,
-          [CAPABILITIES]: options.declare === false ? {} : { extensions: { [TASKS]: {} } },
-          'io.modelcontextprotocol/clientInfo': { name: 'raw-2026-client', version: '1.0.0' },
-        },
-      },
-    }),
+  const answer = await postFramed(`${served.origin}/mcp`, method, params, {
+    ...(options.declare === undefined ? {} : { declare: options.declare }),
+    ...(options.mcpName === undefined
+      ? {}
+      : { headers: { 'mcp-name': options.mcpName ?? undefined } }),
+    clientInfo: { name: 'raw-2026-client', version: '1.0.0' },
   });
-  const body = (await response.json()) as Record<string, unknown>;
-  delete body.jsonrpc;
-  delete body.id;
-  return { status: response.status, body };
+  const { jsonrpc: _version, id: _id, ...body } = answer.body as Record<string, unknown>;
+  return { status: answer.status, body };
 }
 
 beforeAll(async () => {
