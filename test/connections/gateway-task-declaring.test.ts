@@ -7,31 +7,22 @@
  * it does for a downstream that does not declare (`gateway-tasks.test.ts`).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { defineMcpClientConnection, mountConnections } from '../../src/connections/index.js';
-import { startV2Gateway, type V2Gateway } from '../fixtures/revision-gateways.js';
-import { startTaskServer2026, type TaskServer2026 } from '../fixtures/task-server-2026.js';
+import type { V2Gateway } from '../fixtures/revision-gateways.js';
+import { startTaskGateway2026, type TaskGateway2026 } from '../fixtures/task-gateway-2026.js';
+import type { TaskServer2026 } from '../fixtures/task-server-2026.js';
 import { postFramed } from '../fixtures/task-server-2026-requests.js';
 import { expectNoOpenSockets } from '../support/leaks.js';
 
+let stack: TaskGateway2026;
 let upstream: TaskServer2026;
 let gateway: V2Gateway;
 
 beforeAll(async () => {
-  upstream = await startTaskServer2026();
-  const tools = await mountConnections(
-    [
-      defineMcpClientConnection({
-        name: 'jobs',
-        transport: { url: upstream.url, protocolVersion: '2026-07-28' },
-      }),
-    ],
-    { onSkippedTool: () => {} },
-  );
-  gateway = await startV2Gateway(tools);
+  stack = await startTaskGateway2026();
+  ({ upstream, gateway } = stack);
 });
 afterAll(async () => {
-  await gateway.close();
-  await upstream.close();
+  await stack.close();
   await expectNoOpenSockets();
 });
 beforeEach(() => {

@@ -15,30 +15,21 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { defineMcpClientConnection, mountConnections } from '../../src/connections/index.js';
-import { startV2Gateway, type V2Gateway } from '../fixtures/revision-gateways.js';
-import { startTaskServer2026, type TaskServer2026 } from '../fixtures/task-server-2026.js';
+import type { V2Gateway } from '../fixtures/revision-gateways.js';
+import { startTaskGateway2026, type TaskGateway2026 } from '../fixtures/task-gateway-2026.js';
+import type { TaskServer2026 } from '../fixtures/task-server-2026.js';
 
+let stack: TaskGateway2026;
 let upstream: TaskServer2026;
 let gateway: V2Gateway;
 const INFO = { name: 'downstream', version: '1.0.0' };
 
 beforeAll(async () => {
-  upstream = await startTaskServer2026();
-  const tools = await mountConnections(
-    [
-      defineMcpClientConnection({
-        name: 'jobs',
-        transport: { url: upstream.url, protocolVersion: '2026-07-28' },
-      }),
-    ],
-    { onSkippedTool: () => {} },
-  );
-  gateway = await startV2Gateway(tools);
+  stack = await startTaskGateway2026();
+  ({ upstream, gateway } = stack);
 });
 afterAll(async () => {
-  await gateway.close();
-  await upstream.close();
+  await stack.close();
 });
 beforeEach(() => {
   upstream.requests.length = 0;
