@@ -10,11 +10,12 @@ import type { OpenApiMethod } from './types.js';
 export function annotationsForMethod(method: OpenApiMethod, summary: unknown): ToolAnnotations {
   const title = typeof summary === 'string' && summary.trim() !== '' ? summary.trim() : undefined;
   const readOnly = method === 'GET' || method === 'HEAD';
-  return {
-    ...(title === undefined ? {} : { title }),
-    readOnlyHint: readOnly,
-    ...(readOnly ? {} : { destructiveHint: method === 'DELETE' }),
-    idempotentHint: readOnly || method === 'PUT' || method === 'DELETE',
-    openWorldHint: true,
-  };
+  // Keys in one order and no spread before a key: one hidden class for a whole document's tools.
+  const annotations: ToolAnnotations = {};
+  if (title !== undefined) annotations.title = title;
+  annotations.readOnlyHint = readOnly;
+  if (!readOnly) annotations.destructiveHint = method === 'DELETE';
+  annotations.idempotentHint = readOnly || method === 'PUT' || method === 'DELETE';
+  annotations.openWorldHint = true;
+  return annotations;
 }
