@@ -1569,6 +1569,7 @@ export default createMachine({
       "meta": {
         "operation": "tools/call"
       },
+      "entry": "announceTaskDeadline",
       "invoke": {
         "id": "driveTask",
         "src": "driveTask",

@@ -51,6 +51,16 @@ export default createMachine({
                 },
                 "stopAttempt"
               ]
+            },
+            "ATTEMPT_EXTENDED": {
+              "guard": {
+                "type": "extendsDeadline"
+              },
+              "target": "running",
+              "reenter": true,
+              "actions": {
+                "type": "extendDeadline"
+              }
             }
           },
           "after": {

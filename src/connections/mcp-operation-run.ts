@@ -92,7 +92,11 @@ export function runMcpOperation(
       span: spanPlanOf(resolved, run.request, input.protocolVersion),
       ...(run.onProgress === undefined
         ? {}
-        : { onEmitted: (event) => run.onProgress?.(event as McpProgressEvent) }),
+        : {
+            onEmitted: (event) => {
+              if (event.type === 'progress') run.onProgress?.(event as McpProgressEvent);
+            },
+          }),
     },
     resolved.machine,
     input,

@@ -105,6 +105,25 @@ export function attemptBudgetMs(request: PhaseLimits, handshake?: PhaseLimits): 
 }
 
 /**
+ * What an attempt listens to of its run's emitted events: the operation's own listener, and under
+ * a retry policy a `deadline` event (a call that became a task), which extends the policy's
+ * deadline over the attempts to the task's (decision 0046).
+ */
+function emittedListener(
+  listener: RunMachineOptions['onEmitted'],
+  extend: ((deadlineAt: number) => void) | undefined,
+): Pick<RunMachineOptions, 'onEmitted'> {
+  if (extend === undefined) return listener === undefined ? {} : { onEmitted: listener };
+  return {
+    onEmitted: (event) => {
+      const at = (event as { readonly at?: unknown }).at;
+      if (event.type === 'deadline' && typeof at === 'number') extend(at);
+      listener?.(event);
+    },
+  };
+}
+
+/**
  * Runs `machine` with `input` for one operation of a connection: once when the connection has no
  * retry policy, else under the `retry` machine. Resolves with the output of the run that
  * succeeded; rejects with the failure that ended the operation.
@@ -162,14 +181,14 @@ function runOperation<TMachine extends AnyStateMachine>(
     phase: phaseOfOperation(run.operation),
     operation: run.operation,
   };
-  const attempt = (signal: AbortSignal | undefined) =>
+  const attempt = (signal: AbortSignal | undefined, extend?: (deadlineAt: number) => void) =>
     runMachine(
       machine,
       input,
       connectionRunOptions(hooks, labels, {
         ...(signal === undefined ? {} : { signal }),
         ...(run.observe === undefined ? {} : { observe: run.observe }),
-        ...(run.onEmitted === undefined ? {} : { onEmitted: run.onEmitted }),
+        ...emittedListener(run.onEmitted, extend),
       }),
     );
   if (run.connection.attempts <= 1) return attempt(run.signal);

@@ -23,7 +23,11 @@ export function assertTimeoutMs(value: unknown, option: string): number {
   return value;
 }
 
-/** Milliseconds left before an absolute deadline, never negative. */
+/**
+ * Milliseconds left before an absolute deadline, never negative, and never past the longest delay
+ * a timer honours: Node fires a longer one after 1 ms, so a deadline beyond it (a task's backstop,
+ * a retry policy's deadline moved to it) waits the longest delay instead.
+ */
 export function remainingMs(deadlineAt: number, now: number): number {
-  return Math.max(0, deadlineAt - now);
+  return Math.min(MAX_TIMER_MS, Math.max(0, deadlineAt - now));
 }

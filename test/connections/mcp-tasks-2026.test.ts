@@ -215,10 +215,10 @@ describe('a 2026 call the server runs as a task', () => {
     expect(reports).toEqual([{ progress: 1, total: undefined, message: 'completed' }]);
   });
 
-  it("ends at the retry policy's deadline over attempts under a retry policy, typed, and cancels the task", async () => {
-    // A known limit (decision 0046): under a retry policy the call, task included, is bounded by
-    // the policy's deadline over its attempts (here 400 ms handshake + 400 ms request). The task
-    // is cancelled and the call is not sent again.
+  it("runs a task past a retry policy's deadline over attempts, to the task's own, and cancels it there", async () => {
+    // Under a retry policy the deadline over attempts is the handshake and the request window
+    // (400 + 400 ms here); a call that became a task moves it to the task's own deadline (1,200 ms
+    // and the bounds after it, decision 0046), which ends the call typed, naming the task.
     const [bounded] = await mountConnections(
       [
         defineMcpClientConnection({
@@ -226,14 +226,19 @@ describe('a 2026 call the server runs as a task', () => {
           transport: { url: server.url, protocolVersion: '2026-07-28' },
           timeoutMs: 400,
           retry: { attempts: 2 },
+          limits: { task: { timeoutMs: 1_200 } },
         }),
       ],
       { onSkippedTool: () => {} },
     ).then((mounted) => [tool('forever_job', mounted)]);
     server.requests.length = 0;
-    const result = await runTool(bounded as AnyRuntimeToolDefinition, {}, { source: 'agent' });
-    expect(result).toMatchObject({ ok: false, code: 'CONNECTION_TIMEOUT' });
-    expect(toolCauseFromResult(result)).toMatchObject({ timeoutMs: 800 });
+    const started = Date.now();
+    const cause = toolCauseFromResult(
+      await runTool(bounded as AnyRuntimeToolDefinition, {}, { source: 'agent' }),
+    );
+    expect(cause).toBeInstanceOf(ConnectionTaskError);
+    expect(cause).toMatchObject({ end: 'timeout', status: 'working', timeoutMs: 1_200 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_200);
     const methods = sequence();
     expect(methods.filter((line) => line.startsWith('tools/call'))).toEqual([
       'tools/call forever_job',

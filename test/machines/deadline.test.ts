@@ -29,6 +29,8 @@ describe('remainingMs', () => {
     [1_000, 400, 600],
     [1_000, 1_000, 0],
     [1_000, 1_500, 0],
+    [MAX_TIMER_MS + 1_000, 1_000, MAX_TIMER_MS],
+    [MAX_TIMER_MS + 1_001, 1_000, MAX_TIMER_MS],
   ])('deadline %d at %d leaves %d ms', (deadlineAt, now, left) => {
     expect(remainingMs(deadlineAt, now)).toBe(left);
   });

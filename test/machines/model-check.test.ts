@@ -207,7 +207,7 @@ const GUARDED_ROWS: Readonly<Record<string, number>> = {
   listen: 7,
   'spec-load': 2,
   'open-api-call': 4,
-  retry: 1,
+  retry: 2,
   wait: 3,
   download: 3,
 };
@@ -315,7 +315,7 @@ const SEEDED_REMOVALS: readonly {
     model: 'retry',
     row: 'attempt.running ATTEMPT_FAILED #1 [mayRetry]',
     removed: [`attempt.running{attempt=1} --${REFUSED} [mayRetry]--> backingOff{attempt=1} [none]`],
-    removedCount: 18,
+    removedCount: 19,
     added: [`attempt.running{attempt=1} --${REFUSED}--> closed [CONNECTION_NETWORK_ERROR]`],
   },
   {

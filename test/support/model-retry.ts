@@ -56,6 +56,12 @@ export const ATTEMPT_ENDINGS = {
     type: 'ATTEMPT_FAILED',
     error: new ConnectionProtocolError({ ...scope, violation: 'answered with no result' }),
   },
+  /**
+   * The attempt's call became a task whose deadline is later than the policy's: an absolute time
+   * later than any clock the model runs on (the walk's fake one starts at 0), which the timer then
+   * waits for at most its longest delay.
+   */
+  extended: { type: 'ATTEMPT_EXTENDED', deadlineAt: Date.UTC(2100, 0, 1) },
 } as const satisfies Record<string, AnyEventObject>;
 
 /**
@@ -99,6 +105,7 @@ export const retryModelOptions: ModelOptions = {
       ATTEMPT_ENDINGS.refusal,
     ],
     CANCEL: [{ type: 'CANCEL', reason: 'walk cancelled' }],
+    ATTEMPT_EXTENDED: [ATTEMPT_ENDINGS.extended],
   },
   // An attempt told to stop ends as it was told; one failure stands for every way it can.
   isPossible: (snapshot, event) =>
@@ -117,12 +124,20 @@ export function retryWalkHarness(
   definition: AnyStateMachine = retryMachine,
 ): WalkHarness & { readonly signals: AbortSignal[] } {
   let settle: { resolve(value: unknown): void; reject(error: unknown): void } | undefined;
+  let extend: ((deadlineAt: number) => void) | undefined;
   const signals: AbortSignal[] = [];
-  const runAttempt: RunAttempt = (signal) => {
+  const runAttempt: RunAttempt = (signal, extendDeadline) => {
     signals.push(signal);
+    extend = extendDeadline;
     return new Promise((resolve, reject) => {
       settle = { resolve, reject };
     });
+  };
+  const extended = async ({ event }: { event: AnyEventObject }) => {
+    await vi.advanceTimersByTimeAsync(0);
+    if (extend === undefined) throw new Error('no attempt is running');
+    extend((event as unknown as { readonly deadlineAt: number }).deadlineAt);
+    await vi.advanceTimersByTimeAsync(0);
   };
   const end = async ({ event }: { event: AnyEventObject }) => {
     // The attempt starts one microtask after its state is entered.
@@ -140,9 +155,10 @@ export function retryWalkHarness(
       input: { ...retryModelInput, runAttempt },
       beforePath: () => {
         settle = undefined;
+        extend = undefined;
         vi.setSystemTime(0);
       },
-      executors: { ATTEMPT_SUCCEEDED: end, ATTEMPT_FAILED: end },
+      executors: { ATTEMPT_SUCCEEDED: end, ATTEMPT_FAILED: end, ATTEMPT_EXTENDED: extended },
     },
   };
 }

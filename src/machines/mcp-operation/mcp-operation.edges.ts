@@ -47,8 +47,8 @@ import {
 import type {
   AbandonCause,
   McpOperationContext,
+  McpOperationEmitted,
   McpOperationEvent,
-  McpProgressEvent,
   McpToolList,
   RpcExchange,
 } from './mcp-operation.types.js';
@@ -434,8 +434,9 @@ export const sharedActions = {
     McpOperationEvent,
     ProgressReport,
     McpOperationEvent,
-    McpProgressEvent
+    McpOperationEmitted
   >((_, params) => ({ type: 'progress' as const, ...params })),
+
   // A sent request given up: teardown tells the server (`notifications/cancelled`) when
   // `isCancellableRequest` says the request is still in progress.
   abandonRequest: assignRun(({ context }, params: { cause: AbandonCause }) => ({

@@ -13,7 +13,7 @@
  * model, the diagrams and every transition record see one machine. A state reads in at most four
  * files: its region (or this file), the glossary, the guards and the actors.
  */
-import { sendTo, setup } from 'xstate';
+import { emit, sendTo, setup } from 'xstate';
 import { SESSION_REVISION, STATELESS_LOG_LEVEL } from '../../wire/index.js';
 import { readSoFar } from '../bytes-read.js';
 import { connectionFailureActions, reasonOf, type With } from '../connection-outcomes.js';
@@ -51,10 +51,10 @@ import { sseActions, sseRegion } from './mcp-operation.sse.js';
 import { statelessActions, statelessRegion } from './mcp-operation.stateless.js';
 import type {
   McpOperationContext,
+  McpOperationEmitted,
   McpOperationEvent,
   McpOperationInput,
   McpOperationOutput,
-  McpProgressEvent,
 } from './mcp-operation.types.js';
 
 const tokenOf = ({ event }: With<{ readonly output: SecretValue | undefined }>) => ({
@@ -102,7 +102,7 @@ export const mcpOperationSetup = setup({
     events: McpOperationEvent;
     input: McpOperationInput;
     output: McpOperationOutput;
-    emitted: McpProgressEvent;
+    emitted: McpOperationEmitted;
   },
   actors: makeMcpOperationActors(),
   guards: mcpOperationGuards,
@@ -131,6 +131,12 @@ export const mcpOperationSetup = setup({
     })),
     // The caller's abort reaches the task, which cancels it on the server before it ends.
     forwardCancel: sendTo('driveTask', ({ event }) => event),
+    // The run now ends by the task's backstop, not the request's window: whoever bounds it from
+    // outside (a retry policy's deadline) is told.
+    announceTaskDeadline: emit(({ context }) => ({
+      type: 'deadline' as const,
+      at: context.taskBackstopAt,
+    })),
     assignToken: assignRun((_, params: { token: SecretValue | undefined }) => ({
       token: params.token,
     })),
@@ -255,6 +261,8 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
     // deadline, and `tasks/cancel` on the caller's abort). Its outcome is the call's.
     task: {
       meta: { operation: 'tools/call' },
+      // Whoever bounds the run from outside (a retry policy's deadline) hears the task's.
+      entry: 'announceTaskDeadline',
       invoke: {
         id: 'driveTask',
         src: 'driveTask',

@@ -137,6 +137,20 @@ export interface McpOperationInput {
  */
 export type McpCallerRelay = ToolCaller;
 
+/**
+ * The run's deadline moved on: the call became a task, which the run drives until `at` at the
+ * latest (ms since the epoch: the task deadline, one request window and the cancel bound). A
+ * policy that bounds the run from outside (a connection's retry policy) extends its own deadline
+ * to it (decision 0046).
+ */
+export interface McpDeadlineEvent {
+  readonly type: 'deadline';
+  readonly at: number;
+}
+
+/** What a run emits: the upstream's progress, and a deadline that moved on. */
+export type McpOperationEmitted = McpProgressEvent | McpDeadlineEvent;
+
 /** A progress report of the upstream, as the run emits it (`notifications/progress` params). */
 export interface McpProgressEvent {
   readonly type: 'progress';

@@ -21,7 +21,10 @@ export const attemptActor = fromCallback<CancelEvent, AttemptInput, AttemptEvent
     // attempt's own.
     queueMicrotask(() => {
       if (stopped) return;
-      input.runAttempt(controller.signal).then(
+      const extend = (deadlineAt: number): void => {
+        if (!stopped && !settled) sendBack({ type: 'ATTEMPT_EXTENDED', deadlineAt });
+      };
+      input.runAttempt(controller.signal, extend).then(
         (value) => {
           settled = true;
           if (!stopped) sendBack({ type: 'ATTEMPT_SUCCEEDED', value });

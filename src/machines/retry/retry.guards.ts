@@ -14,6 +14,12 @@ export interface MayRetryParams {
   readonly deadlineAt: number;
 }
 
+/** What `extendsDeadline` is asked about: the deadline an attempt asks for, and the one in force. */
+export interface ExtendsDeadlineParams {
+  readonly deadlineAt: number;
+  readonly current: number;
+}
+
 /** Every guard of the chart, by the name the chart and the diagrams use. */
 export const retryGuards = {
   /**
@@ -29,4 +35,10 @@ export const retryGuards = {
       nominalRetryDelayMs(params.error, params.attempt),
       params.deadlineAt,
     ),
+  /**
+   * The attempt's operation may now run past the policy's deadline (its call became a task, whose
+   * own deadline is later): a deadline is only ever moved later.
+   */
+  extendsDeadline: (_: unknown, params: ExtendsDeadlineParams): boolean =>
+    params.deadlineAt > params.current,
 };

@@ -3,7 +3,8 @@
  * attempt is the operation's own machine run to its end (`attempt`); a failure that another
  * attempt may mend, and that is safe to repeat, waits in `backingOff` (the server's
  * `Retry-After`, else a jittered backoff) and tries again. One deadline covers every attempt and
- * every wait: the first attempt's start plus the operation's budget. The deadline and the
+ * every wait: the first attempt's start plus the operation's budget, moved later only when an
+ * attempt's call became a task (its own, later deadline). The deadline and the
  * caller's abort reach an attempt in flight as its `CANCEL`, and `stopping` waits, bounded, for
  * its teardown to finish, so the server still hears the cancellation.
  */
@@ -51,6 +52,10 @@ export const retrySetup = setup({
       delayMs: retryDelayMs(params.error, context.attempt, Math.random()),
     })),
     nextAttempt: assign(({ context }) => ({ attempt: context.attempt + 1 })),
+    // The attempt's operation outgrew the policy's deadline (a call that became a task).
+    extendDeadline: assign((_, params: { deadlineAt: number }) => ({
+      deadlineAt: params.deadlineAt,
+    })),
     // The outcome just decided (the deadline's timeout, the caller's reason) becomes the
     // attempt's `CANCEL`, so the attempt ends with exactly that reason.
     stopAttempt: sendTo('attempt', ({ context }) => ({
@@ -119,6 +124,22 @@ export const retryMachine = retrySetup.createMachine({
             CANCEL: {
               target: 'stopping',
               actions: [{ type: 'failCancelled', params: reasonOf }, 'stopAttempt'],
+            },
+            // Entered again, so the deadline's timer restarts from the new deadline.
+            ATTEMPT_EXTENDED: {
+              guard: {
+                type: 'extendsDeadline',
+                params: ({ context, event }) => ({
+                  deadlineAt: event.deadlineAt,
+                  current: context.deadlineAt,
+                }),
+              },
+              target: 'running',
+              reenter: true,
+              actions: {
+                type: 'extendDeadline',
+                params: ({ event }) => ({ deadlineAt: event.deadlineAt }),
+              },
             },
           },
           after: {

@@ -9,9 +9,14 @@ import type { CancelEvent, MachineResult } from '../run-machine.js';
 
 /**
  * Runs one attempt of the operation to its end: resolves with the operation's result, rejects
- * with its typed failure (for an abort of `signal`, the abort's exact reason).
+ * with its typed failure (for an abort of `signal`, the abort's exact reason). An attempt whose
+ * operation outgrows its request window (a call that became a task) calls `extend` with the
+ * absolute time it may now run until, and the policy's deadline moves there (never earlier).
  */
-export type RunAttempt = (signal: AbortSignal) => Promise<unknown>;
+export type RunAttempt = (
+  signal: AbortSignal,
+  extend: (deadlineAt: number) => void,
+) => Promise<unknown>;
 
 /** What a run of `retry` needs; built per operation by the connection layer. */
 export interface RetryInput {
@@ -40,10 +45,11 @@ export interface AttemptInput {
   readonly runAttempt: RunAttempt;
 }
 
-/** How an attempt ended, as the `attempt` actor reports it to the chart. */
+/** How an attempt ended, or that it may run longer, as the `attempt` actor reports it. */
 export type AttemptEvent =
   | { readonly type: 'ATTEMPT_SUCCEEDED'; readonly value: unknown }
-  | { readonly type: 'ATTEMPT_FAILED'; readonly error: unknown };
+  | { readonly type: 'ATTEMPT_FAILED'; readonly error: unknown }
+  | { readonly type: 'ATTEMPT_EXTENDED'; readonly deadlineAt: number };
 
 /** Events the `retry` machine accepts: the caller's abort and an attempt's end. */
 export type RetryEvent = CancelEvent | AttemptEvent;

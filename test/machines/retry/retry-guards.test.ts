@@ -54,3 +54,13 @@ describe('mayRetry', () => {
     expect(guards.mayRetry(undefined, { ...base, ...change })).toBe(expected);
   });
 });
+
+describe('extendsDeadline', () => {
+  it.each<[string, number, boolean]>([
+    ['a later deadline', 10_001, true],
+    ['the same deadline', 10_000, false],
+    ['an earlier deadline', 9_999, false],
+  ])('%s -> %s', (_label, deadlineAt, expected) => {
+    expect(guards.extendsDeadline(undefined, { deadlineAt, current: 10_000 })).toBe(expected);
+  });
+});
