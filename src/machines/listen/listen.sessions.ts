@@ -13,7 +13,6 @@ import {
   ConnectionProtocolError,
   ConnectionRequestError,
   cancelBody,
-  fetchWithoutRedirects,
   type InitializeOutcome,
   isEventStream,
   type OperationScope,
@@ -28,15 +27,10 @@ import {
   type WireSend,
 } from '../../wire/index.js';
 import { runExchange } from '../mcp-operation/mcp-operation.exchange.js';
-import {
-  buildRequestHeaders,
-  initializedMessage,
-  initializeMessage,
-  STREAMABLE_ACCEPT,
-} from '../mcp-operation/mcp-operation.messages.js';
+import { initializedMessage, initializeMessage } from '../mcp-operation/mcp-operation.messages.js';
 import { INITIALIZE_ID } from '../mcp-operation/mcp-operation.policy.js';
 import { handleServerMessage } from '../mcp-operation/mcp-operation.server-requests.js';
-import { openSseGet } from '../mcp-operation/mcp-operation.streams.js';
+import { deleteStreamableSession, openSseGet } from '../mcp-operation/mcp-operation.streams.js';
 import type { ActorBase, HeaderParts, RpcExchange } from '../mcp-operation/mcp-operation.types.js';
 import { isToolListChanged, MAX_REFUSAL_BYTES } from './listen.streams.js';
 import type { ListenStreamEvent, ListenStreamInput } from './listen.types.js';
@@ -106,14 +100,7 @@ export async function readSessionStream(
       sendBack(refusedFailure(base('notifications/initialized', session).scope, noted));
       return;
     }
-    await readStandaloneStream(
-      input,
-      session,
-      base('standalone-stream', session),
-      signal,
-      sendBack,
-      send,
-    );
+    await readStandaloneStream(input, base('standalone-stream', session), signal, sendBack, send);
   } finally {
     if (session.sessionId !== undefined)
       await deleteSession(input, base('standalone-stream', session), send);
@@ -131,7 +118,6 @@ function unofferedError(input: ListenStreamInput): Error {
 /** The session's standalone GET: `OPENED` once it streams, `CHANGED` per notification. */
 async function readStandaloneStream(
   input: ListenStreamInput,
-  _session: HeaderParts,
   streamBase: ActorBase,
   signal: AbortSignal,
   sendBack: (event: ListenStreamEvent) => void,
@@ -175,18 +161,12 @@ async function deleteSession(
   send: WireSend | undefined,
 ): Promise<void> {
   try {
-    const response = await fetchWithoutRedirects(
-      {
-        url: new URL(input.url),
-        method: 'DELETE',
-        headers: buildRequestHeaders(streamBase.headers, { accept: STREAMABLE_ACCEPT }),
-        signal: AbortSignal.timeout(SESSION_DELETE_MS),
-      },
-      streamBase.scope,
-      input.fence,
+    await deleteStreamableSession(
+      streamBase,
+      new URL(input.url),
+      AbortSignal.timeout(SESSION_DELETE_MS),
       send,
     );
-    cancelBody(response);
   } catch {
     // The server ends an idle session itself; the stream is over either way.
   }

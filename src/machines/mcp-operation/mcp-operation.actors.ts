@@ -8,13 +8,7 @@
  * answer the server in `mcp-operation.server-requests.ts`.
  */
 import { fromCallback, fromPromise } from 'xstate';
-import {
-  cancelBody,
-  fetchWithoutRedirects,
-  SESSION_REVISION,
-  STATELESS_REVISION,
-  type WireSend,
-} from '../../wire/index.js';
+import { SESSION_REVISION, STATELESS_REVISION, type WireSend } from '../../wire/index.js';
 import { DEFAULT_TASK_TIMEOUT_MS } from '../../wire/mcp/tasks.js';
 import { bytesReadCounter } from '../bytes-read.js';
 import { makeResolveCredentials, type TokenResolver } from '../credentials.js';
@@ -22,15 +16,12 @@ import { makeMcpTaskActors } from '../mcp-task/mcp-task.actors.js';
 import { mcpTaskMachine } from '../mcp-task/mcp-task.machine.js';
 import type { McpTaskInput, TaskProgress } from '../mcp-task/mcp-task.types.js';
 import { type ByteReporter, type ExchangeInput, runExchange } from './mcp-operation.exchange.js';
-import {
-  buildRequestHeaders,
-  requestProgressToken,
-  STREAMABLE_ACCEPT,
-} from './mcp-operation.messages.js';
+import { requestProgressToken } from './mcp-operation.messages.js';
 import { runScopeOf } from './mcp-operation.policy.js';
 import { type AnswerInputInput, answerInputRequests } from './mcp-operation.server-requests.js';
 import {
   type CallerStreamInput,
+  deleteStreamableSession,
   type LegacyStreamInput,
   readCallerStream,
   readLegacyStream,
@@ -224,15 +215,8 @@ export function makeMcpOperationActors(deps: McpOperationDependencies = {}) {
     ),
 
     /** Ends a stateful Streamable HTTP session with `DELETE`; any answer is accepted (405 too). */
-    deleteSession: fromPromise<void, DeleteSessionInput>(async ({ input, signal }) => {
-      const headers = buildRequestHeaders(input.base.headers, { accept: STREAMABLE_ACCEPT });
-      const response = await fetchWithoutRedirects(
-        { url: new URL(input.url), method: 'DELETE', headers, signal },
-        input.base.scope,
-        input.base.fence,
-        send,
-      );
-      cancelBody(response);
-    }),
+    deleteSession: fromPromise<void, DeleteSessionInput>(({ input, signal }) =>
+      deleteStreamableSession(input.base, new URL(input.url), signal, send),
+    ),
   };
 }

@@ -14,7 +14,7 @@ import {
   type WireSend,
 } from '../../wire/index.js';
 import { type BytesReadCounter, bytesReadCounter } from '../bytes-read.js';
-import { buildRequestHeaders, SSE_ACCEPT } from './mcp-operation.messages.js';
+import { buildRequestHeaders, SSE_ACCEPT, STREAMABLE_ACCEPT } from './mcp-operation.messages.js';
 import { progressOf } from './mcp-operation.policy.js';
 import { handleServerMessage, isServerMessage } from './mcp-operation.server-requests.js';
 import type { ActorBase, McpOperationEvent } from './mcp-operation.types.js';
@@ -93,6 +93,26 @@ export function openSseGet(
     base.fence,
     send,
   );
+}
+
+/**
+ * Ends a stateful Streamable HTTP session with `DELETE`, fenced, with the run's headers; any answer
+ * is accepted (405 too), its body released. Rejects as the wire does.
+ */
+export async function deleteStreamableSession(
+  base: ActorBase,
+  url: URL,
+  signal: AbortSignal,
+  send: WireSend | undefined,
+): Promise<void> {
+  const headers = buildRequestHeaders(base.headers, { accept: STREAMABLE_ACCEPT });
+  const response = await fetchWithoutRedirects(
+    { url, method: 'DELETE', headers, signal },
+    base.scope,
+    base.fence,
+    send,
+  );
+  cancelBody(response);
 }
 
 /**
