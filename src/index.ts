@@ -49,6 +49,7 @@ export {
   ConnectionProtocolError,
   ConnectionRequestError,
   ConnectionResponseTooLargeError,
+  ConnectionTaskCreatedError,
   ConnectionTaskError,
   ConnectionTimeoutError,
   ConnectionToolNameCollisionError,

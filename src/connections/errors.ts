@@ -20,6 +20,7 @@ export {
   ConnectionProtocolError,
   ConnectionRequestError,
   ConnectionResponseTooLargeError,
+  ConnectionTaskCreatedError,
   ConnectionTaskError,
   ConnectionTimeoutError,
   ConnectionUrlError,

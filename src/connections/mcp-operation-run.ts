@@ -111,8 +111,8 @@ function spanPlanOf(
 ): OperationSpanPlan {
   const settled =
     protocolVersion === undefined || protocolVersion === 'auto' ? {} : { protocolVersion };
-  if (request.method === 'tools/list') {
-    return { kind: 'mcp', method: 'tools/list', server: resolved.url, ...settled };
+  if (request.method !== 'tools/call') {
+    return { kind: 'mcp', method: request.method, server: resolved.url, ...settled };
   }
   return {
     kind: 'mcp',

@@ -16,6 +16,7 @@ import {
   TOOL_NAME_PATTERN,
   type ToolAnnotations,
 } from '../binding/index.js';
+import { MCP_TASK_REQUESTS } from '../binding/kernel/mcp-protocols.js';
 import type { CallToolResult, Tool } from '../binding/kernel/mcp-types.js';
 import { isRecord } from '../binding/kernel/type-guards.js';
 import type {
@@ -36,6 +37,7 @@ import {
   unwrapMcpResult,
   upstreamToolError,
 } from './mcp-result.js';
+import { taskRequesterOf } from './mcp-task-relay.js';
 import { isRepeatableTool } from './run-operation.js';
 import { recordMountedToolCost } from './tool-cost.js';
 import { inputValidatorOf } from './tool-schema.js';
@@ -95,7 +97,7 @@ function buildTool(
   // The server's own name, which every request sends; the mounted one may carry a prefix.
   const name = tool.name;
   const repeatable = isRepeatableTool(tool.annotations);
-  return defineRuntimeTool({
+  const definition = defineRuntimeTool({
     name: resolved.prefix === undefined ? name : prefixedToolName(resolved.prefix, name),
     description: tool.description ?? `External MCP tool "${name}"`,
     identity: { serviceName: resolved.name, action: name, method: 'POST' },
@@ -160,6 +162,10 @@ function buildTool(
     },
     ...(output === undefined ? {} : { outputJsonSchema: output.jsonSchema }),
     ...annotationsOf(tool),
+  });
+  // A gateway whose client takes tasks relays this tool's upstream tasks through its requester.
+  return Object.assign(definition, {
+    [MCP_TASK_REQUESTS]: taskRequesterOf(connection, resolved, observe),
   });
 }
 

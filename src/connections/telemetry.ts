@@ -64,7 +64,7 @@ export interface ConnectionTelemetry {
 export type OperationSpanPlan =
   | {
       readonly kind: 'mcp';
-      readonly method: 'tools/list' | 'tools/call';
+      readonly method: 'tools/list' | 'tools/call' | 'tasks/get' | 'tasks/update' | 'tasks/cancel';
       /** The tool a `tools/call` names, as the server lists it. */
       readonly tool?: string;
       readonly arguments?: unknown;

@@ -39,7 +39,12 @@ export {
   isRetryableNetworkFailure,
   type NetworkFailure,
 } from './errors/network-error.js';
-export { ConnectionTaskError, type TaskEnd, type TaskErrorFields } from './errors/task-error.js';
+export {
+  ConnectionTaskCreatedError,
+  ConnectionTaskError,
+  type TaskEnd,
+  type TaskErrorFields,
+} from './errors/task-error.js';
 export { streamFailureIn } from './errors/wire-failure.js';
 export { type ConnectionTls, connectionSend, parseProxyOption } from './http/dispatchers.js';
 export { fetchWithoutRedirects } from './http/fetch-guarded.js';

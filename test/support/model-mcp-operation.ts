@@ -432,6 +432,7 @@ const samplingCaller: McpCallerRelay = {
   takesLogs: false,
   defersInput: false,
   answered: undefined,
+  acceptsTasks: false,
 };
 
 /** The call of a connection told to speak Streamable HTTP, relaying to a caller that can sample. */
@@ -456,13 +457,17 @@ export const mcpStatelessModelOptions: ModelOptions = {
   input: mcpStatelessModelInput,
 };
 
-/** A caller that answers by a retry of the whole call (a gateway's 2026 client), bringing answers. */
+/**
+ * A caller that answers by a retry of the whole call (a gateway's 2026 client), bringing answers,
+ * and takes an upstream's task itself (its client declared the tasks extension).
+ */
 const deferringCaller: McpCallerRelay = {
   capabilities: { elicitation: {} },
   request: async () => ({ result: {} }),
   log: async () => {},
   takesLogs: false,
   defersInput: true,
+  acceptsTasks: true,
   answered: { inputResponses: { confirm: { action: 'accept' } }, requestState: 's-1' },
 };
 

@@ -96,6 +96,12 @@ export interface ToolCallerHandler {
   readonly defersInput?: boolean;
   /** The answers this attempt brings to the questions an earlier attempt ended with. */
   readonly answered?: ToolCallerAnswered;
+  /**
+   * The caller takes a task as the call's answer (a gateway in front of an MCP 2026-07-28 client
+   * that declared the tasks extension): a call its upstream runs as a task ends with the task (a
+   * failure carrying it) instead of being driven to its end here; the caller polls it itself.
+   */
+  readonly acceptsTasks?: boolean;
 }
 
 /** The handler context's `ctx.caller`: always present, answering nothing when nobody listens. */
@@ -122,6 +128,8 @@ export interface ToolCaller {
   readonly defersInput: boolean;
   /** The answers this attempt brings, when it is such a retry. */
   readonly answered: ToolCallerAnswered | undefined;
+  /** The caller takes an upstream's task as the call's answer ({@link ToolCallerHandler}). */
+  readonly acceptsTasks: boolean;
 }
 
 /** JSON-RPC "method not found": the answer to a method the caller never declared. */
@@ -179,6 +187,7 @@ export const NO_CALLER: ToolCaller = Object.freeze({
   takesLogs: false,
   defersInput: false,
   answered: undefined,
+  acceptsTasks: false,
 });
 
 /**
@@ -209,9 +218,11 @@ export function toolCallerOf(
   const deliver = handler.log?.bind(handler);
   const defersInput = handler.defersInput === true;
   const answered = handler.answered;
+  const acceptsTasks = handler.acceptsTasks === true;
   if (
     deliver === undefined &&
     !defersInput &&
+    !acceptsTasks &&
     answered === undefined &&
     (send === undefined || Object.keys(capabilities).length === 0)
   ) {
@@ -241,5 +252,6 @@ export function toolCallerOf(
     takesLogs: deliver !== undefined,
     defersInput,
     answered,
+    acceptsTasks,
   };
 }

@@ -81,6 +81,26 @@ function containedProgressReporter(send: ToolProgressReporter | undefined): Tool
 }
 
 /**
+ * The context of one call as hooks and the handler see it: the host's fields, then the framework's
+ * (`signal`, `source`, `reportProgress`, `caller`, `toolCallId`) over them. Also what a gateway
+ * resolves credentials for when it forwards a relayed task's requests (as the call's were).
+ */
+export function toolCallContextOf(
+  options: Pick<RunToolOptions, 'context' | 'source' | 'reportProgress' | 'caller' | 'toolCallId'>,
+  signal: AbortSignal,
+): RuntimeToolCallContext {
+  // Host fields first, framework fields over them: `Object.assign`, not a spread followed by keys
+  // (docs/architecture.md, "Per-call objects").
+  return Object.assign({}, options.context, {
+    signal,
+    source: options.source,
+    reportProgress: containedProgressReporter(options.reportProgress),
+    caller: toolCallerOf(options.caller, signal),
+    ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
+  });
+}
+
+/**
  * Runs one call of `definition` with `rawArgs` and returns its {@link ToolResult}; it never
  * rejects. A handler that throws the caller's `signal.reason` yields `CANCELLED` (499), whose
  * retained cause is that exact reason.
@@ -95,15 +115,7 @@ export async function runTool(
   const { hooks, lifecycle } = options;
   // A signal per call: a shared never-aborting one would collect a listener per concurrent run.
   const signal = options.signal ?? new AbortController().signal;
-  // Host fields first, framework fields over them: `Object.assign`, not a spread followed by keys
-  // (docs/architecture.md, "Per-call objects").
-  const context: RuntimeToolCallContext = Object.assign({}, options.context, {
-    signal,
-    source: options.source,
-    reportProgress: containedProgressReporter(options.reportProgress),
-    caller: toolCallerOf(options.caller, signal),
-    ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
-  });
+  const context = toolCallContextOf(options, signal);
 
   let args = rawArgs;
   let replacedArgs = false;

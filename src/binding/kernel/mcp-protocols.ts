@@ -103,3 +103,96 @@ export function mcpRequiredCapabilitiesOf(
 ): Readonly<Record<string, unknown>> | undefined {
   return presentedBy(cause, MCP_REQUIRED_CAPABILITIES, isPlainObject);
 }
+
+/** The tasks extension of MCP 2026-07-28 (SEP-2663), as clients and servers declare it. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/**
+ * A task an upstream created for a call whose caller takes the task itself (a gateway in front of
+ * a client that declared the tasks extension): the creating answer's fields, as the upstream
+ * wrote them (2026-07-28 names).
+ */
+export interface McpCreatedTask {
+  /** The upstream's id of the task. */
+  readonly taskId: string;
+  /** Where the task stands (`working`, `input_required`, ...). */
+  readonly status: string;
+  /** The upstream's words on the status, when it sent any. */
+  readonly statusMessage?: string;
+  /** ISO 8601, on the upstream's clock. */
+  readonly createdAt: string;
+  /** ISO 8601, on the upstream's clock. */
+  readonly lastUpdatedAt: string;
+  /** How long the upstream keeps the task, in ms; `null` for unlimited. */
+  readonly ttlMs: number | null;
+  /** The upstream's suggested poll interval, in ms, when it sent one. */
+  readonly pollIntervalMs?: number;
+}
+
+/**
+ * The symbol under which a failure carries the task its upstream created for a caller that takes
+ * tasks itself (`ToolCallerHandler.acceptsTasks`). A registered symbol, like
+ * {@link MCP_INPUT_REQUIRED}; only `mountMcp` reads it, and answers with a task of its own.
+ */
+export const MCP_TASK_CREATED: unique symbol = brandSymbol('mcpTaskCreated') as never;
+
+/** A failure that carries the task its upstream created. */
+export interface McpTaskCreating {
+  /** The task as the upstream described it; must not throw. */
+  [MCP_TASK_CREATED](): McpCreatedTask;
+}
+
+/** The task a failure's cause carries, or `undefined` when it carries none. */
+export function mcpCreatedTaskOf(cause: unknown): McpCreatedTask | undefined {
+  return presentedBy(
+    cause,
+    MCP_TASK_CREATED,
+    (value): value is McpCreatedTask =>
+      isPlainObject(value) && typeof value.taskId === 'string' && value.taskId !== '',
+  );
+}
+
+/** One `tasks/*` request a gateway forwards for its client, with the upstream's task id. */
+export type McpTaskRelayRequest =
+  | { readonly method: 'tasks/get' | 'tasks/cancel'; readonly taskId: string }
+  | {
+      readonly method: 'tasks/update';
+      readonly taskId: string;
+      /** The client's answers, by the keys the upstream gave its questions. */
+      readonly inputResponses: Readonly<Record<string, unknown>>;
+    };
+
+/**
+ * How a tool whose calls may become upstream tasks sends the `tasks/*` requests of such a task: a
+ * `tasks/get` answer as the upstream wrote it (checked; its `_meta` left out), `{}` for an
+ * acknowledgement. A failure is a connection error; an upstream's JSON-RPC error keeps its code.
+ */
+export interface McpTaskRequester {
+  /** Sends one request under the connection's credentials, resolved for `context`. */
+  send(
+    request: McpTaskRelayRequest,
+    options: {
+      readonly signal: AbortSignal;
+      readonly context: Readonly<Record<string, unknown>>;
+    },
+  ): Promise<Readonly<Record<string, unknown>>>;
+  /** How long the connection waits for one of its tasks (`limits.task.timeoutMs`). */
+  readonly taskTimeoutMs: number;
+}
+
+/**
+ * The symbol under which a tool definition (an MCP connection's) carries its
+ * {@link McpTaskRequester}. A registered symbol; only `mountMcp` reads it, to relay tasks.
+ */
+export const MCP_TASK_REQUESTS: unique symbol = brandSymbol('mcpTaskRequests') as never;
+
+/** The task requester a tool definition carries, or `undefined` when its calls never hand tasks back. */
+export function mcpTaskRequesterOf(definition: unknown): McpTaskRequester | undefined {
+  if (typeof definition !== 'object' || definition === null) return undefined;
+  const requester = (definition as Record<symbol, unknown>)[MCP_TASK_REQUESTS];
+  if (typeof requester !== 'object' || requester === null) return undefined;
+  const { send, taskTimeoutMs } = requester as Partial<McpTaskRequester>;
+  return typeof send === 'function' && typeof taskTimeoutMs === 'number'
+    ? (requester as McpTaskRequester)
+    : undefined;
+}

@@ -43,8 +43,24 @@ interface SealedState {
   readonly upstream: string | undefined;
 }
 
+/** What a gateway's task id seals: whose task it is, and the upstream's own id (decision 0050). */
+export interface SealedTaskId {
+  /** The mounted tool whose call created the task (and so its connection). */
+  readonly tool: string;
+  /** The upstream's id of the task. */
+  readonly upstream: string;
+  /** The downstream client it was minted for (`authInfo.clientId`), when the host authenticates. */
+  readonly owner: string | undefined;
+  /** When the id stops being honoured, in ms since the epoch. */
+  readonly expiresAt: number;
+}
+
 /** The seal and open pair behind a {@link GatewayRequestState}. */
 export interface GatewayStateCodec {
+  /** Seals a relayed task's id (`gt1.<body>.<tag>`), with the same key as the states. */
+  sealTask(task: SealedTaskId): string;
+  /** What a valid, unexpired task id seals, or `undefined` for any other string. */
+  openTask(id: string): SealedTaskId | undefined;
   /** Seals the upstream's state for a retry of `tool` with `args`. */
   mint(tool: string, args: unknown, upstream: string | undefined): string;
   /** The upstream's state a valid `state` holds for `tool` and `args`, or `false` when it is not. */
@@ -56,6 +72,8 @@ export interface GatewayStateCodec {
 }
 
 const VERSION = 'g1';
+/** The prefix of a gateway's task ids, distinct from its states' so neither opens as the other. */
+const TASK_VERSION = 'gt1';
 const DEFAULT_TTL_SECONDS = 600;
 const codecs = new WeakMap<GatewayRequestState, GatewayStateCodec>();
 /** The same codecs by their `verify` function: what a v2 server keeps of its option. */
@@ -75,21 +93,34 @@ export function createGatewayRequestState(
   if (key.length < 16)
     throw new TypeError('createGatewayRequestState: the key needs 16 bytes or more');
   const ttlSeconds = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
-  const mac = (body: string) => createHmac('sha256', key).update(`${VERSION}.${body}`).digest();
-
-  const unseal = (state: string): (SealedState & { readonly exp: number }) | undefined => {
-    const [version, body, tag] = state.split('.');
-    if (version !== VERSION || body === undefined || tag === undefined) return undefined;
-    const expected = mac(body);
-    const given = Buffer.from(tag, 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-    let payload: unknown;
+  const mac = (version: string, body: string) =>
+    createHmac('sha256', key).update(`${version}.${body}`).digest();
+  const seal = (version: string, payload: Readonly<Record<string, unknown>>) => {
+    const body = base64url(JSON.stringify(payload));
+    return `${version}.${body}.${base64url(mac(version, body))}`;
+  };
+  /** The payload `sealed` carries under `version` when its tag is this key's, else `undefined`. */
+  const opened = (sealed: string, version: string): Record<string, unknown> | undefined => {
+    const [given, body, tag, extra] = sealed.split('.');
+    if (given !== version || body === undefined || tag === undefined || extra !== undefined) {
+      return undefined;
+    }
+    const expected = mac(version, body);
+    const tagBytes = Buffer.from(tag, 'base64url');
+    if (tagBytes.length !== expected.length || !timingSafeEqual(tagBytes, expected)) {
+      return undefined;
+    }
     try {
-      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+      const payload: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+      return isRecord(payload) ? payload : undefined;
     } catch {
       return undefined;
     }
-    if (!isRecord(payload) || typeof payload.t !== 'string' || typeof payload.a !== 'string') {
+  };
+
+  const unseal = (state: string): (SealedState & { readonly exp: number }) | undefined => {
+    const payload = opened(state, VERSION);
+    if (payload === undefined || typeof payload.t !== 'string' || typeof payload.a !== 'string') {
       return undefined;
     }
     if (typeof payload.e !== 'number' || payload.e * 1000 < Date.now()) return undefined;
@@ -105,8 +136,7 @@ export function createGatewayRequestState(
         e: Math.floor(Date.now() / 1000) + ttlSeconds,
       };
       if (upstream !== undefined) payload.u = upstream;
-      const body = base64url(JSON.stringify(payload));
-      return `${VERSION}.${body}.${base64url(mac(body))}`;
+      return seal(VERSION, payload);
     },
     open(state, tool, args) {
       const sealed = unseal(state);
@@ -114,6 +144,24 @@ export function createGatewayRequestState(
         return false;
       }
       return { upstream: sealed.upstream };
+    },
+    sealTask(task) {
+      const payload: Record<string, unknown> = {
+        t: task.tool,
+        u: task.upstream,
+        x: task.expiresAt,
+      };
+      if (task.owner !== undefined) payload.o = task.owner;
+      return seal(TASK_VERSION, payload);
+    },
+    openTask(id) {
+      const payload = opened(id, TASK_VERSION);
+      if (payload === undefined) return undefined;
+      const { t: tool, u: upstream, x: expiresAt, o: owner } = payload;
+      if (typeof tool !== 'string' || typeof upstream !== 'string') return undefined;
+      if (typeof expiresAt !== 'number' || expiresAt < Date.now()) return undefined;
+      if (owner !== undefined && typeof owner !== 'string') return undefined;
+      return { tool, upstream, owner, expiresAt };
     },
   };
   const requestState: GatewayRequestState = {

@@ -77,6 +77,8 @@ export interface McpHandlerRequest {
   readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
   /** A retry's `requestState` (2026), exactly as the client sent it. */
   readonly requestState: string | undefined;
+  /** The authenticated client (`authInfo.clientId`), when the host authenticates requests. */
+  readonly owner: string | undefined;
   /** Sends a notification related to this request. */
   notify(notification: McpNotification): Promise<void>;
   /** Logs to the client; the SDK applies the level the client asked for. */
@@ -132,6 +134,17 @@ export function clientErrorOf(error: unknown): ToolCallerError | undefined {
   return data === undefined ? { code, message } : { code, message, data };
 }
 
+/**
+ * Who a request comes from, when the host authenticates it: `authInfo.clientId` (v2 SDK
+ * `ctx.http.authInfo`, v1 SDK `extra.authInfo`).
+ */
+export function requestOwnerOf(extra: unknown): string | undefined {
+  if (!isRecord(extra)) return undefined;
+  const http = isRecord(extra.http) ? extra.http : extra;
+  const authInfo = isRecord(http.authInfo) ? http.authInfo : undefined;
+  return typeof authInfo?.clientId === 'string' ? authInfo.clientId : undefined;
+}
+
 /** Sends `request` through an SDK's send function and reads the answer as the client wrote it. */
 async function answerOf(sending: Promise<unknown>, signal: AbortSignal): Promise<McpClientAnswer> {
   try {
@@ -145,7 +158,11 @@ async function answerOf(sending: Promise<unknown>, signal: AbortSignal): Promise
 }
 
 /** The request a v2 SDK context describes (`ctx.mcpReq`). */
-function fromV2Context(server: McpToolServer, mcpReq: Loose): McpHandlerRequest {
+function fromV2Context(
+  server: McpToolServer,
+  mcpReq: Loose,
+  owner: string | undefined,
+): McpHandlerRequest {
   const envelope = isRecord(mcpReq.envelope) ? mcpReq.envelope : undefined;
   const stateless = envelope?.[PROTOCOL_VERSION] !== undefined;
   const state = mcpReq.requestState;
@@ -167,6 +184,7 @@ function fromV2Context(server: McpToolServer, mcpReq: Loose): McpHandlerRequest 
     // A value some other verify hook decoded is no state the gateway minted: kept so it fails.
     requestState:
       requestState === undefined || typeof requestState === 'string' ? requestState : '',
+    owner,
     notify: async (notification) => {
       await notify({ method: notification.method, params: { ...notification.params } });
     },
@@ -198,6 +216,7 @@ function fromV1Extra(server: McpToolServer, extra: Loose): McpHandlerRequest {
     clientCapabilities: server.server.getClientCapabilities(),
     inputResponses: undefined,
     requestState: undefined,
+    owner: requestOwnerOf(extra),
     notify: async (notification) => {
       await sendNotification({ method: notification.method, params: { ...notification.params } });
     },
@@ -222,7 +241,7 @@ function fromV1Extra(server: McpToolServer, extra: Loose): McpHandlerRequest {
  */
 export function mcpHandlerRequestOf(server: McpToolServer, extra: unknown): McpHandlerRequest {
   if (!isRecord(extra)) throw new TypeError('the MCP server passed its tool handler no context');
-  if (isRecord(extra.mcpReq)) return fromV2Context(server, extra.mcpReq);
+  if (isRecord(extra.mcpReq)) return fromV2Context(server, extra.mcpReq, requestOwnerOf(extra));
   if (typeof extra.sendNotification === 'function' && extra.signal instanceof AbortSignal) {
     return fromV1Extra(server, extra);
   }

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { type ResultBudget, withResultBudget } from '../contract/budgeted-tool.js';
 import type { ToolCallerAnswered, ToolCallerHandler, ToolLogMessage } from '../contract/caller.js';
 import type { ToolCallHooks, ToolLifecycle } from '../contract/hooks.js';
-import { runTool } from '../contract/run-tool.js';
+import { runTool, toolCallContextOf } from '../contract/run-tool.js';
 import type { AnyRuntimeToolDefinition, ToolProgressReporter } from '../contract/runtime-tool.js';
 import {
   type ToolFailure,
@@ -18,9 +18,11 @@ import {
 import type { JsonSchemaObject } from '../contract/zod-schema.js';
 import { AppError } from '../kernel/app-error.js';
 import {
+  mcpCreatedTaskOf,
   mcpErrorPresentationOf,
   mcpInputRequestOf,
   mcpRequiredCapabilitiesOf,
+  mcpTaskRequesterOf,
 } from '../kernel/mcp-protocols.js';
 import type { CallToolResult, McpCallPresentation } from '../kernel/mcp-types.js';
 import { inRemoteContext } from '../kernel/otel-api.js';
@@ -31,6 +33,7 @@ import {
   type GatewayStateCodec,
   gatewayStateCodecOf,
 } from './gateway-state.js';
+import { createTaskRelay, type TaskRelay } from './gateway-tasks.js';
 import { followCatalog, isToolCatalogSource, type MountableTools } from './live-tools.js';
 import {
   type McpHandlerRequest,
@@ -98,6 +101,25 @@ export function mountMcp(
 ): void {
   // Undefined on a server with no state seam: the mount then mints no state and accepts none.
   const states = gatewayStateCodecOf(server, options.requestState);
+  const toolsOf = () =>
+    budgetedTools(
+      isToolCatalogSource(runtimeTools) ? runtimeTools.tools() : runtimeTools,
+      options.resultBudget,
+    );
+  // Upstream tasks are relayed to the clients that declare the extension (decision 0050).
+  const tasks =
+    states === undefined
+      ? undefined
+      : createTaskRelay(
+          server,
+          states,
+          {
+            definitionOf: (name) => toolsOf().find((definition) => definition.name === name),
+            contextOf: (signal) =>
+              toolCallContextOf({ context: options.context, source: 'mcp' }, signal),
+          },
+          toolsOf().some((definition) => mcpTaskRequesterOf(definition) !== undefined),
+        );
   const surfaceOf = (tools: readonly AnyRuntimeToolDefinition[]) =>
     registrationsOf(
       catalogToolsOf(budgetedTools(tools, options.resultBudget), 'MCP', options.catalog),
@@ -106,7 +128,7 @@ export function mountMcp(
     server.registerTool(
       registration.definition.name,
       registration.config,
-      toolHandler(server, registration, states, options),
+      toolHandler(server, registration, { states, tasks }, options),
     );
   if (!isToolCatalogSource(runtimeTools)) {
     for (const registration of surfaceOf(runtimeTools)) register(registration);
@@ -119,7 +141,7 @@ export function mountMcp(
 function toolHandler(
   server: McpToolServer,
   registration: Registration,
-  states: GatewayStateCodec | undefined,
+  { states, tasks }: { states: GatewayStateCodec | undefined; tasks: TaskRelay | undefined },
   options: McpMountOptions,
 ) {
   const { definition, outputJsonSchema } = registration;
@@ -131,6 +153,8 @@ function toolHandler(
     const reportProgress = mcpProgressSender(request);
     // A catalog's call_tool runs the tool it names exactly as if that tool were mounted here.
     const call = catalogCallOf(definition, args);
+    // A client that declared the tasks extension takes the upstream's task itself.
+    const requester = tasks?.requesterFor(call.definition, request, outputJsonSchema !== undefined);
     // The client's trace continues through the tool: its upstream calls' spans are children.
     const result = await inRemoteContext(request.meta, () =>
       runTool(call.definition, call.args, {
@@ -141,13 +165,21 @@ function toolHandler(
         hooks,
         lifecycle,
         transport: 'MCP',
-        caller: mcpCallerOf(request, answered),
+        caller: mcpCallerOf(request, answered, requester !== undefined),
         ...(reportProgress === undefined ? {} : { reportProgress }),
       }),
     );
     // The upstream needs a capability this 2026 client never declared: refuse it alike (-32021).
     const refusal = request.stateless ? missingCapabilityRefusal(result, request) : undefined;
     if (refusal !== undefined) return refusal;
+    // The upstream runs the call as a task: the client gets it, under the gateway's sealed id.
+    const created =
+      requester === undefined || result.ok
+        ? undefined
+        : mcpCreatedTaskOf(toolCauseFromResult(result));
+    if (created !== undefined && tasks !== undefined && requester !== undefined) {
+      return tasks.answer(created, call.definition.name, request, requester);
+    }
     // The upstream asks a 2026 client something: answer `input_required`, its state wrapped.
     const asked = result.ok ? undefined : mcpInputRequestOf(toolCauseFromResult(result));
     if (asked !== undefined) {
@@ -264,9 +296,11 @@ const UNBOUNDED_BY_SDK_MS = MAX_TIMER_MS;
 function mcpCallerOf(
   request: McpHandlerRequest,
   answered: ToolCallerAnswered | undefined,
+  acceptsTasks: boolean,
 ): ToolCallerHandler {
   const { send } = request;
   return {
+    ...(acceptsTasks ? { acceptsTasks: true } : {}),
     // As the client declared them; the runner keeps only sampling, elicitation and roots.
     capabilities: isRecord(request.clientCapabilities) ? request.clientCapabilities : {},
     // A 2026 client answers by sending the call again: the upstream's questions end this attempt.

@@ -178,6 +178,7 @@ function callerHandlerOf(ctx: RuntimeToolHandlerContext): ToolCallerHandler {
     ...(caller.takesLogs ? { log: (message) => caller.log(message) } : {}),
     ...(caller.defersInput ? { defersInput: true } : {}),
     ...(caller.answered === undefined ? {} : { answered: caller.answered }),
+    ...(caller.acceptsTasks ? { acceptsTasks: true } : {}),
   };
 }
 

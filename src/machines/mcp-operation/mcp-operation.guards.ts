@@ -42,6 +42,11 @@ export interface InputRoundParams extends ExchangeParams {
   readonly defers: boolean;
 }
 
+/** An exchange, and whether the caller takes a created task itself. */
+export interface TaskHandBackParams extends ExchangeParams {
+  readonly handsBack: boolean;
+}
+
 /** An exchange, and whether the run still probes (`auto`, holding no revision yet). */
 export interface ProbeParams extends ExchangeParams {
   readonly probing: boolean;
@@ -280,6 +285,13 @@ export const mcpOperationGuards = {
 
   /** The exchange carried the awaited JSON-RPC response. */
   isResponse: (_: unknown, { exchange }: ExchangeParams): boolean => exchange.kind === 'response',
+  /**
+   * The server runs the call as a task, and the caller takes tasks itself (a gateway whose client
+   * declared the tasks extension): the run ends with the task (decision 0050). Before
+   * `createsTask`.
+   */
+  handsTaskBack: (_: unknown, { exchange, handsBack }: TaskHandBackParams): boolean =>
+    handsBack && exchange.kind === 'response' && exchange.task !== undefined,
   /** The server runs the call as a task: `mcpTask` drives it to its end (decision 0042). */
   createsTask: (_: unknown, { exchange }: ExchangeParams): boolean =>
     exchange.kind === 'response' && exchange.task !== undefined,

@@ -201,6 +201,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       abandoned: undefined,
       inputRound: 0,
       defersInput: input.relay?.defersInput === true,
+      handsTaskBack: input.relay?.acceptsTasks === true,
       // A retry that brings answers sends them, with the server's state, on its first request.
       inputRequired: answeredState(input.relay?.answered),
       inputResponses: input.relay?.answered?.inputResponses,

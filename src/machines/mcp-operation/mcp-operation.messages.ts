@@ -134,9 +134,10 @@ export function statelessRequestMessage(
   answered?: AnsweredInput,
 ): JsonRpcRequest {
   const { method, params } = requestEnvelope(request, cursor);
-  // A call may become a task: the tasks extension is declared on it, and the server decides.
+  // A call may become a task: the tasks extension is declared on it, and the server decides; a
+  // `tasks/*` request must declare it too.
   const meta = statelessMeta(
-    method === 'tools/call'
+    method !== 'tools/list'
       ? withTasksExtension(declaredCapabilities(envelope.capabilities))
       : declaredCapabilities(envelope.capabilities),
     envelope.trace,
@@ -205,9 +206,13 @@ export interface AnsweredInput {
   readonly requestState: string | undefined;
 }
 
-/** The tool a request names, for the `Mcp-Name` header of a stateless `tools/call`. */
+/**
+ * What a request names, for the `Mcp-Name` header of a stateless request: the tool of a
+ * `tools/call`, the task of a `tasks/*` request.
+ */
 export function requestNameOf(request: McpRequest): string | undefined {
-  return request.method === 'tools/call' ? request.params.name : undefined;
+  if (request.method === 'tools/list') return undefined;
+  return request.method === 'tools/call' ? request.params.name : request.params.taskId;
 }
 
 /** The `Mcp-Param-*` headers of a stateless `tools/call`, when its tool mirrors any argument. */
@@ -274,6 +279,8 @@ export function requestEnvelope(
           : withTaskAugmentation(request.params, request.task.ttlMs),
     };
   }
+  if (request.method !== 'tools/list')
+    return { method: request.method, params: { ...request.params } };
   return { method: 'tools/list', params: cursor === undefined ? {} : { cursor } };
 }
 

@@ -13,10 +13,12 @@
 import {
   ConnectionInputRequiredError,
   ConnectionProtocolError,
+  ConnectionTaskCreatedError,
   type InputRequired,
   type RpcErrorBody,
   rpcRefusalViolation,
 } from '../../wire/index.js';
+import type { TaskSnapshot } from '../../wire/mcp/tasks.js';
 import { readSoFar } from '../bytes-read.js';
 import { exchangeOf, failed, type With } from '../connection-outcomes.js';
 import { answerInputInput, exchangeInput } from './mcp-operation.actors.js';
@@ -61,6 +63,20 @@ const inputRoundOf = ({ context, event }: WithContext & ExchangeDone) => ({
   round: context.inputRound,
   maxRounds: context.maxInputRounds,
   defers: context.defersInput,
+});
+const taskHandBackOf = ({ context, event }: WithContext & ExchangeDone) => ({
+  exchange: event.output,
+  handsBack: context.handsTaskBack,
+});
+// Taken only after `handsTaskBack`, which saw the task, so the fallback is never used.
+const createdTaskOf = ({ event }: ExchangeDone) => ({
+  task: (event.output.kind === 'response' ? event.output.task : undefined) ?? {
+    taskId: '',
+    status: 'working' as const,
+    createdAt: '',
+    lastUpdatedAt: '',
+    ttlMs: null,
+  },
 });
 // Taken only after `asksForInput`, so the fallback is never used.
 const inputRequiredOf = ({ event }: ExchangeDone) => ({
@@ -168,6 +184,13 @@ export const statelessRegion = {
           },
           httpError,
           ...pageOutcomes(exchangePageOf, answerOf, true),
+          // The caller takes the task itself (a gateway relaying it to its client): the run ends
+          // with the task, which runs on upstream; no `tasks/cancel` is sent.
+          {
+            guard: { type: 'handsTaskBack', params: taskHandBackOf },
+            target: CLOSING,
+            actions: { type: 'failTaskHandedBack', params: createdTaskOf },
+          },
           taskCreated,
           {
             guard: { type: 'isResponse', params: exchangeOf<RpcExchange> },
@@ -225,6 +248,15 @@ export const statelessActions = {
       new ConnectionInputRequiredError({
         ...runScopeOf(context, readSoFar(context, event)),
         ...params.inputRequired,
+      }),
+    ),
+  ),
+  // The caller takes the task itself: the run ends with it (decision 0050).
+  failTaskHandedBack: assignRun(({ context, event }, params: { task: TaskSnapshot }) =>
+    failed(
+      new ConnectionTaskCreatedError({
+        ...runScopeOf(context, readSoFar(context, event)),
+        task: params.task,
       }),
     ),
   ),

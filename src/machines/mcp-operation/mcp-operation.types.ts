@@ -52,6 +52,17 @@ export type McpRequest =
        * the stateless wire never sends it (there the server decides).
        */
       readonly task?: { readonly ttlMs: number };
+    }
+  | {
+      /**
+       * One request of a task a call handed back to its caller (a gateway relaying the task):
+       * stateless wire only, `Mcp-Name` the task id; its answer is read by the caller.
+       */
+      readonly method: 'tasks/get' | 'tasks/update' | 'tasks/cancel';
+      readonly params: {
+        readonly taskId: string;
+        readonly inputResponses?: Readonly<Record<string, unknown>>;
+      };
     };
 
 /** Which wire the operation ended up on. */
@@ -70,8 +81,14 @@ export type McpTransportChoice = McpTransportKind | 'auto';
  */
 export type McpProtocolChoice = 'auto' | '2026-07-28' | '2025-11-25';
 
+/**
+ * A `tasks/*` request's answer, as the server wrote it (its caller reads it with the task
+ * readers of `wire/mcp/tasks.ts`).
+ */
+export type McpTaskAnswer = Readonly<Record<string, unknown>>;
+
 /** The result of the machine's request, by method. */
-export type McpRequestResult = McpToolList | CallToolResult;
+export type McpRequestResult = McpToolList | CallToolResult | McpTaskAnswer;
 
 /** What a run of `mcpOperation` needs. Built once per connection and call by the connection layer. */
 export interface McpOperationInput {
@@ -249,6 +266,8 @@ export interface McpOperationContext
   inputRound: number;
   /** The caller answers questions by a later retry of the whole call (`defersInput`). */
   defersInput: boolean;
+  /** The caller takes a task as the call's answer (`acceptsTasks`): a created task ends the run. */
+  handsTaskBack: boolean;
   /** What the server asks in the round in progress, and the state it sent with it. */
   inputRequired: InputRequired | undefined;
   /** The caller's answers to the last round, sent with the retry. */

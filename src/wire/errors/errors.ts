@@ -64,6 +64,7 @@ export const CONNECTION_ERROR_CODES = Object.freeze({
   network: 'CONNECTION_NETWORK_ERROR',
   credential: 'CONNECTION_CREDENTIAL_INVALID',
   task: 'CONNECTION_TASK_FAILED',
+  taskCreated: 'CONNECTION_TASK_CREATED',
 } as const);
 
 /** The registered brand of the error class with `code` (the wire's error modules share it). */

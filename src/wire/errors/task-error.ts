@@ -6,6 +6,11 @@
 import type { AppError } from '../../binding/kernel/app-error.js';
 import { TOOL_ERROR_PROJECTION } from '../../binding/kernel/app-error.js';
 import {
+  MCP_TASK_CREATED,
+  type McpCreatedTask,
+  type McpTaskCreating,
+} from '../../binding/kernel/mcp-protocols.js';
+import {
   brandFor,
   CONNECTION_ERROR_CODES,
   type ConnectionErrorScope,
@@ -108,6 +113,49 @@ export class ConnectionTaskError extends ConnectionOperationError {
       status: this.status,
       timeoutMs: this.timeoutMs,
       rpcCode: this.rpcCode,
+      operation: this.operation,
+      phase: this.phase,
+    });
+  }
+}
+
+/**
+ * A call whose upstream created a task, for a caller that takes the task itself (a gateway whose
+ * client declared the tasks extension, decision 0050): the run ends with the task, which lives on
+ * upstream, instead of driving it. Never seen by a host: `mountMcp` answers its client with the
+ * task; anywhere else it reads as a failure with the task's id.
+ */
+export class ConnectionTaskCreatedError
+  extends ConnectionOperationError
+  implements McpTaskCreating
+{
+  /** The registered brand of this class. */
+  static override readonly brand: symbol = brandFor(CONNECTION_ERROR_CODES.taskCreated);
+  override readonly name = 'ConnectionTaskCreatedError';
+  /** Stable code of this class. */
+  readonly code = CONNECTION_ERROR_CODES.taskCreated;
+  /** The task, as the upstream's creating answer described it. */
+  readonly task: McpCreatedTask;
+
+  constructor(fields: ConnectionErrorScope & { readonly task: McpCreatedTask }) {
+    super(
+      fields,
+      `created task ${fields.task.taskId} for a caller that polls it${duringOperation(fields.operation)}`,
+    );
+    this.task = fields.task;
+  }
+
+  /** The task, for the gateway that relays it. */
+  [MCP_TASK_CREATED](): McpCreatedTask {
+    return this.task;
+  }
+
+  /** `CONNECTION_TASK_CREATED` / 502, not retryable: the task runs on and is the caller's. */
+  [TOOL_ERROR_PROJECTION](): AppError {
+    return projection(CONNECTION_ERROR_CODES.taskCreated, 502, {
+      message: 'The tool runs as a task that its caller polls.',
+      reason: 'task-created',
+      status: this.task.status,
       operation: this.operation,
       phase: this.phase,
     });

@@ -8,6 +8,7 @@
  * answer, `tasks/get` without payload, `tasks/result`, a `tasks/cancel` that returns the task.
  * Every refusal is a {@link ConnectionProtocolError} whose violation never quotes the server.
  */
+import { TASKS_EXTENSION } from '../../binding/kernel/mcp-protocols.js';
 import type { CallToolResult } from '../../binding/kernel/mcp-types.js';
 import { isRecord } from '../../binding/kernel/type-guards.js';
 import type { OperationScope } from '../core/operation.js';
@@ -21,7 +22,7 @@ import {
 } from './stateless.js';
 
 /** The extension's identifier, the key of its declaration in `capabilities.extensions`. */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+export { TASKS_EXTENSION };
 
 /** The statuses of a task, the same on both revisions. */
 export const TASK_STATUSES = Object.freeze([

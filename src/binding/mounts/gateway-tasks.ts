@@ -1,0 +1,224 @@
+/**
+ * The gateway's task relay (MCP 2026-07-28 tasks extension, SEP-2663; decision 0050). A client
+ * that declares `io.modelcontextprotocol/tasks` on a call gets the upstream's task passed
+ * through: `mountMcp` answers `resultType: "task"` with an id of the gateway's that seals the
+ * upstream's id, the mounted tool and the client it was minted for, and serves `tasks/get`,
+ * `tasks/update` and `tasks/cancel` by forwarding them upstream with the id unsealed and relaying
+ * the answers as written (only `taskId` replaced). Nothing is held in the process: any gateway
+ * instance with the same key serves any request, as `createMcpHandler` needs. Installed on a v2
+ * SDK server only (the v1 line speaks 2025-11-25, whose clients never declare the extension).
+ */
+import { z } from 'zod';
+import { toolErrorEnvelope, toolResultFromError } from '../contract/tool-result.js';
+import {
+  type McpCreatedTask,
+  type McpTaskRelayRequest,
+  type McpTaskRequester,
+  mcpTaskRequesterOf,
+  TASKS_EXTENSION,
+} from '../kernel/mcp-protocols.js';
+import { isRecord } from '../kernel/type-guards.js';
+import type { GatewayStateCodec } from './gateway-state.js';
+import { type McpHandlerRequest, requestOwnerOf } from './mcp-request.js';
+
+/** JSON-RPC: the client did not declare a capability the request needs (MCP 2026-07-28). */
+export const MISSING_CAPABILITY = -32021;
+/** JSON-RPC: invalid params, SEP-2663's answer for a task id the receiver does not know. */
+export const INVALID_PARAMS = -32602;
+/** JSON-RPC: internal error, for a forwarded request that failed on the gateway's side. */
+const INTERNAL_ERROR = -32603;
+
+/** The `_meta` key of a 2026 request's client capabilities. */
+const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+
+/** The methods the relay serves. */
+const RELAYED_METHODS = ['tasks/get', 'tasks/update', 'tasks/cancel'] as const;
+type RelayedMethod = (typeof RELAYED_METHODS)[number];
+
+/** The longest a relayed task id is honoured when neither bound is known: the default task deadline. */
+const DEFAULT_ID_LIFETIME_MS = 600_000;
+
+/** Whether 2026 client capabilities declare the tasks extension. */
+export function declaresTasksExtension(capabilities: unknown): boolean {
+  if (!isRecord(capabilities) || !isRecord(capabilities.extensions)) return false;
+  return capabilities.extensions[TASKS_EXTENSION] !== undefined;
+}
+
+/** A JSON-RPC error a request handler throws: the v2 SDK answers its code, message and data. */
+function rpcError(code: number, message: string, data?: unknown): Error {
+  return Object.assign(new Error(message), { code, ...(data === undefined ? {} : { data }) });
+}
+
+/** The `-32021` a `tasks/*` request gets when it did not declare the extension. */
+function missingExtension(): Error {
+  return rpcError(MISSING_CAPABILITY, 'Missing required client capability', {
+    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+  });
+}
+
+/**
+ * The task answer a gateway gives its client for the upstream's `task`, created by a call of
+ * `tool`: the upstream's fields as written, its id replaced by a sealed one that expires with the
+ * lesser of the task's `ttlMs` and the connection's task deadline.
+ */
+export function relayedTaskAnswer(
+  states: GatewayStateCodec,
+  task: McpCreatedTask,
+  tool: string,
+  owner: string | undefined,
+  requester: McpTaskRequester,
+): Record<string, unknown> {
+  const lifetimeMs = Math.min(
+    task.ttlMs ?? Number.POSITIVE_INFINITY,
+    requester.taskTimeoutMs > 0 ? requester.taskTimeoutMs : DEFAULT_ID_LIFETIME_MS,
+  );
+  const taskId = states.sealTask({
+    tool,
+    upstream: task.taskId,
+    owner,
+    expiresAt: Date.now() + lifetimeMs,
+  });
+  return { resultType: 'task', ...task, taskId };
+}
+
+/** The upstream request a client's `tasks/*` request becomes, with the upstream's id. */
+function upstreamRequestOf(
+  method: RelayedMethod,
+  params: Readonly<Record<string, unknown>>,
+  mcpReq: Readonly<Record<string, unknown>>,
+  upstream: string,
+): McpTaskRelayRequest {
+  if (method !== 'tasks/update') return { method, taskId: upstream };
+  // The v2 SDK lifts a request's `inputResponses` out of its params into `ctx.mcpReq`.
+  const responses = params.inputResponses ?? mcpReq.inputResponses;
+  if (!isRecord(responses)) throw rpcError(INVALID_PARAMS, 'inputResponses must be an object');
+  return { method, taskId: upstream, inputResponses: responses };
+}
+
+/** The JSON-RPC error a failed forward is answered with: the upstream's own, else -32603. */
+function forwardFailure(error: unknown): Error {
+  const cause = error as { rpcCode?: unknown; rpcMessage?: unknown; rpcData?: unknown };
+  if (typeof cause?.rpcCode === 'number' && typeof cause.rpcMessage === 'string') {
+    return rpcError(cause.rpcCode, cause.rpcMessage, cause.rpcData);
+  }
+  // Our own typed failure (a timeout, a refused answer): its safe envelope, as a tool's would be.
+  return rpcError(
+    INTERNAL_ERROR,
+    'The upstream task request failed',
+    toolErrorEnvelope(toolResultFromError(error)),
+  );
+}
+
+/** What the relay needs from the mount. */
+export interface TaskRelaySource {
+  /** The mounted definition of a tool by name (a catalog's inner tools included). */
+  definitionOf(tool: string): unknown;
+  /** The handler context a forwarded request resolves credentials for (the mount's, as a call's). */
+  contextOf(signal: AbortSignal): Readonly<Record<string, unknown>>;
+}
+
+/** The low-level v2 SDK server calls the relay uses, when `server` has them. */
+interface LowLevelServer {
+  registerCapabilities(capabilities: Readonly<Record<string, unknown>>): void;
+  setRequestHandler(
+    method: string,
+    schema: { readonly params: z.ZodType },
+    handler: (params: Readonly<Record<string, unknown>>, ctx: unknown) => Promise<unknown>,
+  ): void;
+}
+
+function lowLevelOf(server: { readonly server: unknown }): LowLevelServer | undefined {
+  const low = server.server;
+  if (!isRecord(low)) return undefined;
+  return typeof low.registerCapabilities === 'function' &&
+    typeof low.setRequestHandler === 'function'
+    ? (low as unknown as LowLevelServer)
+    : undefined;
+}
+
+const TASK_PARAMS = z.looseObject({ taskId: z.string() });
+
+/** The relay a mount installed: which calls may hand their task back, and the answer it gives. */
+export interface TaskRelay {
+  /**
+   * The requester of `definition` when its call for `request` may end with the upstream's task:
+   * the request came on MCP 2026-07-28 and declared the extension, the tool has one, and the
+   * registered tool has no `outputSchema` (the SDK turns a task answer of such a tool into an
+   * `isError` result). `undefined` otherwise: the gateway then drives the task itself.
+   */
+  requesterFor(
+    definition: unknown,
+    request: McpHandlerRequest,
+    hasOutputSchema: boolean,
+  ): McpTaskRequester | undefined;
+  /** The client's task answer for the upstream's `task`, with the gateway's sealed id. */
+  answer(
+    task: McpCreatedTask,
+    tool: string,
+    request: McpHandlerRequest,
+    requester: McpTaskRequester,
+  ): Record<string, unknown>;
+}
+
+/**
+ * Declares the tasks extension on `server` and serves `tasks/get`, `tasks/update` and
+ * `tasks/cancel` for the tasks its calls hand back, when some definition of the mount relays
+ * tasks (an MCP connection's). Must run before the server connects (the SDK refuses capabilities
+ * after). `undefined` when nothing is installed: no such definition, or a server without the v2
+ * low-level calls.
+ */
+export function createTaskRelay(
+  server: { readonly server: unknown },
+  states: GatewayStateCodec,
+  source: TaskRelaySource,
+  relays: boolean,
+): TaskRelay | undefined {
+  const low = lowLevelOf(server);
+  if (low === undefined || !relays) return undefined;
+  low.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
+  for (const method of RELAYED_METHODS) {
+    low.setRequestHandler(method, { params: TASK_PARAMS }, (params, ctx) =>
+      forward(method, params, ctx, states, source),
+    );
+  }
+  return {
+    requesterFor(definition, request, hasOutputSchema) {
+      if (!request.stateless || hasOutputSchema) return undefined;
+      if (!declaresTasksExtension(request.clientCapabilities)) return undefined;
+      return mcpTaskRequesterOf(definition);
+    },
+    answer: (task, tool, request, requester) =>
+      relayedTaskAnswer(states, task, tool, request.owner, requester),
+  };
+}
+
+/** One client `tasks/*` request: checked, unsealed, forwarded, and its answer relayed. */
+async function forward(
+  method: RelayedMethod,
+  params: Readonly<Record<string, unknown>>,
+  ctx: unknown,
+  states: GatewayStateCodec,
+  source: TaskRelaySource,
+): Promise<Readonly<Record<string, unknown>>> {
+  const mcpReq = isRecord(ctx) && isRecord(ctx.mcpReq) ? ctx.mcpReq : {};
+  const envelope = isRecord(mcpReq.envelope) ? mcpReq.envelope : {};
+  if (!declaresTasksExtension(envelope[CLIENT_CAPABILITIES])) throw missingExtension();
+  // A tampered, expired or foreign id, or another client's, is one the gateway does not know.
+  const sealed = states.openTask(String(params.taskId));
+  if (sealed === undefined || sealed.owner !== requestOwnerOf(ctx)) {
+    throw rpcError(INVALID_PARAMS, 'Task not found');
+  }
+  const requester = mcpTaskRequesterOf(source.definitionOf(sealed.tool));
+  if (requester === undefined) throw rpcError(INVALID_PARAMS, 'Task not found');
+  const request = upstreamRequestOf(method, params, mcpReq, sealed.upstream);
+  const signal =
+    mcpReq.signal instanceof AbortSignal ? mcpReq.signal : new AbortController().signal;
+  let answer: Readonly<Record<string, unknown>>;
+  try {
+    answer = await requester.send(request, { signal, context: source.contextOf(signal) });
+  } catch (error) {
+    throw forwardFailure(error);
+  }
+  // Relayed as written; only the id is the gateway's.
+  return method === 'tasks/get' ? { ...answer, taskId: params.taskId } : answer;
+}
