@@ -1452,6 +1452,15 @@ export default createMachine({
               },
               {
                 "guard": {
+                  "type": "handsTaskBack"
+                },
+                "target": "#mcpOperation.closing",
+                "actions": {
+                  "type": "failTaskHandedBack"
+                }
+              },
+              {
+                "guard": {
                   "type": "createsTask"
                 },
                 "target": "#mcpOperation.task",

@@ -23,6 +23,8 @@ export const OUTCOME_KINDS: Readonly<Record<string, string>> = {
   failRpcRefusal: 'refusal',
   failUnsupportedVersion: 'version',
   failInputDeferred: 'input asked',
+  // The caller takes the upstream's task itself (a gateway relaying it, decision 0050).
+  failTaskHandedBack: 'task handed back',
   failTimeout: 'timeout',
   failWithWaitTimeout: 'timeout',
   timeOutWithState: 'timeout',

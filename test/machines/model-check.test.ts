@@ -202,7 +202,7 @@ function changesEdgeSet(
 
 /** Guarded rows per machine: each one is removed in turn below. */
 const GUARDED_ROWS: Readonly<Record<string, number>> = {
-  'mcp-operation': 91,
+  'mcp-operation': 92,
   'mcp-task': 26,
   listen: 7,
   'spec-load': 2,

@@ -457,17 +457,14 @@ export const mcpStatelessModelOptions: ModelOptions = {
   input: mcpStatelessModelInput,
 };
 
-/**
- * A caller that answers by a retry of the whole call (a gateway's 2026 client), bringing answers,
- * and takes an upstream's task itself (its client declared the tasks extension).
- */
+/** A caller that answers by a retry of the whole call (a gateway's 2026 client), bringing answers. */
 const deferringCaller: McpCallerRelay = {
   capabilities: { elicitation: {} },
   request: async () => ({ result: {} }),
   log: async () => {},
   takesLogs: false,
   defersInput: true,
-  acceptsTasks: true,
+  acceptsTasks: false,
   answered: { inputResponses: { confirm: { action: 'accept' } }, requestState: 's-1' },
 };
 
@@ -478,6 +475,18 @@ const deferringCaller: McpCallerRelay = {
 export const mcpStatelessDeferringModelOptions: ModelOptions = {
   ...mcpStatelessModelOptions,
   input: { ...mcpStatelessModelInput, relay: deferringCaller },
+};
+
+/**
+ * The stateless call of a gateway's 2026 client that declared the tasks extension: a created task
+ * ends the run with the task (the client polls it through the gateway) instead of `mcpTask`.
+ */
+export const mcpStatelessTaskTakingModelOptions: ModelOptions = {
+  ...mcpStatelessModelOptions,
+  input: {
+    ...mcpStatelessModelInput,
+    relay: { ...deferringCaller, answered: undefined, acceptsTasks: true },
+  },
 };
 
 /** The paged discovery (two pages at most) of a connection pinned to MCP 2026-07-28. */

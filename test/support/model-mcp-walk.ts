@@ -18,6 +18,7 @@ import {
   mcpStatelessDeferringModelOptions,
   mcpStatelessListModelOptions,
   mcpStatelessModelOptions,
+  mcpStatelessTaskTakingModelOptions,
   mcpStreamableOnlyModelOptions,
   mcpTokenlessModelOptions,
 } from './model-mcp-operation.js';
@@ -94,6 +95,10 @@ export const MCP_MODELS: readonly { readonly name: string; readonly options: Mod
   {
     name: 'tools/call, protocol 2026-07-28, a caller that answers by a retry',
     options: mcpStatelessDeferringModelOptions,
+  },
+  {
+    name: 'tools/call, protocol 2026-07-28, a caller that takes tasks',
+    options: mcpStatelessTaskTakingModelOptions,
   },
   { name: 'tools/list, protocol 2026-07-28', options: mcpStatelessListModelOptions },
   { name: 'tools/call, auto (the stateless POST first)', options: mcpAutoModelOptions },

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   mcpOperationGuards as guards,
   type InputRoundParams,
+  type TaskHandBackParams,
 } from '../../../src/machines/mcp-operation/mcp-operation.guards.js';
 import { MAX_STREAM_RESUMPTIONS } from '../../../src/machines/mcp-operation/mcp-operation.policy.js';
 import type { RpcExchange } from '../../../src/machines/mcp-operation/mcp-operation.types.js';
@@ -420,6 +421,43 @@ describe('the input_required guards', () => {
       'asksForDeferredInput',
       guards.asksForDeferredInput,
       ['asks a deferring caller, round 0 of 10', 'asks a deferring caller, round 10 of 10'],
+    ],
+  ] as const)('%s holds for exactly %j', (_name, guard, expected) => {
+    expect(holding(guard)).toEqual(expected);
+  });
+});
+
+describe('the task guards', () => {
+  const created: RpcExchange = {
+    kind: 'response',
+    value: undefined,
+    sessionId: undefined,
+    task: {
+      taskId: 't-1',
+      status: 'working',
+      createdAt: '2026-12-05T00:00:00Z',
+      lastUpdatedAt: '2026-12-05T00:00:00Z',
+      ttlMs: 60_000,
+    },
+  };
+  const rows = [
+    ['a task, for a caller that takes tasks', created, true],
+    ['a task, for any other caller', created, false],
+    ['a complete answer, for a caller that takes tasks', response, true],
+    ['a complete answer', response, false],
+    ['a 400, for a caller that takes tasks', refused(400), true],
+  ] as const;
+  const holding = (guard: (_: unknown, params: TaskHandBackParams) => boolean) =>
+    rows
+      .filter(([, exchange, handsBack]) => guard(undefined, { exchange, handsBack }))
+      .map(([label]) => label);
+
+  it.each([
+    ['handsTaskBack', guards.handsTaskBack, ['a task, for a caller that takes tasks']],
+    [
+      'createsTask',
+      guards.createsTask,
+      ['a task, for a caller that takes tasks', 'a task, for any other caller'],
     ],
   ] as const)('%s holds for exactly %j', (_name, guard, expected) => {
     expect(holding(guard)).toEqual(expected);

@@ -26,6 +26,7 @@ import {
   mcpStatelessDeferringModelOptions,
   mcpStatelessListModelOptions,
   mcpStatelessModelOptions,
+  mcpStatelessTaskTakingModelOptions,
   mcpStreamableOnlyModelOptions,
   mcpTokenlessModelOptions,
 } from '../../support/model-mcp-operation.js';
@@ -116,6 +117,15 @@ const MODELS: readonly {
     name: 'tools/call, protocol 2026-07-28, a caller that answers by a retry',
     options: mcpStatelessDeferringModelOptions,
     size: { states: 9, edges: 68, finalEdges: 56, legacyPostEdges: 0 },
+    intoLegacy: [],
+    probes: false,
+  },
+  {
+    // A gateway's 2026 client that declared the tasks extension: a created task ends the run
+    // with the task (no task state, no tasks/cancel) instead of being driven.
+    name: 'tools/call, protocol 2026-07-28, a caller that takes tasks',
+    options: mcpStatelessTaskTakingModelOptions,
+    size: { states: 7, edges: 56, finalEdges: 50, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },
