@@ -17,8 +17,9 @@
 #   gateway (conformance/gateway-v2.ts) in front of it, one table; the gateway's known differences
 #   are pinned by check id, with their reasons, in conformance/server-scenarios-2026.ts; then its
 #   tasks server scenarios (the io.modelcontextprotocol/tasks extension) against our 2026 task
-#   server (test/fixtures/task-server-2026.ts), directly only, each scenario's check ids pinned in
-#   conformance/server-tasks-2026.ts (the gateway does not relay tasks yet: decision 0049).
+#   server (test/fixtures/task-server-2026.ts) directly and through the v2-line gateway that
+#   relays its tasks (decision 0050), each scenario's check ids pinned and the gateway's one known
+#   difference listed with its reason in conformance/server-tasks-2026.ts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
