@@ -217,6 +217,21 @@ describe('the gateway relays an upstream task to a downstream that declares the 
     });
   });
 
+  it("answers -32603 with the safe envelope when the upstream's answer breaks the schema", async () => {
+    const created = await createTask('malformed_job', { kind: 'get' });
+    const answer = await post('tasks/get', { taskId: created.taskId as string });
+    expect(answer).toEqual({
+      status: 200,
+      error: {
+        code: -32603,
+        message: 'The upstream task request failed',
+        data: expect.objectContaining({ error: 'CONNECTION_PROTOCOL_ERROR' }),
+      },
+    });
+    // The upstream's words and its id stay in the process.
+    expect(JSON.stringify(answer)).not.toContain(upstreamTaskOf('malformed_job'));
+  });
+
   it('refuses a tampered or unknown id with -32602, and never asks the upstream', async () => {
     const created = await createTask('forever_job');
     const sealed = created.taskId as string;
