@@ -111,8 +111,8 @@ function forwardFailure(error: unknown): Error {
 
 /** What the relay needs from the mount. */
 export interface TaskRelaySource {
-  /** The mounted definition of a tool by name (a catalog's inner tools included). */
-  definitionOf(tool: string): unknown;
+  /** The mount's definitions as they stand (a catalog's inner tools included). */
+  tools(): readonly { readonly name: string }[];
   /** The handler context a forwarded request resolves credentials for (the mount's, as a call's). */
   contextOf(signal: AbortSignal): Readonly<Record<string, unknown>>;
 }
@@ -171,9 +171,9 @@ export function createTaskRelay(
   server: { readonly server: unknown },
   states: GatewayStateCodec,
   source: TaskRelaySource,
-  relays: boolean,
 ): TaskRelay | undefined {
   const low = lowLevelOf(server);
+  const relays = source.tools().some((definition) => mcpTaskRequesterOf(definition) !== undefined);
   if (low === undefined || !relays) return undefined;
   low.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
   for (const method of RELAYED_METHODS) {
@@ -208,7 +208,8 @@ async function forward(
   if (sealed === undefined || sealed.owner !== requestOwnerOf(ctx)) {
     throw rpcError(INVALID_PARAMS, 'Task not found');
   }
-  const requester = mcpTaskRequesterOf(source.definitionOf(sealed.tool));
+  const definition = source.tools().find((candidate) => candidate.name === sealed.tool);
+  const requester = mcpTaskRequesterOf(definition);
   if (requester === undefined) throw rpcError(INVALID_PARAMS, 'Task not found');
   const request = upstreamRequestOf(method, params, mcpReq, sealed.upstream);
   const signal =

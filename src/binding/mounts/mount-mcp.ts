@@ -21,13 +21,12 @@ import {
   mcpCreatedTaskOf,
   mcpErrorPresentationOf,
   mcpInputRequestOf,
-  mcpRequiredCapabilitiesOf,
-  mcpTaskRequesterOf,
 } from '../kernel/mcp-protocols.js';
 import type { CallToolResult, McpCallPresentation } from '../kernel/mcp-types.js';
 import { inRemoteContext } from '../kernel/otel-api.js';
 import { MAX_TIMER_MS } from '../kernel/timers.js';
 import { isRecord } from '../kernel/type-guards.js';
+import { missingCapabilityRefusal } from './gateway-capabilities.js';
 import {
   type GatewayRequestState,
   type GatewayStateCodec,
@@ -110,16 +109,11 @@ export function mountMcp(
   const tasks =
     states === undefined
       ? undefined
-      : createTaskRelay(
-          server,
-          states,
-          {
-            definitionOf: (name) => toolsOf().find((definition) => definition.name === name),
-            contextOf: (signal) =>
-              toolCallContextOf({ context: options.context, source: 'mcp' }, signal),
-          },
-          toolsOf().some((definition) => mcpTaskRequesterOf(definition) !== undefined),
-        );
+      : createTaskRelay(server, states, {
+          tools: toolsOf,
+          contextOf: (signal) =>
+            toolCallContextOf({ context: options.context, source: 'mcp' }, signal),
+        });
   const surfaceOf = (tools: readonly AnyRuntimeToolDefinition[]) =>
     registrationsOf(
       catalogToolsOf(budgetedTools(tools, options.resultBudget), 'MCP', options.catalog),
@@ -313,48 +307,6 @@ function mcpCallerOf(
         }),
     // A 2026 request that asks for no log level gets none, so none is asked of the upstream.
     ...(request.takesLogs ? { log: (message: ToolLogMessage) => request.log(message) } : {}),
-  };
-}
-
-/**
- * A question of each kind a capability answers, never sent: an `input_required` naming a
- * capability the request did not declare is refused by the v2 SDK's seam with JSON-RPC `-32021`
- * and `requiredCapabilities`, which is how a tool handler refuses its client as the upstream
- * refused the gateway.
- */
-const QUESTION_OF_CAPABILITY: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
-  sampling: { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } },
-  elicitation: {
-    method: 'elicitation/create',
-    params: { message: '', requestedSchema: { type: 'object', properties: {} } },
-  },
-  roots: { method: 'roots/list', params: {} },
-};
-
-/**
- * The answer that makes the SDK refuse a 2026 client with `-32021` when the upstream refused the
- * call for capabilities this client did not declare; `undefined` when the failure is another one,
- * or when every capability named is one the client declared (then the failure is relayed as it is).
- */
-function missingCapabilityRefusal(
-  result: ToolResult,
-  request: McpHandlerRequest,
-): Readonly<Record<string, unknown>> | undefined {
-  const required = result.ok ? undefined : mcpRequiredCapabilitiesOf(toolCauseFromResult(result));
-  if (required === undefined) return undefined;
-  const declared = isRecord(request.clientCapabilities) ? request.clientCapabilities : {};
-  const missing = Object.keys(required).filter((capability) => declared[capability] === undefined);
-  if (
-    missing.length === 0 ||
-    missing.some((capability) => !(capability in QUESTION_OF_CAPABILITY))
-  ) {
-    return undefined;
-  }
-  return {
-    resultType: 'input_required',
-    inputRequests: Object.fromEntries(
-      missing.map((capability) => [capability, QUESTION_OF_CAPABILITY[capability]]),
-    ),
   };
 }
 
