@@ -49,7 +49,6 @@ export {
   ConnectionProtocolError,
   ConnectionRequestError,
   ConnectionResponseTooLargeError,
-  ConnectionTaskCreatedError,
   ConnectionTaskError,
   ConnectionTimeoutError,
   ConnectionToolNameCollisionError,
