@@ -3,8 +3,8 @@
  * downstream clients that do not declare the tasks extension (neither SDK line does): the gateway
  * drives each task to its end and answers with the tool's result. In-task questions reach a 2025
  * downstream session as server requests; a 2026 downstream client answers questions only by a
- * retry, which a task cannot take yet (issue 45, item 5), so that call ends with a clear error and
- * the upstream task is cancelled.
+ * retry, so the gateway answers it `input_required` with the task sealed in its state, and the
+ * retry's answers go to that task (`tasks/update`), which then runs to its result (decision 0051).
  */
 
 import {
@@ -31,8 +31,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack.close();
 });
+let tasksBefore = 0;
 beforeEach(() => {
   upstream.requests.length = 0;
+  tasksBefore = upstream.tasks.size;
 });
 
 /** The upstream's requests: `method` (the task's requests marked as such). */
@@ -98,23 +100,26 @@ describe('a gateway in front of a task server', () => {
     ]);
   });
 
-  it("ends a 2026 client's call whose task asks a question with a clear error, and cancels the task", async () => {
+  it("relays the task's question to a 2026 client as input_required, and its retry's answer to the same task", async () => {
     const { client, close } = await v2Stateless();
     const result = await client.callTool({
       name: 'confirm_delete',
       arguments: { filename: 'h.txt' },
     });
     await close();
-    expect(result).toMatchObject({ isError: true });
-    const text = (result as { content: { text: string }[] }).content[0]?.text ?? '';
-    expect(JSON.parse(text)).toMatchObject({
-      error: 'CONNECTION_PROTOCOL_ERROR',
-      details: {
-        message:
-          "The upstream's task asked for elicitation/create, which a client on MCP 2026-07-28 cannot answer through this gateway yet.",
-      },
-    });
-    // The task is not left waiting for an answer that cannot come.
-    expect(upstreamMethods()).toEqual(['tools/call', 'tasks/get', 'tasks/cancel']);
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'deleted h.txt' }] });
+    expect(result).not.toHaveProperty('isError', true);
+    // One task: the retry resumes it (tasks/update) instead of calling the tool again.
+    expect(upstream.tasks.size).toBe(tasksBefore + 1);
+    const task = [...upstream.tasks.values()].at(-1);
+    expect(task?.updates).toEqual([{ confirm: { action: 'accept', content: { confirm: true } } }]);
+    expect(task?.cancelled).toBe(false);
+    expect(upstreamMethods()).toEqual([
+      'tools/call',
+      'tasks/get',
+      'tasks/update',
+      'tasks/get',
+      'tasks/get',
+    ]);
   });
 });

@@ -68,6 +68,11 @@ export interface ToolCallerAnswered {
   readonly inputResponses: Readonly<Record<string, unknown>>;
   /** The upstream's state for the retry, byte for byte. */
   readonly requestState?: string;
+  /**
+   * The upstream task whose questions these answer (the earlier attempt ended with its
+   * `input_required`): the retry sends the answers to that task instead of calling again.
+   */
+  readonly taskId?: string;
 }
 
 /**

@@ -58,6 +58,11 @@ export interface McpInputRequest {
   readonly inputRequests: Readonly<Record<string, unknown>>;
   /** The upstream's `requestState`, exactly as it was sent, when it sent one. */
   readonly requestState?: string;
+  /**
+   * The upstream task that asked (MCP 2026-07-28 tasks), when the questions came from inside one:
+   * it waits on the upstream for the answers, which a retry sends with `tasks/update`.
+   */
+  readonly taskId?: string;
 }
 
 /**

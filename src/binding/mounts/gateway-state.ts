@@ -41,6 +41,18 @@ interface SealedState {
   readonly args: string;
   /** The upstream's own state, when it sent one. */
   readonly upstream: string | undefined;
+  /** The upstream task that asked, when the questions came from inside one (decision 0051). */
+  readonly taskId: string | undefined;
+  /** The client it was minted for (`authInfo.clientId`), when the host authenticates. */
+  readonly owner: string | undefined;
+}
+
+/** What a state carries beside the upstream's own: the task that asked, and whose it is. */
+export interface StateExtras {
+  /** The upstream task that asked, when the questions came from inside one. */
+  readonly taskId?: string | undefined;
+  /** The client the state is minted for (`authInfo.clientId`), when the host authenticates. */
+  readonly owner?: string | undefined;
 }
 
 /** What a gateway's task id seals: whose task it is, and the upstream's own id (decision 0050). */
@@ -61,14 +73,18 @@ export interface GatewayStateCodec {
   sealTask(task: SealedTaskId): string;
   /** What a valid, unexpired task id seals, or `undefined` for any other string. */
   openTask(id: string): SealedTaskId | undefined;
-  /** Seals the upstream's state for a retry of `tool` with `args`. */
-  mint(tool: string, args: unknown, upstream: string | undefined): string;
-  /** The upstream's state a valid `state` holds for `tool` and `args`, or `false` when it is not. */
+  /** Seals the upstream's state (and the task that asked) for a retry of `tool` with `args`. */
+  mint(tool: string, args: unknown, upstream: string | undefined, extras?: StateExtras): string;
+  /**
+   * The upstream's state and task a valid `state` holds for `tool`, `args` and `owner` (the one
+   * it was minted for, or none), or `false` when it is not.
+   */
   open(
     state: string,
     tool: string,
     args: unknown,
-  ): { readonly upstream: string | undefined } | false;
+    owner?: string,
+  ): { readonly upstream: string | undefined; readonly taskId: string | undefined } | false;
 }
 
 const VERSION = 'g1';
@@ -125,25 +141,34 @@ export function createGatewayRequestState(
     }
     if (typeof payload.e !== 'number' || payload.e * 1000 < Date.now()) return undefined;
     const upstream = typeof payload.u === 'string' ? payload.u : undefined;
-    return { tool: payload.t, args: payload.a, upstream, exp: payload.e };
+    const taskId = typeof payload.k === 'string' ? payload.k : undefined;
+    const owner = typeof payload.o === 'string' ? payload.o : undefined;
+    return { tool: payload.t, args: payload.a, upstream, taskId, owner, exp: payload.e };
   };
 
   const codec: GatewayStateCodec = {
-    mint(tool, args, upstream) {
+    mint(tool, args, upstream, extras = {}) {
       const payload: Record<string, unknown> = {
         t: tool,
         a: digestOf(args),
         e: Math.floor(Date.now() / 1000) + ttlSeconds,
       };
       if (upstream !== undefined) payload.u = upstream;
+      if (extras.taskId !== undefined) payload.k = extras.taskId;
+      if (extras.owner !== undefined) payload.o = extras.owner;
       return seal(VERSION, payload);
     },
-    open(state, tool, args) {
+    open(state, tool, args, owner) {
       const sealed = unseal(state);
-      if (sealed === undefined || sealed.tool !== tool || sealed.args !== digestOf(args)) {
+      if (
+        sealed === undefined ||
+        sealed.tool !== tool ||
+        sealed.args !== digestOf(args) ||
+        sealed.owner !== owner
+      ) {
         return false;
       }
-      return { upstream: sealed.upstream };
+      return { upstream: sealed.upstream, taskId: sealed.taskId };
     },
     sealTask(task) {
       const payload: Record<string, unknown> = {

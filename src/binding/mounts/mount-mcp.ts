@@ -181,7 +181,10 @@ function toolHandler(
       return {
         resultType: 'input_required',
         inputRequests: asked.inputRequests,
-        requestState: states.mint(definition.name, args, asked.requestState),
+        requestState: states.mint(definition.name, args, asked.requestState, {
+          taskId: asked.taskId,
+          owner: request.owner,
+        }),
       };
     }
     return toCallToolResult(result, outputJsonSchema !== undefined);
@@ -344,12 +347,14 @@ function answeredOf(
     return inputResponses === undefined ? undefined : { inputResponses };
   }
   if (states === undefined) return false;
-  const opened = states.open(requestState, tool, args);
+  const opened = states.open(requestState, tool, args, request.owner);
   if (opened === false) return false;
-  const responses = inputResponses ?? {};
-  return opened.upstream === undefined
-    ? { inputResponses: responses }
-    : { inputResponses: responses, requestState: opened.upstream };
+  // A task's questions: the answers go to that task (decision 0051).
+  return {
+    inputResponses: inputResponses ?? {},
+    ...(opened.upstream === undefined ? {} : { requestState: opened.upstream }),
+    ...(opened.taskId === undefined ? {} : { taskId: opened.taskId }),
+  };
 }
 
 // The SDK validates before our callback (ahead of beforeToolCall, with its own error text), so we

@@ -162,6 +162,10 @@ export function taskInput(
     },
     firstRequestId: context.pendingId + 1,
     ...(context.progressToken === undefined ? {} : { progressToken: context.progressToken }),
+    // A resumed task gets the caller's answers first (decision 0051).
+    ...(context.resumedTaskId === undefined || context.inputResponses === undefined
+      ? {}
+      : { resumeWith: context.inputResponses }),
   };
 }
 

@@ -395,6 +395,18 @@ export const sharedActions = {
     readBytes: readSoFar(context, event),
     taskBackstopAt: Date.now() + taskBackstopMs(context.limits),
   })),
+  // A retry resumes the task its answers are for: known by its id, waiting for input, its
+  // retention unknown (the task deadline bounds it).
+  assignResumedTask: assignRun(({ context }) => ({
+    task: {
+      taskId: context.resumedTaskId ?? '',
+      status: 'input_required' as const,
+      createdAt: '',
+      lastUpdatedAt: '',
+      ttlMs: null,
+    },
+    taskBackstopAt: Date.now() + taskBackstopMs(context.limits),
+  })),
   // No handshake: the version is the stateless wire's own, sent with every request.
   switchToStateless: assignRun({ stateless: true, protocolVersion: STATELESS_REVISION }),
   // The run switched to the other revision (or retried its version); it never switches again.

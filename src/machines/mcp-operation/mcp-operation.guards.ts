@@ -42,6 +42,12 @@ export interface InputRoundParams extends ExchangeParams {
   readonly defers: boolean;
 }
 
+/** The wire and revision a run was told to speak. */
+export interface WireChoiceParams {
+  readonly protocolChoice: McpProtocolChoice;
+  readonly transportType: McpTransportChoice;
+}
+
 /** An exchange, and whether the caller takes a created task itself. */
 export interface TaskHandBackParams extends ExchangeParams {
   readonly handsBack: boolean;
@@ -188,16 +194,18 @@ export const mcpOperationGuards = {
    * The run starts on the stateless wire: told to speak MCP 2026-07-28, or probing (`auto`) on a
    * Streamable connection (legacy SSE has no stateless wire).
    */
-  startsStateless: (
+  startsStateless: (_: unknown, { protocolChoice, transportType }: WireChoiceParams): boolean =>
+    transportType !== 'sse' && protocolChoice !== '2025-11-25',
+
+  /**
+   * The call resumes an upstream task an earlier attempt left waiting for its caller's answers
+   * (the caller answers by a retry, decision 0051), on the stateless wire the task lives on: the
+   * run sends the answers to the task instead of calling again.
+   */
+  resumesTask: (
     _: unknown,
-    {
-      protocolChoice,
-      transportType,
-    }: {
-      readonly protocolChoice: McpProtocolChoice;
-      readonly transportType: McpTransportChoice;
-    },
-  ): boolean => transportType !== 'sse' && protocolChoice !== '2025-11-25',
+    { taskId, protocolChoice, transportType }: WireChoiceParams & { readonly taskId?: string },
+  ): boolean => taskId !== undefined && transportType !== 'sse' && protocolChoice !== '2025-11-25',
 
   /**
    * The server refused the 2025 handshake with `-32022`, naming 2026-07-28 among the versions it

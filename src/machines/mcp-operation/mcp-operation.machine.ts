@@ -76,6 +76,19 @@ const afterCancelNotice = [
  * SSE goes straight to its stream.
  */
 const toTheWire = [
+  // A retry that answers a task's questions resumes that task: no new call (decision 0051).
+  {
+    guard: {
+      type: 'resumesTask',
+      params: ({ context }: WithContext) => ({
+        taskId: context.resumedTaskId,
+        protocolChoice: context.protocolChoice,
+        transportType: context.transportType,
+      }),
+    },
+    target: 'task',
+    actions: ['switchToStateless', 'beginRequest', 'assignResumedTask'],
+  },
   {
     guard: {
       type: 'startsStateless',
@@ -205,6 +218,7 @@ export const mcpOperationMachine = mcpOperationSetup.createMachine({
       // A retry that brings answers sends them, with the server's state, on its first request.
       inputRequired: answeredState(input.relay?.answered),
       inputResponses: input.relay?.answered?.inputResponses,
+      resumedTaskId: input.relay?.answered?.taskId,
       task: undefined,
       taskBackstopAt: 0,
       tasksOffered: false,

@@ -272,6 +272,8 @@ export interface McpOperationContext
   inputRequired: InputRequired | undefined;
   /** The caller's answers to the last round, sent with the retry. */
   inputResponses: Readonly<Record<string, unknown>> | undefined;
+  /** The upstream task a retry's answers are for: the run resumes it instead of calling again. */
+  resumedTaskId: string | undefined;
   /** The task the call's answer created, once it did (`mcpTask` drives it). */
   task: TaskSnapshot | undefined;
   /** The 2025 server's handshake offered task-augmented tool calls. */

@@ -7,6 +7,7 @@ import { assign } from 'xstate';
 import type { CallToolResult } from '../../binding/kernel/mcp-types.js';
 import {
   ConnectionAuthorizationRequiredError,
+  ConnectionInputRequiredError,
   type ConnectionOperation,
   ConnectionProtocolError,
   ConnectionRequestError,
@@ -225,22 +226,20 @@ export const mcpTaskActions = {
     };
   }),
   // The task asks a caller that answers only by a retry: the call ends with a refusal saying so.
+  // The caller answers by a retry: the call ends with the questions and the task, which waits
+  // upstream for the answers (no `tasks/cancel`); the retry resumes it (decision 0051).
   failDeferredTaskInput: assignTask(({ context }, params: { exchange: TaskExchange }) => {
     const asked =
       params.exchange.kind === 'status'
         ? unansweredOf(params.exchange.task, context.answeredKeys)
         : {};
-    const methods = [...new Set(Object.values(asked).map((request) => request.method))].join(', ');
-    return {
-      outcome: {
-        ok: false,
-        error: new ConnectionProtocolError({
-          ...context.base.scope,
-          violation: `asked its caller for ${methods} inside a task, which a caller that answers by a retry cannot answer`,
-          safeMessage: `The upstream's task asked for ${methods}, which a client on MCP 2026-07-28 cannot answer through this gateway yet.`,
-        }),
-      },
-    } as const;
+    return failed(
+      new ConnectionInputRequiredError({
+        ...context.base.scope,
+        inputRequests: asked,
+        taskId: context.task.taskId,
+      }),
+    );
   }),
   assignInput: assignTask(({ context }, params: { exchange: TaskExchange }) =>
     params.exchange.kind === 'status'

@@ -97,8 +97,8 @@ export const mcpTaskGuards = {
   },
   /**
    * 2026: the task asks the caller something new, and the caller answers only by a retry of the
-   * whole call (a gateway's 2026 client): it cannot answer inside a task (resuming one is not
-   * built yet, issue 45).
+   * whole call (a gateway's 2026 client): the call ends with the questions and the task, which
+   * waits upstream for the retry's answers (decision 0051).
    */
   asksDeferringCaller: (
     _: unknown,
@@ -116,6 +116,11 @@ export const mcpTaskGuards = {
   isAck: (_: unknown, { exchange }: ExchangeParams): boolean => exchange.kind === 'ack',
   /** The call gave the task up while it may still run: it is cancelled before the end. */
   abandonsTask: (_: unknown, { abandoned }: { readonly abandoned: boolean }): boolean => abandoned,
+  /** The call resumes a task with the answers its caller brings: they are sent before any poll. */
+  bringsAnswers: (
+    _: unknown,
+    { responses }: { readonly responses: Readonly<Record<string, unknown>> | undefined },
+  ): boolean => responses !== undefined,
   /** The call's result from a 2025 `tasks/result`. */
   isResult: (_: unknown, { exchange }: ExchangeParams): boolean => exchange.kind === 'result',
 };

@@ -61,9 +61,10 @@ export const mcpTaskSetup = setup({
 /** The `mcpTask` machine. Provide its actors with `makeMcpTaskActors(deps)`. */
 export const mcpTaskMachine = mcpTaskSetup.createMachine({
   id: 'mcpTask',
-  initial: 'working',
+  initial: 'starting',
   context: ({ input }) => {
     const createdAt = Date.now();
+    const resumeWith = input.resumeWith;
     const context: McpTaskContext = {
       revision: input.revision,
       base: input.base,
@@ -78,9 +79,10 @@ export const mcpTaskMachine = mcpTaskSetup.createMachine({
       operation: 'tasks/get',
       abandoned: false,
       inputRequests: {},
-      answeredKeys: [],
-      inputRound: 0,
-      inputResponses: undefined,
+      // A resumed task's answers are sent first, each key once; they are a round answered.
+      answeredKeys: resumeWith === undefined ? [] : Object.keys(resumeWith),
+      inputRound: resumeWith === undefined ? 0 : 1,
+      inputResponses: resumeWith,
       nextId: input.firstRequestId,
       polls: 0,
       pollFailures: 0,
@@ -98,6 +100,19 @@ export const mcpTaskMachine = mcpTaskSetup.createMachine({
     },
   },
   states: {
+    // A task the call resumes sends its caller's answers first; a new one waits its first poll.
+    starting: {
+      always: [
+        {
+          guard: {
+            type: 'bringsAnswers',
+            params: ({ context }: WithContext) => ({ responses: context.inputResponses }),
+          },
+          target: 'updating',
+        },
+        { target: 'working' },
+      ],
+    },
     // The task runs on the server: wait the poll interval, then ask where it stands.
     working: {
       meta: { operation: 'tasks/get' },
@@ -143,14 +158,11 @@ export const mcpTaskMachine = mcpTaskSetup.createMachine({
             target: 'fetchingResult',
             actions: seeStatus,
           },
+          // The caller answers by a retry: end with the questions; the task waits for them.
           {
             guard: { type: 'asksDeferringCaller', params: deferringParams },
             target: CLOSING,
-            actions: [
-              ...seeStatus,
-              { type: 'failDeferredTaskInput', params: answerOf },
-              'abandonTask',
-            ],
+            actions: [...seeStatus, { type: 'failDeferredTaskInput', params: answerOf }],
           },
           {
             guard: { type: 'asksForInput', params: statusParams },

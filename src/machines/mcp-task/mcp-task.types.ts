@@ -51,6 +51,11 @@ export interface McpTaskInput {
   readonly firstRequestId: number;
   /** How many polls in a row may fail in a way that mends itself; default `MAX_POLL_FAILURES`. */
   readonly maxPollFailures?: number;
+  /**
+   * 2026: the call resumes a task an earlier attempt left waiting for input; these are its
+   * caller's answers, sent with `tasks/update` before the first poll (decision 0051).
+   */
+  readonly resumeWith?: Readonly<Record<string, unknown>>;
 }
 
 /** The context of `mcpTask`. */

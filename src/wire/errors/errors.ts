@@ -445,18 +445,28 @@ export class ConnectionInputRequiredError
   readonly inputRequests: Readonly<Record<string, unknown>>;
   /** The upstream's `requestState`, byte for byte, when it sent one. */
   readonly requestState: string | undefined;
+  /** The upstream task that asked, when the questions came from inside one. */
+  readonly taskId: string | undefined;
 
   constructor(fields: ConnectionErrorScope & McpInputRequest) {
-    super(fields, 'needs answers from the caller before it can answer');
+    super(
+      fields,
+      fields.taskId === undefined
+        ? 'needs answers from the caller before it can answer'
+        : `task ${fields.taskId} needs answers from the caller before it can go on`,
+    );
     this.inputRequests = fields.inputRequests;
     this.requestState = fields.requestState;
+    this.taskId = fields.taskId;
   }
 
-  /** The questions and the state, for the gateway that relays them. */
+  /** The questions, the state and the task, for the gateway that relays them. */
   [MCP_INPUT_REQUIRED](): McpInputRequest {
-    return this.requestState === undefined
-      ? { inputRequests: this.inputRequests }
-      : { inputRequests: this.inputRequests, requestState: this.requestState };
+    return {
+      inputRequests: this.inputRequests,
+      ...(this.requestState === undefined ? {} : { requestState: this.requestState }),
+      ...(this.taskId === undefined ? {} : { taskId: this.taskId }),
+    };
   }
 
   /** `CONNECTION_INPUT_REQUIRED` / 409, not retryable as it stands (it needs the answers). */
