@@ -32,6 +32,17 @@ export default createMachine({
         },
         {
           "guard": {
+            "type": "resumesTask"
+          },
+          "target": "task",
+          "actions": [
+            "switchToStateless",
+            "beginRequest",
+            "assignResumedTask"
+          ]
+        },
+        {
+          "guard": {
             "type": "startsStateless"
           },
           "target": "stateless",
@@ -69,6 +80,20 @@ export default createMachine({
         "id": "resolveCredentials",
         "src": "resolveCredentials",
         "onDone": [
+          {
+            "guard": {
+              "type": "resumesTask"
+            },
+            "target": "task",
+            "actions": [
+              {
+                "type": "assignToken"
+              },
+              "switchToStateless",
+              "beginRequest",
+              "assignResumedTask"
+            ]
+          },
           {
             "guard": {
               "type": "startsStateless"

@@ -1,7 +1,7 @@
 import { createMachine } from 'xstate';
 export default createMachine({
   "id": "mcpTask",
-  "initial": "working",
+  "initial": "starting",
   "on": {
     "CANCEL": {
       "target": ".closing",
@@ -14,6 +14,19 @@ export default createMachine({
     }
   },
   "states": {
+    "starting": {
+      "always": [
+        {
+          "guard": {
+            "type": "bringsAnswers"
+          },
+          "target": "updating"
+        },
+        {
+          "target": "working"
+        }
+      ]
+    },
     "working": {
       "meta": {
         "operation": "tasks/get"
@@ -158,8 +171,7 @@ export default createMachine({
               },
               {
                 "type": "failDeferredTaskInput"
-              },
-              "abandonTask"
+              }
             ]
           },
           {

@@ -202,8 +202,8 @@ function changesEdgeSet(
 
 /** Guarded rows per machine: each one is removed in turn below. */
 const GUARDED_ROWS: Readonly<Record<string, number>> = {
-  'mcp-operation': 92,
-  'mcp-task': 26,
+  'mcp-operation': 94,
+  'mcp-task': 27,
   listen: 7,
   'spec-load': 2,
   'open-api-call': 4,

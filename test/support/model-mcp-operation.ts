@@ -489,6 +489,21 @@ export const mcpStatelessTaskTakingModelOptions: ModelOptions = {
   },
 };
 
+/**
+ * The retry of a gateway's 2026 client that answers a task's question (decision 0051): its answers
+ * go to that task, so the run goes from its credentials straight to `task`, with no request.
+ */
+export const mcpStatelessResumingModelOptions: ModelOptions = {
+  ...mcpStatelessModelOptions,
+  input: {
+    ...mcpStatelessModelInput,
+    relay: {
+      ...deferringCaller,
+      answered: { inputResponses: { confirm: { action: 'accept' } }, taskId: 'task-1' },
+    },
+  },
+};
+
 /** The paged discovery (two pages at most) of a connection pinned to MCP 2026-07-28. */
 export const mcpStatelessListModelOptions: ModelOptions = {
   ...mcpListModelOptions,

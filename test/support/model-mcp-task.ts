@@ -5,12 +5,14 @@
  */
 import { vi } from 'vitest';
 import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
+import { NO_CALLER } from '../../src/binding/contract/caller.js';
 import { mcpTaskMachine } from '../../src/machines/mcp-task/mcp-task.machine.js';
 import type {
   McpTaskContext,
   McpTaskInput,
   TaskExchange,
 } from '../../src/machines/mcp-task/mcp-task.types.js';
+import { SecretValue } from '../../src/machines/secret-value.js';
 import {
   ConnectionNetworkError,
   ConnectionProtocolError,
@@ -206,11 +208,37 @@ export const mcpTaskStatelessModelOptions = modelOptionsOf('2026-07-28');
 /** A task on 2025-11-25: polls, then `tasks/result` for the outcome or the server's requests. */
 export const mcpTaskSessionModelOptions = modelOptionsOf('2025-11-25');
 
-/** Both models of `mcpTask`, named as the sections of `mcp-task.edges.txt`. */
+/**
+ * A 2026 task a retry resumes (decision 0051): its caller answers only by a retry of the call (a
+ * gateway's 2026 client), and brings the answers to the question the task asked the last attempt;
+ * they go out with `tasks/update` before the first poll, and a new question ends the call again.
+ */
+export const mcpTaskResumedModelOptions: ModelOptions = {
+  ...mcpTaskStatelessModelOptions,
+  input: {
+    ...inputOf('2026-07-28'),
+    created: { ...created, status: 'input_required' },
+    base: {
+      ...inputOf('2026-07-28').base,
+      relay: new SecretValue({
+        ...NO_CALLER,
+        capabilities: { elicitation: {} },
+        defersInput: true,
+      }),
+    },
+    resumeWith: { confirm: { action: 'accept', content: { confirm: true } } },
+  },
+};
+
+/** The models of `mcpTask`, named as the sections of `mcp-task.edges.txt`. */
 export const MCP_TASK_MODELS: readonly { readonly name: string; readonly options: ModelOptions }[] =
   [
     { name: 'task, protocol 2026-07-28', options: mcpTaskStatelessModelOptions },
     { name: 'task, protocol 2025-11-25', options: mcpTaskSessionModelOptions },
+    {
+      name: 'task resumed with a retry’s answers, protocol 2026-07-28',
+      options: mcpTaskResumedModelOptions,
+    },
   ];
 
 /** `mcpTask` (or a defective copy) ready to walk the model `options`. */

@@ -18,6 +18,7 @@ import {
   mcpStatelessDeferringModelOptions,
   mcpStatelessListModelOptions,
   mcpStatelessModelOptions,
+  mcpStatelessResumingModelOptions,
   mcpStatelessTaskTakingModelOptions,
   mcpStreamableOnlyModelOptions,
   mcpTokenlessModelOptions,
@@ -99,6 +100,10 @@ export const MCP_MODELS: readonly { readonly name: string; readonly options: Mod
   {
     name: 'tools/call, protocol 2026-07-28, a caller that takes tasks',
     options: mcpStatelessTaskTakingModelOptions,
+  },
+  {
+    name: 'tools/call, protocol 2026-07-28, a retry that resumes a task',
+    options: mcpStatelessResumingModelOptions,
   },
   { name: 'tools/list, protocol 2026-07-28', options: mcpStatelessListModelOptions },
   { name: 'tools/call, auto (the stateless POST first)', options: mcpAutoModelOptions },

@@ -463,3 +463,26 @@ describe('the task guards', () => {
     expect(holding(guard)).toEqual(expected);
   });
 });
+
+describe('resumesTask', () => {
+  const rows = [
+    ['a task id, 2026-07-28 over Streamable HTTP', 't-1', '2026-07-28', 'streamable-http'],
+    ['a task id, auto', 't-1', 'auto', 'auto'],
+    ['a task id, 2025-11-25', 't-1', '2025-11-25', 'auto'],
+    ['a task id, legacy SSE', 't-1', '2026-07-28', 'sse'],
+    ['no task id, 2026-07-28', undefined, '2026-07-28', 'streamable-http'],
+  ] as const;
+
+  it('holds only for a task id on a wire that may speak 2026-07-28', () => {
+    const holding = rows
+      .filter(([, taskId, protocolChoice, transportType]) =>
+        guards.resumesTask(undefined, {
+          ...(taskId === undefined ? {} : { taskId }),
+          protocolChoice,
+          transportType,
+        }),
+      )
+      .map(([label]) => label);
+    expect(holding).toEqual(['a task id, 2026-07-28 over Streamable HTTP', 'a task id, auto']);
+  });
+});

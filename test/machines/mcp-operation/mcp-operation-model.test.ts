@@ -26,6 +26,7 @@ import {
   mcpStatelessDeferringModelOptions,
   mcpStatelessListModelOptions,
   mcpStatelessModelOptions,
+  mcpStatelessResumingModelOptions,
   mcpStatelessTaskTakingModelOptions,
   mcpStreamableOnlyModelOptions,
   mcpTokenlessModelOptions,
@@ -126,6 +127,15 @@ const MODELS: readonly {
     name: 'tools/call, protocol 2026-07-28, a caller that takes tasks',
     options: mcpStatelessTaskTakingModelOptions,
     size: { states: 7, edges: 56, finalEdges: 50, legacyPostEdges: 0 },
+    intoLegacy: [],
+    probes: false,
+  },
+  {
+    // The retry of such a client that answers a task's question: credentials, then the task the
+    // answers are for; no request of its own.
+    name: 'tools/call, protocol 2026-07-28, a retry that resumes a task',
+    options: mcpStatelessResumingModelOptions,
+    size: { states: 4, edges: 10, finalEdges: 7, legacyPostEdges: 0 },
     intoLegacy: [],
     probes: false,
   },

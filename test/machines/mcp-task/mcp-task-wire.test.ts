@@ -213,7 +213,7 @@ describe('a 2026-07-28 task', () => {
     });
   });
 
-  it('refuses a question to a caller that answers only by a retry, naming every method asked, and cancels the task', async () => {
+  it('ends a question to a caller that answers only by a retry with every question and the task id, and leaves the task waiting', async () => {
     const server = await taskServer({
       'tasks/get': [
         (request) =>
@@ -239,14 +239,65 @@ describe('a 2026-07-28 task', () => {
     expect(output).toMatchObject({
       ok: false,
       error: {
-        name: 'ConnectionProtocolError',
-        message:
-          'Connection "jobs" asked its caller for elicitation/create, sampling/createMessage inside a task, which a caller that answers by a retry cannot answer',
-        safeMessage:
-          "The upstream's task asked for elicitation/create, sampling/createMessage, which a client on MCP 2026-07-28 cannot answer through this gateway yet.",
+        name: 'ConnectionInputRequiredError',
+        taskId: 't-1',
+        inputRequests: {
+          confirm: { method: 'elicitation/create', params: { message: 'Go on?' } },
+          draft: { method: 'sampling/createMessage', params: { messages: [] } },
+        },
+        message: 'Connection "jobs" task t-1 needs answers from the caller before it can go on',
       },
     });
-    expect(sent).toEqual(['tasks/get 3', 'tasks/cancel 4']);
+    // The task waits upstream for the retry's answers: no tasks/cancel.
+    expect(sent).toEqual(['tasks/get 3']);
+  });
+
+  it('resumes a task with the answers a retry brings: tasks/update first, then polls to the result', async () => {
+    const answers = { confirm: { action: 'accept', content: { confirm: true } } };
+    const server = await taskServer({
+      'tasks/update': [(request) => result(request, { resultType: 'complete' })],
+      'tasks/get': [
+        (request) =>
+          result(
+            request,
+            wireTask('2026-07-28', {
+              status: 'completed',
+              result: { content: [{ type: 'text', text: 'deleted' }] },
+            }),
+          ),
+      ],
+    });
+    const deferring: ToolCaller = {
+      ...NO_CALLER,
+      capabilities: { elicitation: {} },
+      defersInput: true,
+    };
+    const heard: unknown[] = [];
+    const actor = createActor(mcpTaskMachine, {
+      input: {
+        ...inputOf(
+          server,
+          '2026-07-28',
+          { send: (event) => heard.push(event), close: () => {} },
+          deferring,
+        ),
+        resumeWith: answers,
+      },
+    });
+    actor.start();
+    const output = await toPromise(actor);
+    expect(output).toEqual({
+      ok: true,
+      result: { content: [{ type: 'text', text: 'deleted' }] },
+    });
+    expect(server.requests.map((request) => `${request.rpc?.method} ${idOf(request)}`)).toEqual([
+      'tasks/update 3',
+      'tasks/get 4',
+    ]);
+    expect(server.requests[0]?.rpc?.params).toMatchObject({
+      taskId: 't-1',
+      inputResponses: answers,
+    });
   });
 
   it("ends a poll refused with a JSON-RPC error as a protocol error keeping the server's code, words and data, and cancels the task", async () => {
