@@ -4,7 +4,7 @@ export default createMachine({
   "initial": "starting",
   "on": {
     "CANCEL": {
-      "target": ".closed",
+      "target": ".closing",
       "actions": {
         "type": "failCancelled"
       }
@@ -35,7 +35,7 @@ export default createMachine({
           }
         },
         "onError": {
-          "target": "closed",
+          "target": "closing",
           "actions": {
             "type": "failWithError"
           }
@@ -51,7 +51,7 @@ export default createMachine({
             "actions": "recordFailure"
           },
           {
-            "target": "#listen.closed",
+            "target": "#listen.closing",
             "actions": {
               "type": "failTimeout"
             }
@@ -74,7 +74,7 @@ export default createMachine({
             "guard": {
               "type": "isUnoffered"
             },
-            "target": "closed",
+            "target": "closing",
             "actions": "succeed"
           },
           {
@@ -85,12 +85,17 @@ export default createMachine({
             "actions": "recordFailure"
           },
           {
-            "target": "closed",
+            "target": "closing",
             "actions": {
               "type": "failWithError"
             }
           }
-        ]
+        ],
+        "SESSION_OPENED": {
+          "actions": {
+            "type": "recordSession"
+          }
+        }
       },
       "states": {
         "connecting": {
@@ -104,7 +109,7 @@ export default createMachine({
                 "actions": "recordFailure"
               },
               {
-                "target": "#listen.closed",
+                "target": "#listen.closing",
                 "actions": {
                   "type": "failProtocol",
                   "params": {
@@ -140,7 +145,7 @@ export default createMachine({
                 "actions": "recordFailure"
               },
               {
-                "target": "#listen.closed",
+                "target": "#listen.closing",
                 "actions": {
                   "type": "failTimeout"
                 }
@@ -169,8 +174,80 @@ export default createMachine({
       }
     },
     "reconnecting": {
+      "initial": "leaving",
+      "states": {
+        "leaving": {
+          "always": [
+            {
+              "guard": {
+                "type": "holdsSession"
+              },
+              "target": "endingSession"
+            },
+            {
+              "target": "waiting"
+            }
+          ]
+        },
+        "endingSession": {
+          "invoke": {
+            "id": "deleteSession",
+            "src": "deleteSession",
+            "onDone": {
+              "target": "waiting"
+            },
+            "onError": {
+              "target": "waiting"
+            }
+          },
+          "after": {
+            "SESSION_END_DEADLINE": {
+              "target": "waiting"
+            }
+          },
+          "exit": "forgetSession"
+        },
+        "waiting": {
+          "after": {
+            "RECONNECT_BACKOFF": "#listen.starting"
+          }
+        }
+      }
+    },
+    "closing": {
+      "always": [
+        {
+          "guard": {
+            "type": "holdsSession"
+          },
+          "target": "endingSession"
+        },
+        {
+          "target": "closed"
+        }
+      ]
+    },
+    "endingSession": {
+      "invoke": {
+        "id": "deleteSession",
+        "src": "deleteSession",
+        "onDone": {
+          "target": "closed"
+        },
+        "onError": {
+          "target": "closed"
+        }
+      },
       "after": {
-        "RECONNECT_BACKOFF": "starting"
+        "SESSION_END_DEADLINE": {
+          "target": "closed"
+        }
+      },
+      "exit": "forgetSession",
+      "on": {
+        "CANCEL": {
+          "target": "closed"
+        }
       }
     },
     "closed": {

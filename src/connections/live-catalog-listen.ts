@@ -45,10 +45,16 @@ export type ListenState =
   | 'failed'
   | 'closed';
 
-/** The stand of a running stream, from its machine's state path. */
-export function listenStateOf(path: string): 'connecting' | 'listening' | 'reconnecting' {
+/**
+ * The stand of a running stream, from its machine's state path: `closed` once it only ends the
+ * session its stream opened, before its outcome is known.
+ */
+export function listenStateOf(
+  path: string,
+): 'connecting' | 'listening' | 'reconnecting' | 'closed' {
   if (path.startsWith('streaming.listening')) return 'listening';
-  return path === 'reconnecting' ? 'reconnecting' : 'connecting';
+  if (path.startsWith('reconnecting')) return 'reconnecting';
+  return path === 'closing' || path === 'endingSession' ? 'closed' : 'connecting';
 }
 
 /**

@@ -204,7 +204,7 @@ function changesEdgeSet(
 const GUARDED_ROWS: Readonly<Record<string, number>> = {
   'mcp-operation': 94,
   'mcp-task': 27,
-  listen: 7,
+  listen: 9,
   'spec-load': 2,
   'open-api-call': 4,
   retry: 2,

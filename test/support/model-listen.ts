@@ -12,6 +12,7 @@ import type {
   ListenInput,
   ListenOutput,
 } from '../../src/machines/listen/listen.types.js';
+import { SecretValue } from '../../src/machines/secret-value.js';
 import {
   ConnectionNetworkError,
   ConnectionProtocolError,
@@ -83,6 +84,7 @@ export function serializeListenState(snapshot: AnyMachineSnapshot): string {
     value: snapshot.value,
     failures: context.failures,
     reopened: context.opened > 0,
+    session: context.session !== undefined,
   });
 }
 
@@ -109,6 +111,31 @@ export const listenModelOptions: ModelOptions & {
   allowWithoutDeadline: ['listen.streaming.listening.quiet'],
 };
 
+/**
+ * The stream of a 2025-11-25 Streamable HTTP server: each connect opens a session of its own
+ * (`SESSION_OPENED`, at any point of `streaming`), which the machine ends with a bounded `DELETE`
+ * before it connects again and before it ends.
+ */
+export const listenSessionModelOptions: typeof listenModelOptions = {
+  ...listenModelOptions,
+  input: { ...listenModelInput, wire: 'session' },
+  eventCases: {
+    ...listenModelOptions.eventCases,
+    SESSION_OPENED: [
+      {
+        type: 'SESSION_OPENED',
+        session: { sessionId: new SecretValue('s-1'), protocolVersion: '2025-11-25' },
+      },
+    ],
+    'xstate.done.actor.deleteSession': [
+      { type: 'xstate.done.actor.deleteSession', output: undefined },
+    ],
+    'xstate.error.actor.deleteSession': [
+      { type: 'xstate.error.actor.deleteSession', error: new Error('network') },
+    ],
+  },
+};
+
 /** The same stream on a connection without a token provider: `credentials` is never entered. */
 export const listenTokenlessModelOptions: typeof listenModelOptions = {
   ...listenModelOptions,
@@ -125,6 +152,7 @@ export function listenWalkHarness(
     machine: definition.provide({
       actors: {
         resolveCredentials: deferred.actor,
+        deleteSession: deferred.actor,
         listenStream: fromCallback(() => () => undefined),
       },
     } as never),

@@ -8,6 +8,7 @@ import { downloadModelOptions, downloadWalkHarness } from './model-download.js';
 import type { ModelOptions } from './model-graph.js';
 import {
   listenModelOptions,
+  listenSessionModelOptions,
   listenTokenlessModelOptions,
   listenWalkHarness,
 } from './model-listen.js';
@@ -62,6 +63,12 @@ const MODELS_BY_MACHINE: Readonly<Record<string, readonly WalkedModel[]>> = {
       options: listenTokenlessModelOptions,
       harness: (definition: AnyStateMachine) =>
         listenWalkHarness(definition, listenTokenlessModelOptions),
+    },
+    {
+      name: 'listen, a 2025 session',
+      options: listenSessionModelOptions,
+      harness: (definition: AnyStateMachine) =>
+        listenWalkHarness(definition, listenSessionModelOptions),
     },
   ],
   'spec-load': single('specLoad', specLoadModelOptions, specLoadWalkHarness),

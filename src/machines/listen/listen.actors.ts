@@ -2,13 +2,24 @@
  * The invoked actors of `listen`: the credential resolver (no principal, as discovery) and the
  * long-lived stream. Dependencies (the token provider, the connection's sender) enter here.
  */
-import { fromCallback } from 'xstate';
+import { fromCallback, fromPromise } from 'xstate';
 import type { WireSend } from '../../wire/index.js';
 import { makeResolveCredentials, type TokenResolver } from '../credentials.js';
 import { stopStream } from '../mcp-operation/mcp-operation.streams.js';
-import { readLegacyStream, readSessionStream } from './listen.sessions.js';
+import { deleteListenSession, readLegacyStream, readSessionStream } from './listen.sessions.js';
 import { readListenStream } from './listen.streams.js';
-import type { ListenContext, ListenStreamEvent, ListenStreamInput } from './listen.types.js';
+import type {
+  ListenContext,
+  ListenSession,
+  ListenStreamEvent,
+  ListenStreamInput,
+} from './listen.types.js';
+
+/** Input of the `deleteSession` actor: the stream's connection and the session it opened. */
+export interface DeleteListenSessionInput {
+  readonly stream: ListenStreamInput;
+  readonly session: ListenSession;
+}
 
 /** What `listen` depends on: the connection's token provider and its sender (proxy, TLS). */
 export interface ListenDependencies {
@@ -31,6 +42,16 @@ export function listenStreamInput({
     token: context.token,
     maxFrameBytes: context.maxFrameBytes,
   };
+}
+
+/** The `deleteSession` actor's input: taken only while the context holds a session. */
+export function deleteSessionInput({
+  context,
+}: {
+  readonly context: ListenContext;
+}): DeleteListenSessionInput | undefined {
+  const { session } = context;
+  return session === undefined ? undefined : { stream: listenStreamInput({ context }), session };
 }
 
 /** `listen`'s actors, by the names its chart uses. */
@@ -57,5 +78,12 @@ export function makeListenActors(deps: ListenDependencies = {}) {
       });
       return () => stopStream(controller);
     }),
+
+    /** Ends the session a 2025 stream opened; stopping it aborts the `DELETE`. */
+    deleteSession: fromPromise<void, DeleteListenSessionInput | undefined>(({ input, signal }) =>
+      input === undefined
+        ? Promise.resolve()
+        : deleteListenSession(input.stream, input.session, signal, send),
+    ),
   };
 }

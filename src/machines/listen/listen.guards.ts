@@ -4,7 +4,7 @@
  */
 import { credentialGuards } from '../credentials.js';
 import { isUnofferedAnswer } from './listen.policy.js';
-import type { ListenFailure } from './listen.types.js';
+import type { ListenFailure, ListenSession } from './listen.types.js';
 
 /** The connects in a row that failed, and how many may. */
 export interface FailureParams {
@@ -21,6 +21,11 @@ export const listenGuards = {
   /** Another connect may fail before the stream is given up. */
   hasFailuresLeft: (_: unknown, { failures, maxFailures }: FailureParams): boolean =>
     failures + 1 < maxFailures,
+  /** The stopped stream opened a session of its own, which is ended before going on. */
+  holdsSession: (
+    _: unknown,
+    { session }: { readonly session: ListenSession | undefined },
+  ): boolean => session !== undefined,
   /** The stream listened before: changes may have been missed while it was down. */
   isReopened: (_: unknown, { opened }: { readonly opened: number }): boolean => opened > 0,
 };

@@ -4,18 +4,20 @@
  * the server's acknowledgement under a deadline, then tells its sink once per burst of
  * notifications; a dropped stream is opened again after a backoff, a bounded number of times in
  * a row; a server that offers no list changes ends it. `CANCEL` (the catalog closing) ends it
- * from anywhere, and leaving `streaming` stops the stream.
+ * from anywhere, and leaving `streaming` stops the stream. A 2025-11-25 session the stream opened
+ * is ended with a bounded `DELETE` before the next connect and before the end.
  */
 import { assign, setup } from 'xstate';
 import { operationScope } from '../../wire/index.js';
 import { connectionFailureActions, errorOf, reasonOf } from '../connection-outcomes.js';
 import { toCredentials } from '../credentials.js';
 import type { SecretValue } from '../secret-value.js';
-import { listenStreamInput, makeListenActors } from './listen.actors.js';
+import { deleteSessionInput, listenStreamInput, makeListenActors } from './listen.actors.js';
 import { listenGuards } from './listen.guards.js';
 import {
   DEFAULT_LISTEN_DEBOUNCE_MS,
   DEFAULT_LISTEN_MAX_FAILURES,
+  LISTEN_SESSION_END_MS,
   listenOperationOf,
   reconnectDelayMs,
 } from './listen.policy.js';
@@ -25,6 +27,7 @@ import type {
   ListenFailure,
   ListenInput,
   ListenOutput,
+  ListenSession,
 } from './listen.types.js';
 
 type Failed = { readonly event: { readonly failure: ListenFailure } };
@@ -36,6 +39,9 @@ const failuresOf = ({ context }: { readonly context: ListenContext }) => ({
 });
 const openedOf = ({ context }: { readonly context: ListenContext }) => ({
   opened: context.opened,
+});
+const sessionOf = ({ context }: { readonly context: ListenContext }) => ({
+  session: context.session,
 });
 const firstEventOf = ({ context }: { readonly context: ListenContext }) => ({
   timeoutMs: context.firstEventMs,
@@ -51,7 +57,7 @@ const firstEventMissed = [
     target: '#listen.reconnecting',
     actions: 'recordFailure',
   },
-  { target: '#listen.closed', actions: { type: 'failTimeout', params: firstEventOf } },
+  { target: '#listen.closing', actions: { type: 'failTimeout', params: firstEventOf } },
 ] as const;
 
 /** `listen`'s setup: every implementation by name. */
@@ -71,6 +77,11 @@ export const listenSetup = setup({
     })),
     recordOpened: assign(({ context }) => ({ opened: context.opened + 1, failures: 0 })),
     recordFailure: assign(({ context }) => ({ failures: context.failures + 1 })),
+    recordSession: assign((_, params: { readonly session: ListenSession }) => ({
+      session: params.session,
+    })),
+    // Ended (or given up): a later connect opens a session of its own.
+    forgetSession: assign({ session: undefined }),
     announceChange: assign(({ context }) => {
       context.sink.changed();
       return { changes: context.changes + 1 };
@@ -86,6 +97,7 @@ export const listenSetup = setup({
     FIRST_EVENT_DEADLINE: ({ context }) => context.firstEventMs,
     DEBOUNCE: ({ context }) => context.debounceMs,
     RECONNECT_BACKOFF: ({ context }) => reconnectDelayMs(context.failures),
+    SESSION_END_DEADLINE: LISTEN_SESSION_END_MS,
   },
 });
 
@@ -108,11 +120,12 @@ export const listenMachine = listenSetup.createMachine({
     failures: 0,
     opened: 0,
     changes: 0,
+    session: undefined,
     outcome: undefined,
   }),
   initial: 'starting',
   // The catalog closing, from any state: the outcome is its exact reason.
-  on: { CANCEL: { target: '.closed', actions: { type: 'failCancelled', params: reasonOf } } },
+  on: { CANCEL: { target: '.closing', actions: { type: 'failCancelled', params: reasonOf } } },
   states: {
     // Each connect resolves the token again: a provider may rotate it between connects.
     starting: { always: [toCredentials, { target: 'streaming' }] },
@@ -126,7 +139,7 @@ export const listenMachine = listenSetup.createMachine({
           target: 'streaming',
           actions: { type: 'recordToken', params: ({ event }) => ({ token: event.output }) },
         },
-        onError: { target: 'closed', actions: { type: 'failWithError', params: errorOf } },
+        onError: { target: 'closing', actions: { type: 'failWithError', params: errorOf } },
       },
       after: { FIRST_EVENT_DEADLINE: firstEventMissed },
     },
@@ -140,7 +153,7 @@ export const listenMachine = listenSetup.createMachine({
           {
             // The server offers no list changes: the stream ends well, having nothing to tell.
             guard: { type: 'isUnoffered', params: failureOf },
-            target: 'closed',
+            target: 'closing',
             actions: 'succeed',
           },
           {
@@ -148,8 +161,12 @@ export const listenMachine = listenSetup.createMachine({
             target: 'reconnecting',
             actions: 'recordFailure',
           },
-          { target: 'closed', actions: { type: 'failWithError', params: failureErrorOf } },
+          { target: 'closing', actions: { type: 'failWithError', params: failureErrorOf } },
         ],
+        // A 2025 stream's own session: ended once the stream stops.
+        SESSION_OPENED: {
+          actions: { type: 'recordSession', params: ({ event }) => ({ session: event.session }) },
+        },
       },
       states: {
         // Until the server acknowledges the subscription, under the first-event deadline.
@@ -163,7 +180,7 @@ export const listenMachine = listenSetup.createMachine({
                 actions: 'recordFailure',
               },
               {
-                target: '#listen.closed',
+                target: '#listen.closing',
                 actions: {
                   type: 'failProtocol',
                   params: { violation: 'ended subscriptions/listen before acknowledging it' },
@@ -192,8 +209,52 @@ export const listenMachine = listenSetup.createMachine({
         },
       },
     },
-    // The stream dropped: wait the backoff, then connect again.
-    reconnecting: { after: { RECONNECT_BACKOFF: 'starting' } },
+    // The stream dropped: end the session it opened, if any, wait the backoff, connect again.
+    reconnecting: {
+      initial: 'leaving',
+      states: {
+        leaving: {
+          always: [
+            { guard: { type: 'holdsSession', params: sessionOf }, target: 'endingSession' },
+            { target: 'waiting' },
+          ],
+        },
+        // `DELETE` the dropped stream's session, bounded; any answer or failure goes on.
+        endingSession: {
+          invoke: {
+            id: 'deleteSession',
+            src: 'deleteSession',
+            input: deleteSessionInput,
+            onDone: { target: 'waiting' },
+            onError: { target: 'waiting' },
+          },
+          after: { SESSION_END_DEADLINE: { target: 'waiting' } },
+          exit: 'forgetSession',
+        },
+        waiting: { after: { RECONNECT_BACKOFF: '#listen.starting' } },
+      },
+    },
+    // The outcome is decided: end the stream's session, if it opened one, then close.
+    closing: {
+      always: [
+        { guard: { type: 'holdsSession', params: sessionOf }, target: 'endingSession' },
+        { target: 'closed' },
+      ],
+    },
+    // `DELETE` the session, bounded; any answer or failure ends the run.
+    endingSession: {
+      invoke: {
+        id: 'deleteSession',
+        src: 'deleteSession',
+        input: deleteSessionInput,
+        onDone: { target: 'closed' },
+        onError: { target: 'closed' },
+      },
+      after: { SESSION_END_DEADLINE: { target: 'closed' } },
+      exit: 'forgetSession',
+      // The outcome is already decided; a late cancellation only abandons the session's end.
+      on: { CANCEL: { target: 'closed' } },
+    },
     // Final: the outcome was decided on the edge into it (none for a stream that simply stopped).
     closed: { type: 'final', entry: 'teardown' },
   },

@@ -44,3 +44,6 @@ export function listenOperationOf(
       ? 'standalone-stream'
       : 'endpoint';
 }
+
+/** How long the `DELETE` that ends a listen session may take (`SESSION_END_DEADLINE`). */
+export const LISTEN_SESSION_END_MS = 2_000;

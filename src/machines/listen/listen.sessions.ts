@@ -4,7 +4,9 @@
  * GET of a session opened for it (`initialize`, `notifications/initialized`), ended with a
  * bounded `DELETE`; on HTTP+SSE the GET stream itself, whose `endpoint` takes the handshake and
  * on which the notifications arrive, ended by closing it. A server that declares no tool list
- * changes, or serves no stream (404, 405), offers none.
+ * changes, or serves no stream (404, 405), offers none. A session the stream opens is reported
+ * to the machine (`SESSION_OPENED`), which ends it with a bounded `DELETE` (`deleteListenSession`)
+ * in a state of its own once the stream stops.
  */
 import { isRecord } from '../../binding/kernel/type-guards.js';
 import { readRefusal } from '../../wire/http/refusal.js';
@@ -33,10 +35,7 @@ import { handleServerMessage } from '../mcp-operation/mcp-operation.server-reque
 import { deleteStreamableSession, openSseGet } from '../mcp-operation/mcp-operation.streams.js';
 import type { ActorBase, HeaderParts, RpcExchange } from '../mcp-operation/mcp-operation.types.js';
 import { isToolListChanged, MAX_REFUSAL_BYTES } from './listen.streams.js';
-import type { ListenStreamEvent, ListenStreamInput } from './listen.types.js';
-
-/** How long the `DELETE` that ends a listen session may take. */
-const SESSION_DELETE_MS = 2_000;
+import type { ListenSession, ListenStreamEvent, ListenStreamInput } from './listen.types.js';
 
 /** A stream failure the machine judges, from a refused answer. */
 export function refusedFailure(
@@ -56,8 +55,8 @@ export function refusedFailure(
 /**
  * The 2025-11-25 stream: a session of its own (`initialize`, `notifications/initialized`), then
  * its standalone GET. A server that declares no tool list changes, or serves no GET stream (404,
- * 405: a server without sessions), offers none. The session is ended with a bounded `DELETE`
- * however the stream ends.
+ * 405: a server without sessions), offers none. The session is reported as soon as the server
+ * names it, so the machine ends it however the stream ends.
  */
 export async function readSessionStream(
   input: ListenStreamInput,
@@ -87,24 +86,25 @@ export async function readSessionStream(
   }
   const { protocolVersion, toolsListChanged } = initialized.value as InitializeOutcome;
   const session: HeaderParts = { ...headers, sessionId: initialized.sessionId, protocolVersion };
-  try {
-    if (!toolsListChanged) {
-      sendBack({
-        type: 'STREAM_FAILED',
-        failure: { unoffered: true, error: unofferedError(input) },
-      });
-      return;
-    }
-    const noted = await exchange('notifications/initialized', session, initializedMessage());
-    if (noted.kind === 'http-error') {
-      sendBack(refusedFailure(base('notifications/initialized', session).scope, noted));
-      return;
-    }
-    await readStandaloneStream(input, base('standalone-stream', session), signal, sendBack, send);
-  } finally {
-    if (session.sessionId !== undefined)
-      await deleteSession(input, base('standalone-stream', session), send);
+  if (initialized.sessionId !== undefined) {
+    sendBack({
+      type: 'SESSION_OPENED',
+      session: { sessionId: initialized.sessionId, protocolVersion },
+    });
   }
+  if (!toolsListChanged) {
+    sendBack({
+      type: 'STREAM_FAILED',
+      failure: { unoffered: true, error: unofferedError(input) },
+    });
+    return;
+  }
+  const noted = await exchange('notifications/initialized', session, initializedMessage());
+  if (noted.kind === 'http-error') {
+    sendBack(refusedFailure(base('notifications/initialized', session).scope, noted));
+    return;
+  }
+  await readStandaloneStream(input, base('standalone-stream', session), signal, sendBack, send);
 }
 
 /** The failure of a server that offers no tool list changes. */
@@ -154,22 +154,27 @@ async function readStandaloneStream(
   if (!signal.aborted) sendBack({ type: 'STREAM_ENDED' });
 }
 
-/** Ends the listen session; any answer is accepted, and a failure is not the stream's. */
-async function deleteSession(
+/**
+ * Ends a listen session with its `DELETE` (the `deleteSession` actor of `listen`, bounded by the
+ * machine's `SESSION_END_DEADLINE`); any answer is accepted.
+ */
+export function deleteListenSession(
   input: ListenStreamInput,
-  streamBase: ActorBase,
+  session: ListenSession,
+  signal: AbortSignal,
   send: WireSend | undefined,
 ): Promise<void> {
-  try {
-    await deleteStreamableSession(
-      streamBase,
-      new URL(input.url),
-      AbortSignal.timeout(SESSION_DELETE_MS),
-      send,
-    );
-  } catch {
-    // The server ends an idle session itself; the stream is over either way.
-  }
+  const parts: HeaderParts = {
+    ...sessionlessHeaders(input),
+    sessionId: session.sessionId,
+    protocolVersion: session.protocolVersion,
+  };
+  return deleteStreamableSession(
+    sessionBase(input, 'standalone-stream', parts),
+    new URL(input.url),
+    signal,
+    send,
+  );
 }
 
 /** A listen session's headers before the server names the session: the token, the static ones. */

@@ -55,7 +55,17 @@ export interface ListenFailure {
 }
 
 /** What the `listenStream` actor reports. */
+/** A 2025-11-25 session a listen stream opened, which the machine ends with `DELETE`. */
+export interface ListenSession {
+  /** The server's `Mcp-Session-Id`. */
+  readonly sessionId: SecretValue;
+  /** The revision its handshake negotiated, for the `DELETE`'s `MCP-Protocol-Version`. */
+  readonly protocolVersion: string | undefined;
+}
+
 export type ListenStreamEvent =
+  /** A 2025-11-25 stream opened a session of its own: the machine ends it when the stream stops. */
+  | { readonly type: 'SESSION_OPENED'; readonly session: ListenSession }
   /** The server acknowledged the subscription: the stream listens. */
   | { readonly type: 'OPENED' }
   /** A `notifications/tools/list_changed` arrived. */
@@ -100,6 +110,8 @@ export interface ListenContext {
   readonly opened: number;
   /** Changes told to the sink. */
   readonly changes: number;
+  /** The session the current stream opened (2025-11-25 Streamable HTTP), until it is ended. */
+  readonly session: ListenSession | undefined;
   readonly outcome: ListenOutput | undefined;
 }
 

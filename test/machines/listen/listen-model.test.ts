@@ -5,6 +5,7 @@ import { expectPinnedEdges, expectPinnedNeverWalked } from '../../support/model-
 import { buildModelGraph } from '../../support/model-graph.js';
 import {
   listenModelOptions,
+  listenSessionModelOptions,
   listenTokenlessModelOptions,
   listenWalkHarness,
 } from '../../support/model-listen.js';
@@ -21,7 +22,7 @@ describe('listen machine model', () => {
   it('satisfies the model invariants (no trap, teardown, cleanup, deadlines, delays)', () => {
     const report = checkModel(listenMachine, listenModelOptions);
     expect(modelCheckProblems(report)).toEqual([]);
-    expect({ states: report.states, edges: report.edges }).toEqual({ states: 19, edges: 62 });
+    expect({ states: report.states, edges: report.edges }).toEqual({ states: 19, edges: 68 });
   });
 
   it('decides an outcome on every edge into the final state (the output fallback is unreachable)', () => {
@@ -53,25 +54,53 @@ describe('listen machine model', () => {
     console.info(`listen: walked ${report.walked}/${report.total} edges in ${report.paths} paths`);
     expect(report.failures).toEqual([]);
     expect(report.walked).toBe(report.total);
-    expect(report.total).toBe(62);
+    expect(report.total).toBe(68);
     expectPinnedEdges('listen', 'listen', report.edges);
   });
 
   it('on a connection without a token provider, connects without credentials, taking the pinned edge set', async () => {
     const checked = checkModel(listenMachine, listenTokenlessModelOptions);
     expect(modelCheckProblems(checked)).toEqual([]);
-    expect({ states: checked.states, edges: checked.edges }).toEqual({ states: 14, edges: 46 });
+    expect({ states: checked.states, edges: checked.edges }).toEqual({ states: 14, edges: 52 });
     const { machine, options } = listenWalkHarness(listenMachine, listenTokenlessModelOptions);
     const report = await walkEveryEdge(machine, options);
     expect(report.failures).toEqual([]);
     expect(report.walked).toBe(report.total);
-    expect(report.total).toBe(46);
+    expect(report.total).toBe(52);
     expectPinnedEdges('listen', 'listen, no token provider', report.edges);
   });
 
-  it('leaves no transition of the definition unwalked by its two models', async () => {
+  it('on a 2025 session, ends the session its stream opened before connecting again and before the end, taking the pinned edge set', async () => {
+    const checked = checkModel(listenMachine, listenSessionModelOptions);
+    expect(modelCheckProblems(checked)).toEqual([]);
+    expect({ states: checked.states, edges: checked.edges }).toEqual({ states: 32, edges: 142 });
+    const graph = buildModelGraph(listenMachine, listenSessionModelOptions);
+    // Every way out of a stream that holds a session goes through its DELETE.
+    const leavingWithSession = graph.edges.filter(
+      (edge) =>
+        edge.sourceSnapshot.context.session !== undefined &&
+        edge.sourceSnapshot.matches('streaming') &&
+        !edge.targetSnapshot.matches('streaming'),
+    );
+    expect(
+      [
+        ...new Set(leavingWithSession.map((edge) => JSON.stringify(edge.targetSnapshot.value))),
+      ].sort(),
+    ).toEqual(['"endingSession"', '{"reconnecting":"endingSession"}']);
+    const { machine, options } = listenWalkHarness(listenMachine, listenSessionModelOptions);
+    const report = await walkEveryEdge(machine, options);
+    expect(report.failures).toEqual([]);
+    expect(report.walked).toBe(report.total);
+    expectPinnedEdges('listen', 'listen, a 2025 session', report.edges);
+  });
+
+  it('leaves no transition of the definition unwalked by its three models', async () => {
     const taken = new Set<string>();
-    for (const modelOptions of [listenModelOptions, listenTokenlessModelOptions]) {
+    for (const modelOptions of [
+      listenModelOptions,
+      listenTokenlessModelOptions,
+      listenSessionModelOptions,
+    ]) {
       const { machine, options } = listenWalkHarness(listenMachine, modelOptions);
       for (const row of (await walkEveryEdge(machine, options)).taken) taken.add(row);
     }

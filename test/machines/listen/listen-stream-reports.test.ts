@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  deleteListenSession,
   readLegacyStream,
   readSessionStream,
 } from '../../../src/machines/listen/listen.sessions.js';
@@ -38,11 +39,9 @@ const OPERATION = {
   sse: 'endpoint',
 } as const;
 
-/** Starts the reader of `wire` on `server`; `events` is what it reported, in order. */
-function read(server: FaultServer, wire: ListenWire) {
-  const events: ListenStreamEvent[] = [];
-  const abort = new AbortController();
-  const input: ListenStreamInput = {
+/** A reader's input for `wire` on `server`, with a static header of the connection's. */
+function streamInputOf(server: FaultServer, wire: ListenWire): ListenStreamInput {
+  return {
     wire,
     scope: operationScope('faulty', OPERATION[wire]),
     url: server.url,
@@ -51,6 +50,13 @@ function read(server: FaultServer, wire: ListenWire) {
     token: undefined,
     maxFrameBytes: 65_536,
   };
+}
+
+/** Starts the reader of `wire` on `server`; `events` is what it reported, in order. */
+function read(server: FaultServer, wire: ListenWire) {
+  const events: ListenStreamEvent[] = [];
+  const abort = new AbortController();
+  const input = streamInputOf(server, wire);
   const reader =
     wire === 'stateless'
       ? readListenStream
@@ -186,17 +192,22 @@ describe("a 2025-11-25 session's standalone GET", () => {
       { sessionId: 'listen-session' },
     );
 
-  it("reports no change for everything but a tool list change, answers the server's ping on the session, and ends it", async () => {
+  it("reports its session, no change for everything but a tool list change, and answers the server's ping on the session", async () => {
     const server = await start(offering([': open\n\n', ...NOT_CHANGES, ping('p')]));
     const { events, reading } = read(server, 'session');
     await reading;
-    expect(typesOf(events)).toEqual(['OPENED', 'STREAM_ENDED']);
+    expect(typesOf(events)).toEqual(['SESSION_OPENED', 'OPENED', 'STREAM_ENDED']);
+    const opened = events[0];
+    expect(opened?.type === 'SESSION_OPENED' && opened.session.sessionId.reveal()).toBe(
+      'listen-session',
+    );
+    expect(opened?.type === 'SESSION_OPENED' && opened.session.protocolVersion).toBe('2025-11-25');
+    // The stream does not end its session: the machine does, in a state of its own.
     expect(server.requests.map((request) => request.method)).toEqual([
       'POST',
       'POST',
       'GET',
       'POST',
-      'DELETE',
     ]);
     expect(posts(server)).toEqual(['initialize', 'notifications/initialized', 'answer p']);
     expect(server.requests[3]?.headers['mcp-session-id']).toBe('listen-session');
@@ -206,7 +217,29 @@ describe("a 2025-11-25 session's standalone GET", () => {
     const server = await start(offering([...NOT_CHANGES, CHANGED, ...NOT_CHANGES]));
     const { events, reading } = read(server, 'session');
     await reading;
-    expect(typesOf(events)).toEqual(['OPENED', 'CHANGED', 'STREAM_ENDED']);
+    expect(typesOf(events)).toEqual(['SESSION_OPENED', 'OPENED', 'CHANGED', 'STREAM_ENDED']);
+  });
+
+  it('ends the session with one DELETE carrying its id and its version', async () => {
+    const server = await start(offering([]));
+    const { events, reading } = read(server, 'session');
+    await reading;
+    const opened = events.find((event) => event.type === 'SESSION_OPENED');
+    if (opened?.type !== 'SESSION_OPENED') throw new Error('no session reported');
+    const before = server.requests.length;
+    await deleteListenSession(
+      streamInputOf(server, 'session'),
+      opened.session,
+      new AbortController().signal,
+      undefined,
+    );
+    const sent = server.requests.slice(before);
+    expect(sent.map((request) => request.method)).toEqual(['DELETE']);
+    expect(sent[0]?.headers).toMatchObject({
+      'mcp-session-id': 'listen-session',
+      'mcp-protocol-version': '2025-11-25',
+    });
+    expect(sent[0]?.headers.authorization).toBeUndefined();
   });
 });
 
