@@ -293,6 +293,8 @@ describe('the gateway relays an upstream task to a downstream that declares the 
 describe('with authenticated downstreams, a task id is only its own client’s', () => {
   let served: ServedWebHandler;
   let handler: ReturnType<typeof createMcpHandler>;
+  /** The runs the mount's observer saw: `operation from → to`. */
+  const observed: string[] = [];
 
   beforeAll(async () => {
     const tools = await mountConnections(
@@ -302,7 +304,10 @@ describe('with authenticated downstreams, a task id is only its own client’s',
           transport: { url: upstream.url, protocolVersion: '2026-07-28' },
         }),
       ],
-      { onSkippedTool: () => {} },
+      {
+        onSkippedTool: () => {},
+        observe: (record) => observed.push(`${record.operation ?? ''} ${record.from} -> ${record.to}`),
+      },
     );
     const requestState = createGatewayRequestState();
     handler = createMcpHandler(
@@ -343,12 +348,18 @@ describe('with authenticated downstreams, a task id is only its own client’s',
       await post('tasks/get', { taskId: sealed }, { url, headers: { 'x-client': 'bob' } }),
     ).toEqual({ status: 200, error: { code: -32602, message: 'Task not found' } });
     expect(upstreamLines()).toEqual([]);
+    observed.length = 0;
     const own = await post(
       'tasks/cancel',
       { taskId: sealed },
       { url, headers: { 'x-client': 'alice' } },
     );
     expect(own.status).toBe(200);
+    // The forwarded request is one observed run of the connection's machine, start to end.
+    expect(observed).toEqual([
+      'tasks/cancel  -> stateless.requesting.waiting',
+      'tasks/cancel stateless.requesting.waiting -> closed',
+    ]);
     expect(upstreamLines()).toEqual([`tasks/cancel ${upstreamTaskOf('forever_job')}`]);
   });
 });

@@ -147,6 +147,30 @@ describe('a 2026 call the server runs as a task', () => {
     ]);
   });
 
+  it('answers an input round before the task, then polls the task it creates (no tasks/update for that round)', async () => {
+    const result = await runTool(
+      tool('test_tool_with_task'),
+      {},
+      {
+        source: 'agent',
+        caller: {
+          capabilities: { elicitation: {} },
+          request: () => ({ result: { action: 'accept', content: { name: 'Ada' } } }),
+        },
+      },
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      data: { content: [{ type: 'text', text: 'Hello, Ada!' }] },
+    });
+    // The round's answers went with the call's retry; the task created then is only polled.
+    expect(sequence()).toEqual([
+      'tools/call test_tool_with_task',
+      'tools/call test_tool_with_task',
+      'tasks/get <task>',
+    ]);
+  });
+
   it("cancels the task on the server when the caller aborts, and ends with the caller's reason", async () => {
     const controller = new AbortController();
     const running = runTool(

@@ -92,3 +92,50 @@ describe('a sealed task id', () => {
     expect(codec.open(codec.sealTask(TASK), TASK.tool, {})).toBe(false);
   });
 });
+
+describe('a sealed request state', () => {
+  it('opens to the upstream state and the task it was minted with, or to neither', () => {
+    const codec = codecOf(createGatewayRequestState());
+    const args = { filename: 'a.txt' };
+    expect(codec.open(codec.mint('t', args, 'up-1', { taskId: 'k-1' }), 't', args)).toEqual({
+      upstream: 'up-1',
+      taskId: 'k-1',
+    });
+    expect(codec.open(codec.mint('t', args, undefined), 't', args)).toEqual({
+      upstream: undefined,
+      taskId: undefined,
+    });
+  });
+
+  it('opens only for its tool, its arguments and its client', () => {
+    const codec = codecOf(createGatewayRequestState());
+    const state = codec.mint('t', { filename: 'a.txt' }, 'up', { owner: 'alice' });
+    expect([
+      codec.open(state, 't', { filename: 'a.txt' }, 'alice') !== false,
+      codec.open(state, 'other', { filename: 'a.txt' }, 'alice'),
+      codec.open(state, 't', { filename: 'b.txt' }, 'alice'),
+      codec.open(state, 't', { filename: 'a.txt' }, 'bob'),
+      codec.open(state, 't', { filename: 'a.txt' }),
+    ]).toEqual([true, false, false, false, false]);
+    // A state minted without a client opens only without one.
+    const unowned = codec.mint('t', { filename: 'a.txt' }, 'up');
+    expect(codec.open(unowned, 't', { filename: 'a.txt' }, 'alice')).toBe(false);
+  });
+
+  it('lives its ttlSeconds to the second, and not a millisecond more', () => {
+    vi.useFakeTimers({ now: NOW });
+    const codec = codecOf(createGatewayRequestState({ ttlSeconds: 1 }));
+    const state = codec.mint('t', {}, 'up');
+    vi.setSystemTime(NOW + 1_000);
+    expect(codec.open(state, 't', {})).not.toBe(false);
+    vi.setSystemTime(NOW + 1_001);
+    expect(codec.open(state, 't', {})).toBe(false);
+  });
+
+  it('takes a key of 16 bytes and refuses one of 15', () => {
+    expect(() => createGatewayRequestState({ key: 'k'.repeat(16) })).not.toThrow();
+    expect(() => createGatewayRequestState({ key: 'k'.repeat(15) })).toThrow(
+      'createGatewayRequestState: the key needs 16 bytes or more',
+    );
+  });
+});

@@ -10,6 +10,8 @@ import { projectToolError } from '../../../src/binding/kernel/app-error.js';
 import {
   MCP_INPUT_REQUIRED,
   MCP_REQUIRED_CAPABILITIES,
+  MCP_TASK_CREATED,
+  mcpCreatedTaskOf,
 } from '../../../src/binding/kernel/mcp-protocols.js';
 import {
   ConnectionCredentialError,
@@ -31,6 +33,7 @@ import {
   type NetworkFailure,
   networkFailureOf,
 } from '../../../src/wire/errors/network-error.js';
+import { ConnectionTaskCreatedError } from '../../../src/wire/errors/task-error.js';
 import { wireFaultOf } from '../../../src/wire/errors/wire-failure.js';
 
 const NAME = 'upstream';
@@ -300,6 +303,61 @@ describe('ConnectionInputRequiredError', () => {
     });
     const without = new ConnectionInputRequiredError({ connectionName: NAME, inputRequests });
     expect(Object.keys(without[MCP_INPUT_REQUIRED]())).toEqual(['inputRequests']);
+  });
+
+  it('names the task whose questions they are, and hands its id on (decision 0051)', () => {
+    const error = new ConnectionInputRequiredError({
+      connectionName: NAME,
+      operation: 'tools/call',
+      inputRequests,
+      taskId: 'task-7',
+    });
+    expect(error.message).toBe(
+      'Connection "upstream" task task-7 needs answers from the caller before it can go on',
+    );
+    expect(error.taskId).toBe('task-7');
+    expect(error[MCP_INPUT_REQUIRED]()).toEqual({ inputRequests, taskId: 'task-7' });
+  });
+});
+
+describe('ConnectionTaskCreatedError', () => {
+  const task = {
+    taskId: 'task-9',
+    status: 'working',
+    createdAt: '2026-12-05T12:00:00Z',
+    lastUpdatedAt: '2026-12-05T12:00:00Z',
+    ttlMs: 60_000,
+  };
+
+  it('names itself and the task, hands the task to a gateway, and projects as not retryable', () => {
+    const error = new ConnectionTaskCreatedError({
+      connectionName: NAME,
+      operation: 'tools/call',
+      phase: 'call',
+      task,
+    });
+    expect([error.name, error.code]).toEqual([
+      'ConnectionTaskCreatedError',
+      'CONNECTION_TASK_CREATED',
+    ]);
+    expect(error.message).toBe(
+      'Connection "upstream" created task task-9 for a caller that polls it during tools/call',
+    );
+    expect(error[MCP_TASK_CREATED]()).toBe(task);
+    expect(mcpCreatedTaskOf(error)).toBe(task);
+    expect(ConnectionTaskCreatedError.isInstance(error)).toBe(true);
+    expect(projected(error)).toMatchObject({
+      code: 'CONNECTION_TASK_CREATED',
+      retryable: false,
+      message: 'The tool runs as a task that its caller polls.',
+      details: {
+        reason: 'task-created',
+        status: 'working',
+        operation: 'tools/call',
+        phase: 'call',
+      },
+    });
+    expect(projectToolError(error)?.status).toBe(502);
   });
 });
 
