@@ -306,7 +306,8 @@ describe('with authenticated downstreams, a task id is only its own client’s',
       ],
       {
         onSkippedTool: () => {},
-        observe: (record) => observed.push(`${record.operation ?? ''} ${record.from} -> ${record.to}`),
+        observe: (record) =>
+          observed.push(`${record.operation ?? ''} ${record.from} -> ${record.to}`),
       },
     );
     const requestState = createGatewayRequestState();
