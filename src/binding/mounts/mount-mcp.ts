@@ -86,7 +86,11 @@ export interface McpMountOptions {
  * (sampling, elicitation, roots) is asked on the call's own stream, and log messages go out as
  * notifications of the call (when `server` declares `logging`). An MCP 2026-07-28 client, which has
  * no server-to-client requests, gets an upstream's questions as `input_required` with the
- * upstream's state sealed (`requestState`), and its retry's answers go upstream. Throws at mount on a
+ * upstream's state sealed (`requestState`), and its retry's answers go upstream (to the same task
+ * when a task asked). On a v2 server whose definitions include an MCP connection's, the tasks
+ * extension is declared: a 2026 client that declares it gets an upstream's task under an id the
+ * gateway seals, and its `tasks/get`, `tasks/update` and `tasks/cancel` are forwarded upstream
+ * (decision 0050). Throws at mount on a
  * bad definition or a duplicate name (naming both sources), and with `GatewayStateError` on
  * a v2 server whose `requestState` seam is not the gateway's codec (its message says what to
  * pass); the SDK itself refuses a name already registered. Given a live catalog
