@@ -72,9 +72,10 @@ export interface LiveCatalogEntry extends CatalogEntry {
   readonly lastRefresh: CatalogRefresh;
   /**
    * Its list-changed stream, when the catalog listens and the connection is MCP: `connecting`
-   * (until the server says it listens), `listening`, `reconnecting` (after a drop, waiting its
-   * backoff), `unoffered` (the server offers no tool list changes), `failed` (its connects failed
-   * too many times in a row; the TTL still holds), `closed`.
+   * (until the server says it listens), `listening`, `reconnecting` (after a drop, ending the
+   * dropped stream's 2025 session and waiting its backoff), `unoffered` (the server offers no tool
+   * list changes), `failed` (its connects failed too many times in a row; the TTL still holds),
+   * `closed` (also while a stopping stream ends its 2025 session).
    */
   readonly listen?: 'connecting' | 'listening' | 'reconnecting' | 'unoffered' | 'failed' | 'closed';
 }
