@@ -3,7 +3,7 @@
  * gateway whose client declared the tasks extension relays the upstream's task, and forwards its
  * client's `tasks/get`, `tasks/update` and `tasks/cancel` through here. Each request is one run of
  * `mcpOperation` on the stateless wire (MCP 2026-07-28, the only revision that hands a task back),
- * under the connection's fence, limits and retry policy, with its credentials resolved for the
+ * under the connection's fence and limits, sent once, with its credentials resolved for the
  * context the gateway gives (built as the call's was). Not a tool call: no input check, no hooks,
  * no approval gate. The answer is read strictly before it is relayed.
  */
@@ -58,8 +58,9 @@ export function taskRequesterOf(
         context: context as RuntimeToolHandlerContext,
         signal,
         protocolVersion: STATELESS_REVISION,
-        // A poll reads and may run again; an update or a cancel is not repeated by a retry policy.
-        repeatable: request.method === 'tasks/get',
+        // Sent once, under a retry policy too (a task's requests never are repeated, decision
+        // 0042): the client that polls asks again at its own pace.
+        repeatable: false,
         ...(observe === undefined ? {} : { observe }),
       });
       const answer = outcome.result as Readonly<Record<string, unknown>>;
