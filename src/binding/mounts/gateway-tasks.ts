@@ -19,17 +19,14 @@ import {
 } from '../kernel/mcp-protocols.js';
 import { isRecord } from '../kernel/type-guards.js';
 import type { GatewayStateCodec } from './gateway-state.js';
-import { type McpHandlerRequest, requestOwnerOf } from './mcp-request.js';
+import { type McpHandlerRequest, type McpToolServer, mcpHandlerRequestOf } from './mcp-request.js';
 
 /** JSON-RPC: the client did not declare a capability the request needs (MCP 2026-07-28). */
-export const MISSING_CAPABILITY = -32021;
+const MISSING_CAPABILITY = -32021;
 /** JSON-RPC: invalid params, SEP-2663's answer for a task id the receiver does not know. */
-export const INVALID_PARAMS = -32602;
+const INVALID_PARAMS = -32602;
 /** JSON-RPC: internal error, for a forwarded request that failed on the gateway's side. */
 const INTERNAL_ERROR = -32603;
-
-/** The `_meta` key of a 2026 request's client capabilities. */
-const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
 /** The methods the relay serves. */
 const RELAYED_METHODS = ['tasks/get', 'tasks/update', 'tasks/cancel'] as const;
@@ -85,12 +82,12 @@ export function relayedTaskAnswer(
 function upstreamRequestOf(
   method: RelayedMethod,
   params: Readonly<Record<string, unknown>>,
-  mcpReq: Readonly<Record<string, unknown>>,
+  request: McpHandlerRequest,
   upstream: string,
 ): McpTaskRelayRequest {
   if (method !== 'tasks/update') return { method, taskId: upstream };
   // The v2 SDK lifts a request's `inputResponses` out of its params into `ctx.mcpReq`.
-  const responses = params.inputResponses ?? mcpReq.inputResponses;
+  const responses = params.inputResponses ?? request.inputResponses;
   if (!isRecord(responses)) throw rpcError(INVALID_PARAMS, 'inputResponses must be an object');
   return { method, taskId: upstream, inputResponses: responses };
 }
@@ -127,8 +124,8 @@ interface LowLevelServer {
   ): void;
 }
 
-function lowLevelOf(server: { readonly server: unknown }): LowLevelServer | undefined {
-  const low = server.server;
+function lowLevelOf(server: McpToolServer): LowLevelServer | undefined {
+  const low: unknown = server.server;
   if (!isRecord(low)) return undefined;
   return typeof low.registerCapabilities === 'function' &&
     typeof low.setRequestHandler === 'function'
@@ -168,7 +165,7 @@ export interface TaskRelay {
  * low-level calls.
  */
 export function createTaskRelay(
-  server: { readonly server: unknown },
+  server: McpToolServer,
   states: GatewayStateCodec,
   source: TaskRelaySource,
 ): TaskRelay | undefined {
@@ -178,7 +175,7 @@ export function createTaskRelay(
   low.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
   for (const method of RELAYED_METHODS) {
     low.setRequestHandler(method, { params: TASK_PARAMS }, (params, ctx) =>
-      forward(method, params, ctx, states, source),
+      forward(method, params, mcpHandlerRequestOf(server, ctx), states, source),
     );
   }
   return {
@@ -192,31 +189,34 @@ export function createTaskRelay(
   };
 }
 
-/** One client `tasks/*` request: checked, unsealed, forwarded, and its answer relayed. */
+/**
+ * One client `tasks/*` request (read as a tool call's is, `mcpHandlerRequestOf`): checked,
+ * unsealed, forwarded, and its answer relayed.
+ */
 async function forward(
   method: RelayedMethod,
   params: Readonly<Record<string, unknown>>,
-  ctx: unknown,
+  request: McpHandlerRequest,
   states: GatewayStateCodec,
   source: TaskRelaySource,
 ): Promise<Readonly<Record<string, unknown>>> {
-  const mcpReq = isRecord(ctx) && isRecord(ctx.mcpReq) ? ctx.mcpReq : {};
-  const envelope = isRecord(mcpReq.envelope) ? mcpReq.envelope : {};
-  if (!declaresTasksExtension(envelope[CLIENT_CAPABILITIES])) throw missingExtension();
+  // Only a 2026 request declares the extension, in its own `_meta`.
+  if (!request.stateless || !declaresTasksExtension(request.clientCapabilities)) {
+    throw missingExtension();
+  }
   // A tampered, expired or foreign id, or another client's, is one the gateway does not know.
   const sealed = states.openTask(String(params.taskId));
-  if (sealed === undefined || sealed.owner !== requestOwnerOf(ctx)) {
+  if (sealed === undefined || sealed.owner !== request.owner) {
     throw rpcError(INVALID_PARAMS, 'Task not found');
   }
   const definition = source.tools().find((candidate) => candidate.name === sealed.tool);
   const requester = mcpTaskRequesterOf(definition);
   if (requester === undefined) throw rpcError(INVALID_PARAMS, 'Task not found');
-  const request = upstreamRequestOf(method, params, mcpReq, sealed.upstream);
-  const signal =
-    mcpReq.signal instanceof AbortSignal ? mcpReq.signal : new AbortController().signal;
+  const upstream = upstreamRequestOf(method, params, request, sealed.upstream);
+  const { signal } = request;
   let answer: Readonly<Record<string, unknown>>;
   try {
-    answer = await requester.send(request, { signal, context: source.contextOf(signal) });
+    answer = await requester.send(upstream, { signal, context: source.contextOf(signal) });
   } catch (error) {
     throw forwardFailure(error);
   }

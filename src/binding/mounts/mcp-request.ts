@@ -138,7 +138,7 @@ export function clientErrorOf(error: unknown): ToolCallerError | undefined {
  * Who a request comes from, when the host authenticates it: `authInfo.clientId` (v2 SDK
  * `ctx.http.authInfo`, v1 SDK `extra.authInfo`).
  */
-export function requestOwnerOf(extra: unknown): string | undefined {
+function requestOwnerOf(extra: unknown): string | undefined {
   if (!isRecord(extra)) return undefined;
   const http = isRecord(extra.http) ? extra.http : extra;
   const authInfo = isRecord(http.authInfo) ? http.authInfo : undefined;

@@ -21,7 +21,7 @@ import {
   declaresTasksExtension,
   relayedTaskAnswer,
 } from '../../../src/binding/mounts/gateway-tasks.js';
-import type { McpHandlerRequest } from '../../../src/binding/mounts/mcp-request.js';
+import type { McpHandlerRequest, McpToolServer } from '../../../src/binding/mounts/mcp-request.js';
 import { ConnectionProtocolError, ConnectionTimeoutError } from '../../../src/wire/index.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
@@ -30,7 +30,7 @@ const NOW = Date.parse('2026-12-05T12:00:00Z');
 
 type Handler = (params: Record<string, unknown>, ctx: unknown) => Promise<unknown>;
 
-/** A stand-in for the v2 low-level server: what the relay declared and registered. */
+/** A stand-in for a v2 `McpServer` and its low-level server: what the relay declared and registered. */
 function lowLevel() {
   const declared: unknown[] = [];
   const handlers = new Map<string, Handler>();
@@ -38,7 +38,9 @@ function lowLevel() {
     declared,
     handlers,
     server: {
+      registerTool: () => undefined,
       server: {
+        getClientCapabilities: () => undefined,
         registerCapabilities: (capabilities: unknown) => declared.push(capabilities),
         setRequestHandler: (method: string, _schema: unknown, handler: Handler) =>
           handlers.set(method, handler),
@@ -80,7 +82,11 @@ function ctxOf(
   const extensions = options.declare === false ? {} : { extensions: { [TASKS]: {} } };
   return {
     mcpReq: {
-      envelope: { [CAPABILITIES]: extensions },
+      id: 1,
+      envelope: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        [CAPABILITIES]: extensions,
+      },
       signal: new AbortController().signal,
       ...(options.inputResponses === undefined ? {} : { inputResponses: options.inputResponses }),
     },
@@ -147,7 +153,8 @@ describe('createTaskRelay', () => {
       { server: { setRequestHandler: () => undefined } },
       { server: undefined },
     ]) {
-      expect(createTaskRelay(server, codec(), { tools, contextOf: () => ({}) })).toBeUndefined();
+      const sdk = { registerTool: () => undefined, ...server } as unknown as McpToolServer;
+      expect(createTaskRelay(sdk, codec(), { tools, contextOf: () => ({}) })).toBeUndefined();
     }
   });
 
