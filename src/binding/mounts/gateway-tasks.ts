@@ -135,6 +135,27 @@ function lowLevelOf(server: McpToolServer): LowLevelServer | undefined {
 
 const TASK_PARAMS = z.looseObject({ taskId: z.string() });
 
+const requesterIndexes = new WeakMap<object, ReadonlyMap<string, McpTaskRequester>>();
+
+/**
+ * The task requesters of `tools`, by tool name. Built once per frozen array (what
+ * `mountConnections` returns): a v2 gateway mounts the same tools on a server per request, and
+ * neither the mount nor a forwarded request scans them again.
+ */
+function requestersOf(
+  tools: readonly { readonly name: string }[],
+): ReadonlyMap<string, McpTaskRequester> {
+  const known = requesterIndexes.get(tools);
+  if (known !== undefined) return known;
+  const index = new Map<string, McpTaskRequester>();
+  for (const definition of tools) {
+    const requester = mcpTaskRequesterOf(definition);
+    if (requester !== undefined) index.set(definition.name, requester);
+  }
+  if (Object.isFrozen(tools)) requesterIndexes.set(tools, index);
+  return index;
+}
+
 /** The relay a mount installed: which calls may hand their task back, and the answer it gives. */
 export interface TaskRelay {
   /**
@@ -170,8 +191,7 @@ export function createTaskRelay(
   source: TaskRelaySource,
 ): TaskRelay | undefined {
   const low = lowLevelOf(server);
-  const relays = source.tools().some((definition) => mcpTaskRequesterOf(definition) !== undefined);
-  if (low === undefined || !relays) return undefined;
+  if (low === undefined || requestersOf(source.tools()).size === 0) return undefined;
   low.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
   for (const method of RELAYED_METHODS) {
     low.setRequestHandler(method, { params: TASK_PARAMS }, (params, ctx) =>
@@ -209,8 +229,7 @@ async function forward(
   if (sealed === undefined || sealed.owner !== request.owner) {
     throw rpcError(INVALID_PARAMS, 'Task not found');
   }
-  const definition = source.tools().find((candidate) => candidate.name === sealed.tool);
-  const requester = mcpTaskRequesterOf(definition);
+  const requester = requestersOf(source.tools()).get(sealed.tool);
   if (requester === undefined) throw rpcError(INVALID_PARAMS, 'Task not found');
   const upstream = upstreamRequestOf(method, params, request, sealed.upstream);
   const { signal } = request;
