@@ -60,6 +60,30 @@ const firstEventMissed = [
   { target: '#listen.closing', actions: { type: 'failTimeout', params: firstEventOf } },
 ] as const;
 
+/**
+ * The way on from a stopped stream: through `ending` (its session's `DELETE`) when it opened a
+ * session, else straight to `next`.
+ */
+const endsSessionThen = (ending: string, next: string) =>
+  [
+    { guard: { type: 'holdsSession', params: sessionOf }, target: ending },
+    { target: next },
+  ] as const;
+
+/** `DELETE` the stopped stream's session, bounded; any answer, failure or the deadline goes to `next`. */
+const endingSession = (next: string) =>
+  ({
+    invoke: {
+      id: 'deleteSession',
+      src: 'deleteSession',
+      input: deleteSessionInput,
+      onDone: { target: next },
+      onError: { target: next },
+    },
+    after: { SESSION_END_DEADLINE: { target: next } },
+    exit: 'forgetSession',
+  }) as const;
+
 /** `listen`'s setup: every implementation by name. */
 export const listenSetup = setup({
   types: {} as {
@@ -213,48 +237,16 @@ export const listenMachine = listenSetup.createMachine({
     reconnecting: {
       initial: 'leaving',
       states: {
-        leaving: {
-          always: [
-            { guard: { type: 'holdsSession', params: sessionOf }, target: 'endingSession' },
-            { target: 'waiting' },
-          ],
-        },
-        // `DELETE` the dropped stream's session, bounded; any answer or failure goes on.
-        endingSession: {
-          invoke: {
-            id: 'deleteSession',
-            src: 'deleteSession',
-            input: deleteSessionInput,
-            onDone: { target: 'waiting' },
-            onError: { target: 'waiting' },
-          },
-          after: { SESSION_END_DEADLINE: { target: 'waiting' } },
-          exit: 'forgetSession',
-        },
+        leaving: { always: endsSessionThen('endingSession', 'waiting') },
+        endingSession: endingSession('waiting'),
         waiting: { after: { RECONNECT_BACKOFF: '#listen.starting' } },
       },
     },
     // The outcome is decided: end the stream's session, if it opened one, then close.
-    closing: {
-      always: [
-        { guard: { type: 'holdsSession', params: sessionOf }, target: 'endingSession' },
-        { target: 'closed' },
-      ],
-    },
-    // `DELETE` the session, bounded; any answer or failure ends the run.
-    endingSession: {
-      invoke: {
-        id: 'deleteSession',
-        src: 'deleteSession',
-        input: deleteSessionInput,
-        onDone: { target: 'closed' },
-        onError: { target: 'closed' },
-      },
-      after: { SESSION_END_DEADLINE: { target: 'closed' } },
-      exit: 'forgetSession',
-      // The outcome is already decided; a late cancellation only abandons the session's end.
-      on: { CANCEL: { target: 'closed' } },
-    },
+    closing: { always: endsSessionThen('endingSession', 'closed') },
+    // The session's `DELETE`, then the end. The outcome is already decided; a late cancellation
+    // only abandons the session's end.
+    endingSession: { ...endingSession('closed'), on: { CANCEL: { target: 'closed' } } },
     // Final: the outcome was decided on the edge into it (none for a stream that simply stopped).
     closed: { type: 'final', entry: 'teardown' },
   },
