@@ -20,14 +20,15 @@ import {
   type CompiledOperation,
   compileOperation,
   createToolNamer,
-  lazyInputValidator,
   listOperations,
   type OperationDocument,
   OperationRefusal,
   operationBaseUrl,
+  PENDING_INPUT,
   pathUnder,
   RefExpander,
   rawOperationName,
+  withLazyInput,
 } from '../openapi/index.js';
 import type { OpenApiMethod } from '../openapi/types.js';
 import { type HostFence, isInsideFence } from '../wire/index.js';
@@ -111,7 +112,7 @@ function buildTool(
     name: plan.name,
     description: plan.description,
     identity: { serviceName: resolved.name, action: plan.rawName, method: compiled.method },
-    input: lazyInputValidator(compiled.inputSchema),
+    input: PENDING_INPUT,
     inputJsonSchema: compiled.inputSchema,
     transports: resolved.transports,
     annotations: plan.annotations,
@@ -250,12 +251,12 @@ export async function discoverOpenApiTools(
       // The template as its requests' paths read: under the base's own path.
       template: pathUnder(target.base, path),
     };
-    const definition = withResultBudget(
-      buildTool(connection, resolved, service, plan, observe, watch),
-      {
+    const definition = withLazyInput(
+      withResultBudget(buildTool(connection, resolved, service, plan, observe, watch), {
         maxTokens: resultBudgetTokens(undefined, connection.results?.maxTokens ?? budget.maxTokens),
         ...(budget.spill === undefined ? {} : { spill: budget.spill }),
-      },
+      }),
+      compiled.inputSchema,
     );
     recordMountedToolCost(definition, resolved.name, compiled.inputSchema);
     tools.push(definition);

@@ -8,7 +8,7 @@ import { isRecord } from '../binding/kernel/type-guards.js';
 import { isHttpToken } from '../wire/core/header-text.js';
 import { mediaTypeEssence } from '../wire/read/media-type.js';
 import { MAX_EXPANDED_NODES, type RefExpander } from './expand.js';
-import { refuse } from './refusal.js';
+import { OperationRefusal, refuse } from './refusal.js';
 import { selectCredentialPlacement } from './security.js';
 import type { CredentialPlacement, OpenApiMethod } from './types.js';
 
@@ -172,43 +172,94 @@ function checkParameter(raw: unknown, document: OperationDocument): CheckedParam
   };
 }
 
+/** What checking one parameter gave: the parameter, nothing (an ignored header), or a refusal. */
+type ParameterOutcome = CheckedParameter | undefined | OperationRefusal;
+
+/**
+ * Each document's parameters that are a bare reference (`{ $ref: '#/components/parameters/owner' }`),
+ * checked once by their reference: the check depends on the parameter alone, and a large document
+ * shares a few parameters among hundreds of operations (GitHub's `owner` and `repo`), so a mount
+ * costs one check per parameter, not one per use.
+ */
+const checkedByReference = new WeakMap<OperationDocument, Map<string, ParameterOutcome>>();
+
+/** A reference with nothing beside it, whose target alone decides the parameter. */
+function bareReference(raw: unknown): string | undefined {
+  if (!isRecord(raw) || typeof raw.$ref !== 'string') return undefined;
+  for (const key in raw) if (key !== '$ref') return undefined;
+  return raw.$ref;
+}
+
+/** {@link checkParameter}, once per bare reference of the document. */
+function checkSharedParameter(
+  raw: unknown,
+  document: OperationDocument,
+): CheckedParameter | undefined {
+  const reference = bareReference(raw);
+  if (reference === undefined) return checkParameter(raw, document);
+  let memo = checkedByReference.get(document);
+  if (memo === undefined) {
+    memo = new Map();
+    checkedByReference.set(document, memo);
+  }
+  if (!memo.has(reference)) {
+    try {
+      memo.set(reference, checkParameter(raw, document));
+    } catch (error) {
+      if (!(error instanceof OperationRefusal)) throw error;
+      memo.set(reference, error);
+    }
+  }
+  const outcome = memo.get(reference);
+  if (outcome instanceof OperationRefusal) throw outcome;
+  return outcome;
+}
+
 /** Path-item parameters, overridden by the operation's own (same location and name). */
 function collectParameters(
   pathItem: Record<string, unknown>,
   operation: Record<string, unknown>,
   document: OperationDocument,
 ): CheckedParameter[] {
-  const byKey = new Map<string, CheckedParameter>();
+  // A list, not a map keyed by location and name: an operation has a handful of parameters, and
+  // a mount compiles thousands of operations.
+  const parameters: CheckedParameter[] = [];
   for (const list of [pathItem.parameters, operation.parameters]) {
     if (list === undefined) continue;
     if (!Array.isArray(list)) refuse('invalid-operation', 'has parameters that are not a list');
     for (const raw of list) {
-      const parameter = checkParameter(raw, document);
-      if (parameter !== undefined) byKey.set(`${parameter.in}:${parameter.name}`, parameter);
+      const parameter = checkSharedParameter(raw, document);
+      if (parameter === undefined) continue;
+      const same = parameters.findIndex(
+        (other) => other.in === parameter.in && other.name === parameter.name,
+      );
+      if (same === -1) parameters.push(parameter);
+      else parameters[same] = parameter;
     }
   }
-  const parameters = [...byKey.values()];
-  const names = new Set<string>();
-  for (const parameter of parameters) {
-    if (names.has(parameter.name)) {
-      refuse('invalid-operation', `uses the parameter name "${parameter.name}" in two locations`);
+  for (let index = 1; index < parameters.length; index++) {
+    const name = parameters[index]?.name;
+    if (parameters.findIndex((other) => other.name === name) < index) {
+      refuse('invalid-operation', `uses the parameter name "${name}" in two locations`);
     }
-    names.add(parameter.name);
   }
   return parameters;
 }
 
 function checkPathTemplate(path: string, parameters: readonly CheckedParameter[]): void {
-  const declared = new Set(parameters.filter((p) => p.in === 'path').map((p) => p.name));
-  const used = new Set([...path.matchAll(TEMPLATE_VARIABLE)].map((match) => match[1] ?? ''));
+  const used: string[] = [];
+  for (const match of path.matchAll(TEMPLATE_VARIABLE)) used.push(match[1] ?? '');
   for (const variable of used) {
-    if (!declared.has(variable)) {
+    if (!parameters.some((p) => p.in === 'path' && p.name === variable)) {
       refuse('invalid-operation', `has a path variable "${variable}" with no path parameter`);
     }
   }
-  for (const name of declared) {
-    if (!used.has(name)) {
-      refuse('invalid-operation', `declares a path parameter "${name}" its path does not use`);
+  for (const parameter of parameters) {
+    if (parameter.in === 'path' && !used.includes(parameter.name)) {
+      refuse(
+        'invalid-operation',
+        `declares a path parameter "${parameter.name}" its path does not use`,
+      );
     }
   }
 }

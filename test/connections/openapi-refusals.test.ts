@@ -228,4 +228,88 @@ describe('OpenAPI refusals at mount', () => {
     expect(new Set(names).size).toBe(2_000);
     expect(describeCatalog(tools).totals.tools).toBe(2_000);
   });
+
+  it('checks a shared parameter once and still judges each operation that uses it', async () => {
+    const { names, skipped, tools } = await mount({
+      openapi: '3.1.0',
+      servers: [{ url: 'https://api.example.com' }],
+      paths: {
+        '/a/{owner}': {
+          get: { operationId: 'a', parameters: [{ $ref: '#/components/parameters/Owner' }] },
+        },
+        '/b/{owner}': {
+          get: {
+            operationId: 'b',
+            parameters: [{ $ref: '#/components/parameters/Owner', description: 'who owns b' }],
+          },
+        },
+        // The same reference where its path has no such variable: this operation alone is refused.
+        '/c': {
+          get: { operationId: 'c', parameters: [{ $ref: '#/components/parameters/Owner' }] },
+        },
+        '/d': {
+          get: { operationId: 'd', parameters: [{ $ref: '#/components/parameters/Filter' }] },
+        },
+        '/e': {
+          get: { operationId: 'e', parameters: [{ $ref: '#/components/parameters/Filter' }] },
+        },
+        '/f': {
+          get: {
+            operationId: 'f',
+            parameters: [{ $ref: '#/components/parameters/Owner' }, { name: 'owner', in: 'query' }],
+          },
+        },
+      },
+      components: {
+        parameters: {
+          Owner: { name: 'owner', in: 'path', required: true, schema: { type: 'string' } },
+          Filter: { name: 'filter', in: 'query', schema: { type: 'object' } },
+        },
+      },
+    });
+    expect(names).toEqual(['svc__a', 'svc__b']);
+    expect(skipped.map(({ tool, reason, message }) => [tool, reason, message])).toEqual([
+      ['c', 'invalid-operation', 'GET /c declares a path parameter "owner" its path does not use'],
+      ['d', 'structured-parameter', 'GET /d has a parameter "filter" that is not a scalar'],
+      ['e', 'structured-parameter', 'GET /e has a parameter "filter" that is not a scalar'],
+      ['f', 'invalid-operation', 'GET /f uses the parameter name "owner" in two locations'],
+    ]);
+    const [a, b] = tools;
+    expect(a?.inputJsonSchema?.properties).toEqual({ owner: { type: 'string' } });
+    // A reference with a sibling (3.1) is the sibling's: not the shared, checked one.
+    expect(b?.inputJsonSchema?.properties).toEqual({
+      owner: { type: 'string', description: 'who owns b' },
+    });
+  });
+
+  it("makes an operation's zod input on its first read, once, and it checks as the schema says", async () => {
+    const { tools } = await mount({
+      openapi: '3.0.3',
+      servers: [{ url: 'https://api.example.com' }],
+      paths: {
+        '/pets/{id}': {
+          get: {
+            operationId: 'getPet',
+            parameters: [
+              { name: 'id', in: 'path', required: true, schema: { type: 'integer' } },
+              { name: 'verbose', in: 'query', schema: { type: 'boolean' } },
+            ],
+          },
+        },
+      },
+    });
+    const [tool] = tools;
+    if (tool === undefined) throw new Error('not mounted');
+    const descriptor = Object.getOwnPropertyDescriptor(tool, 'input');
+    expect(descriptor?.get).toBeTypeOf('function');
+    expect(descriptor?.enumerable).toBe(true);
+    const input = tool.input;
+    expect(tool.input).toBe(input);
+    expect(input.safeParse({ id: 7, verbose: true }).success).toBe(true);
+    const refused = input.safeParse({ id: 'seven', extra: 1 });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues.map((issue) => issue.path)).toEqual([['id'], ['extra']]);
+    // A copy (a spread, as a host may make) carries the made object.
+    expect({ ...tool }.input).toBe(input);
+  });
 });

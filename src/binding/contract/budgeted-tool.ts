@@ -214,8 +214,9 @@ export function withResultBudget<D extends AnyRuntimeToolDefinition>(
   applied: AppliedResultBudget,
 ): D {
   const keepStructured = definition.outputJsonSchema !== undefined;
-  const budgeted: D = {
-    ...definition,
+  // Copied with `Object.assign`, not a spread followed by `present`: a key stored after a spread
+  // takes V8's slow path, and a large mount budgets every tool.
+  const budgeted: D = Object.assign({}, definition, {
     present: {
       mcp: (output: unknown): McpPresentation =>
         budgetMcpPresentation(
@@ -226,6 +227,6 @@ export function withResultBudget<D extends AnyRuntimeToolDefinition>(
       agent: (output: unknown) =>
         budgetAgentOutput(presentOutput(definition, 'AGENT', output), applied),
     },
-  };
+  });
   return markResultBudget(budgeted, applied);
 }
