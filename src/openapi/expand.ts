@@ -95,6 +95,9 @@ export class RefExpander {
    * keys beside a `$ref` override the target's.
    */
   resolveObject(node: unknown): Record<string, unknown> | undefined {
+    // Most objects are written in place: nothing to follow, nothing to allocate.
+    if (!isRecord(node)) return undefined;
+    if (typeof node.$ref !== 'string') return node;
     const seen = new Set<string>();
     let current = node;
     let overrides: Record<string, unknown> = {};
