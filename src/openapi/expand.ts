@@ -99,7 +99,7 @@ export class RefExpander {
     if (!isRecord(node)) return undefined;
     if (typeof node.$ref !== 'string') return node;
     const seen = new Set<string>();
-    let current = node;
+    let current: unknown = node;
     let overrides: Record<string, unknown> = {};
     while (isRecord(current) && typeof current.$ref === 'string') {
       const ref = current.$ref;

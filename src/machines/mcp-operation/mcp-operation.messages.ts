@@ -21,6 +21,7 @@ import {
 } from '../../wire/index.js';
 import { CLIENT_INFO } from '../../wire/mcp/client-info.js';
 import {
+  TASKS_EXTENSION,
   type TaskRequest,
   type TaskRevision,
   withTaskAugmentation,
@@ -137,9 +138,7 @@ export function statelessRequestMessage(
   // A call may become a task: the tasks extension is declared on it, and the server decides; a
   // `tasks/*` request must declare it too.
   const meta = statelessMeta(
-    method !== 'tools/list'
-      ? withTasksExtension(declaredCapabilities(envelope.capabilities))
-      : declaredCapabilities(envelope.capabilities),
+    statelessCapabilities(envelope.capabilities, method !== 'tools/list'),
     envelope.trace,
   );
   if (envelope.logLevel !== undefined) meta[META.logLevel] = envelope.logLevel;
@@ -163,19 +162,43 @@ export function statelessRequestMessage(
 export function subscriptionsListenMessage(id: number): JsonRpcRequest {
   return buildJsonRpcRequest(id, 'subscriptions/listen', {
     notifications: { toolsListChanged: true },
-    _meta: statelessMeta({}, undefined),
+    _meta: statelessMeta(DECLARES_NOTHING, undefined),
   });
+}
+
+/** A caller that declares nothing declares this, on every request but a `tasks/*` one. */
+const DECLARES_NOTHING: Readonly<Record<string, unknown>> = Object.freeze({});
+/** A caller that declares nothing declares this on a `tasks/*` request. */
+const DECLARES_TASKS_ONLY: Readonly<Record<string, unknown>> = Object.freeze({
+  extensions: Object.freeze({ [TASKS_EXTENSION]: Object.freeze({}) }),
+});
+
+/**
+ * The capabilities a stateless request declares for its caller, the tasks extension added when
+ * `withTasks`: a caller that declares nothing (most calls) gets one of two shared, frozen objects
+ * instead of new ones per request.
+ */
+function statelessCapabilities(
+  capabilities: ToolCallerCapabilities,
+  withTasks: boolean,
+): Readonly<Record<string, unknown>> {
+  if (Object.keys(capabilities).length === 0) {
+    return withTasks ? DECLARES_TASKS_ONLY : DECLARES_NOTHING;
+  }
+  const declared = declaredCapabilities(capabilities);
+  return withTasks ? withTasksExtension(declared) : declared;
 }
 
 /** The `_meta` envelope every stateless request carries: version, capabilities, client, trace. */
 function statelessMeta(
-  capabilities: Record<string, unknown>,
+  capabilities: Readonly<Record<string, unknown>>,
   trace: WireTraceContext | undefined,
 ): Record<string, unknown> {
   const meta: Record<string, unknown> = {
     [META.protocolVersion]: STATELESS_REVISION,
     [META.clientCapabilities]: capabilities,
-    [META.clientInfo]: { ...CLIENT_INFO },
+    // Frozen and only ever serialised: shared by every request.
+    [META.clientInfo]: CLIENT_INFO,
   };
   writeTraceMeta(meta, trace);
   return meta;
@@ -196,7 +219,7 @@ export function taskRequestMessage(
   if (revision !== STATELESS_REVISION)
     return buildJsonRpcRequest(id, request.method, request.params);
   const params: Record<string, unknown> = Object.assign({}, request.params);
-  params._meta = statelessMeta(withTasksExtension(declaredCapabilities(capabilities)), trace);
+  params._meta = statelessMeta(statelessCapabilities(capabilities, true), trace);
   return buildJsonRpcRequest(id, request.method, params);
 }
 

@@ -106,12 +106,20 @@ export function requestOn(
   });
 }
 
-async function sendOnDispatcher(dispatcher: Dispatcher, wire: WireRequest): Promise<WireResponse> {
-  const answer = await requestOn(dispatcher, wire.url, wire);
+/** Takes a body's 'error' event and does nothing with it (see {@link responseOf}). */
+const IGNORE = (): void => undefined;
+
+/** The wire's response of an undici answer. */
+function responseOf(answer: Dispatcher.ResponseData): WireResponse {
   // An abort destroys the body with an error; the readers see it through iteration, so an
   // unread body must not turn it into an unhandled 'error' event.
-  answer.body.on('error', () => undefined);
+  answer.body.on('error', IGNORE);
   return new UndiciResponse(answer.statusCode, answer.headers, answer.body);
+}
+
+/** One request on `dispatcher` (a chained promise, not an async frame held per request). */
+function sendOnDispatcher(dispatcher: Dispatcher, wire: WireRequest): Promise<WireResponse> {
+  return requestOn(dispatcher, wire.url, wire).then(responseOf);
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 import type { McpRequest } from '../../../src/machines/mcp-operation/mcp-operation.types.js';
 import { SecretValue } from '../../../src/machines/secret-value.js';
 import type { McpHeaderParam } from '../../../src/wire/index.js';
+import { CLIENT_INFO } from '../../../src/wire/mcp/client-info.js';
 
 describe('cancelledMessage', () => {
   it.each([
@@ -74,6 +75,45 @@ describe('statelessRequestMessage, a retry that brings answers', () => {
       progressToken: 'p-1',
     });
     expect((params as { _meta: object })._meta).not.toHaveProperty('progressToken');
+  });
+});
+
+describe('statelessRequestMessage, the envelope of a caller that declares nothing', () => {
+  const envelope = { progressToken: undefined, capabilities: {}, logLevel: undefined };
+  const metaOf = (request: McpRequest) =>
+    (statelessRequestMessage(request, 2, undefined, envelope).params as { _meta: object })._meta;
+  const call: McpRequest = { method: 'tools/call', params: { name: 'book', arguments: {} } };
+
+  it('declares the tasks extension on a call and nothing on a listing, with this client', () => {
+    expect(metaOf(call)).toEqual({
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {
+        extensions: { 'io.modelcontextprotocol/tasks': {} },
+      },
+      'io.modelcontextprotocol/clientInfo': {
+        name: 'stitchkit-transport',
+        version: CLIENT_INFO.version,
+      },
+    });
+    expect(metaOf({ method: 'tools/list' })).toMatchObject({
+      'io.modelcontextprotocol/clientCapabilities': {},
+    });
+  });
+
+  it('shares parts no request can change, so one request never alters the next', () => {
+    const meta = metaOf(call) as Record<string, Record<string, unknown>>;
+    const capabilities = meta['io.modelcontextprotocol/clientCapabilities'];
+    const info = meta['io.modelcontextprotocol/clientInfo'];
+    expect(() => {
+      (capabilities as Record<string, unknown>).sampling = {};
+    }).toThrow(TypeError);
+    expect(() => {
+      ((capabilities?.extensions ?? {}) as Record<string, unknown>).other = {};
+    }).toThrow(TypeError);
+    expect(() => {
+      (info as Record<string, unknown>).name = 'x';
+    }).toThrow(TypeError);
+    expect(metaOf(call)).toEqual(meta);
   });
 });
 
