@@ -92,6 +92,61 @@ describe('compileOperation: parameters', () => {
     expect(compiled.body).toEqual({ required: false });
   });
 
+  it('keeps every parameter of one location, in the order written', () => {
+    const compiled = compile({
+      parameters: [query(), { name: 'page', in: 'query' }, { name: 'per_page', in: 'query' }],
+    });
+    expect(compiled.parameters.map((p) => [p.name, p.in])).toEqual([
+      ['q', 'query'],
+      ['page', 'query'],
+      ['per_page', 'query'],
+    ]);
+  });
+
+  it('matches each path variable to a path parameter of its own name', () => {
+    const path = (name: string, where = 'path') => ({ name, in: where, required: true });
+    expect(
+      compile(
+        { parameters: [path('owner'), path('repo')] },
+        { path: '/repos/{owner}/{repo}' },
+      ).parameters.map((p) => p.name),
+    ).toEqual(['owner', 'repo']);
+    // One path parameter does not stand for every variable; a query one of the name stands for none.
+    expect(
+      refusal(() => compile({ parameters: [path('owner')] }, { path: '/repos/{owner}/{repo}' })),
+    ).toEqual(['invalid-operation', 'has a path variable "repo" with no path parameter']);
+    expect(
+      refusal(() => compile({ parameters: [path('id', 'query')] }, { path: '/items/{id}' })),
+    ).toEqual(['invalid-operation', 'has a path variable "id" with no path parameter']);
+  });
+
+  it('checks a parameter shared by reference once per document, and one with siblings each time', () => {
+    const document = {
+      openapi: '3.1.0',
+      components: {
+        parameters: { Page: { name: 'page', in: 'query', schema: { type: 'integer' } } },
+      },
+    };
+    const expander = new RefExpander(document);
+    const resolved: unknown[] = [];
+    const resolveObject = expander.resolveObject.bind(expander);
+    expander.resolveObject = (node) => {
+      resolved.push(node);
+      return resolveObject(node);
+    };
+    const context = { expander, security: undefined, securitySchemes: schemes };
+    const bare = { $ref: '#/components/parameters/Page' };
+    const described = { $ref: '#/components/parameters/Page', description: 'which page' };
+    for (const path of ['/a', '/b', '/c']) {
+      compileOperation('GET', path, {}, { parameters: [{ ...bare }] }, context);
+    }
+    expect(resolved).toEqual([bare]);
+    for (const path of ['/d', '/e']) {
+      compileOperation('GET', path, {}, { parameters: [described] }, context);
+    }
+    expect(resolved).toEqual([bare, described, described]);
+  });
+
   it('lets an operation parameter override the path item one of the same location and name', () => {
     const compiled = compile(
       { parameters: [query({ description: 'mine' })] },
@@ -161,6 +216,7 @@ describe('compileOperation: parameters', () => {
         'uses the parameter name "q" in two locations',
       ],
       [{ parameters: [{ in: 'query' }] }, {}, 'has a parameter without a valid name and location'],
+      [{ parameters: { q: query() } }, {}, 'has parameters that are not a list'],
       [
         { parameters: [{ name: 'x', in: 'body' }] },
         {},
