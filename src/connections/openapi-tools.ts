@@ -6,6 +6,7 @@
 
 import { withResultBudget } from '../binding/contract/budgeted-tool.js';
 import { resultBudgetTokens } from '../binding/contract/result-budget.js';
+import { withLazyInput } from '../binding/contract/runtime-tool.js';
 import {
   type AnyRuntimeToolDefinition,
   defineRuntimeTool,
@@ -20,6 +21,7 @@ import {
   type CompiledOperation,
   compileOperation,
   createToolNamer,
+  lazyInputValidator,
   listOperations,
   type OperationDocument,
   OperationRefusal,
@@ -28,7 +30,6 @@ import {
   pathUnder,
   RefExpander,
   rawOperationName,
-  withLazyInput,
 } from '../openapi/index.js';
 import type { OpenApiMethod } from '../openapi/types.js';
 import { type HostFence, isInsideFence } from '../wire/index.js';
@@ -256,7 +257,7 @@ export async function discoverOpenApiTools(
         maxTokens: resultBudgetTokens(undefined, connection.results?.maxTokens ?? budget.maxTokens),
         ...(budget.spill === undefined ? {} : { spill: budget.spill }),
       }),
-      compiled.inputSchema,
+      () => lazyInputValidator(compiled.inputSchema),
     );
     recordMountedToolCost(definition, resolved.name, compiled.inputSchema);
     tools.push(definition);

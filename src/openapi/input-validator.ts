@@ -54,8 +54,8 @@ function compile(schema: Record<string, unknown>): Check {
 const LOOSE_OBJECT = z.looseObject({});
 
 /**
- * The `input` an OpenAPI tool is built and checked with before {@link withLazyInput} replaces it
- * (the contract asks for a zod object; the real one is made on first read).
+ * The `input` an OpenAPI tool is built and checked with before the mount gives it its own, made on
+ * first read (`withLazyInput` of the tool contract, decision 0053).
  */
 export const PENDING_INPUT: z.ZodObject = LOOSE_OBJECT;
 
@@ -81,24 +81,4 @@ export function lazyInputValidator(schema: Record<string, unknown>): z.ZodObject
       });
     }
   });
-}
-
-/**
- * Gives `definition` (a mounted OpenAPI tool, built with a placeholder `input`) the zod object of
- * `schema` as its `input`, made on the first read of the property rather than now: a zod object
- * costs about 6 µs to make, most of a large document's mount (GitHub's 1,202 tools), and a tool
- * the model never calls, or one a catalog in search mode never describes, is never read. The
- * property stays an enumerable own property of the definition, so a copy of it (a spread) copies
- * the made object.
- */
-export function withLazyInput<D extends object>(definition: D, schema: Record<string, unknown>): D {
-  let input: z.ZodObject | undefined;
-  Object.defineProperty(definition, 'input', {
-    enumerable: true,
-    get: () => {
-      input ??= lazyInputValidator(schema);
-      return input;
-    },
-  });
-  return definition;
 }

@@ -166,6 +166,33 @@ export function defineRuntimeTool<I extends z.ZodObject, O extends z.ZodType = z
   return definition;
 }
 
+/** Definitions whose `input` is made on its first read ({@link withLazyInput}). */
+const lazyInputs = new WeakSet<object>();
+
+/**
+ * Gives `definition` an `input` that `make` builds on the first read of the property and that
+ * every later read returns. For a tool whose zod object costs more to make than a mount should pay
+ * (one per operation of a large OpenAPI document, most never called): the model is shown its
+ * `inputJsonSchema`, and the contract's check does not read `input` to make it (the type of
+ * `make` is the check). The property stays an enumerable own property, so a copy of the
+ * definition (a spread) copies the made object.
+ */
+export function withLazyInput<D extends AnyRuntimeToolDefinition>(
+  definition: D,
+  make: () => z.ZodObject,
+): D {
+  let input: z.ZodObject | undefined;
+  Object.defineProperty(definition, 'input', {
+    enumerable: true,
+    get: () => {
+      input ??= make();
+      return input;
+    },
+  });
+  lazyInputs.add(definition);
+  return definition;
+}
+
 /**
  * Throws a `TypeError` naming the tool and the problem when `definition` breaks the contract:
  * name pattern, description, identity, zod object input, zod output, transports, presenters.
@@ -185,7 +212,9 @@ export function assertRuntimeToolDefinition(definition: unknown): void {
   }
   if (typeof def.description !== 'string') fail('description must be a string');
   assertIdentity(def.identity, fail);
-  if (!isZodObjectSchema(def.input)) fail('input must be a zod 4 object schema (z.object)');
+  if (!lazyInputs.has(definition) && !isZodObjectSchema(def.input)) {
+    fail('input must be a zod 4 object schema (z.object)');
+  }
   if (
     def.inputJsonSchema !== undefined &&
     (typeof def.inputJsonSchema !== 'object' ||

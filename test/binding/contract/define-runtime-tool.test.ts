@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as zm from 'zod/mini';
+import { withLazyInput } from '../../../src/binding/contract/runtime-tool.js';
 import {
   type AnyRuntimeToolDefinition,
   defineRuntimeTool,
+  mountAgent,
   resolveToolTransports,
   runTool,
+  searchCatalog,
 } from '../../../src/binding/index.js';
 
 const valid = {
@@ -116,5 +119,45 @@ describe('resolveToolTransports', () => {
     ],
   ] as const)('resolves %j to %j', (transports, expected) => {
     expect(resolveToolTransports({ transports })).toEqual(expected);
+  });
+});
+
+describe('withLazyInput', () => {
+  const lazyTool = () => {
+    const made: number[] = [];
+    const tool = withLazyInput(
+      defineRuntimeTool({
+        ...valid,
+        inputJsonSchema: { type: 'object', properties: { id: { type: 'string' } } },
+      }),
+      () => {
+        made.push(made.length);
+        return z.object({ id: z.string() });
+      },
+    );
+    return { tool, made };
+  };
+
+  it('makes the input on the first call, once, not when the tool is checked or mounted', async () => {
+    const { tool, made } = lazyTool();
+    defineRuntimeTool(tool);
+    mountAgent({ runtimeTools: [tool], catalog: { mode: 'inline' } });
+    searchCatalog([tool]);
+    expect(made).toEqual([]);
+    const refused = await runTool(tool, { id: 7 }, { source: 'internal' });
+    expect(refused).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
+    expect(await runTool(tool, { id: 'x' }, { source: 'internal' })).toEqual({
+      ok: true,
+      data: null,
+    });
+    expect(made).toEqual([0]);
+  });
+
+  it('gives a copy the made object', () => {
+    const { tool, made } = lazyTool();
+    const copy = { ...tool };
+    expect(made).toEqual([0]);
+    expect(copy.input).toBe(tool.input);
+    expect(Object.getOwnPropertyDescriptor(copy, 'input')?.value).toBe(tool.input);
   });
 });
