@@ -10,6 +10,7 @@ import {
   type McpErrorPresenting,
 } from '../binding/index.js';
 import type { CallToolResult } from '../binding/kernel/mcp-types.js';
+import { JSON_RPC_ERROR } from '../binding/kernel/rpc-codes.js';
 import { isRecord } from '../binding/kernel/type-guards.js';
 import { ConnectionProtocolError, MCP_RPC_ERROR } from '../wire/index.js';
 
@@ -98,7 +99,10 @@ export function isHeaderMismatch(error: unknown): boolean {
 export function namesUnknownTool(failure: unknown, name: string): boolean {
   const phrase = `Tool ${name} not found`;
   if (ConnectionProtocolError.isInstance(failure)) {
-    return failure.rpcCode === -32602 && (failure.rpcMessage ?? '').includes(phrase);
+    return (
+      failure.rpcCode === JSON_RPC_ERROR.invalidParams &&
+      (failure.rpcMessage ?? '').includes(phrase)
+    );
   }
   const result = failure as CallToolResult | undefined;
   if (result?.isError !== true || !Array.isArray(result.content)) return false;

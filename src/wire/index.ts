@@ -5,6 +5,7 @@
  * imported from their own modules.
  */
 
+export { MCP_RPC_ERROR } from '../binding/kernel/rpc-codes.js';
 export {
   type ConnectionOperation,
   type ConnectionPhase,
@@ -33,7 +34,6 @@ export {
   ConnectionUrlError,
 } from './errors/errors.js';
 export { failureClassOf } from './errors/failure-class.js';
-export { MCP_RPC_ERROR } from './errors/mcp-rpc-error.js';
 export {
   ConnectionNetworkError,
   isRetryableNetworkFailure,

@@ -5,6 +5,7 @@
  * context's `ctx.caller`, which answers what the caller never declared with `-32601` itself.
  */
 import { raceAbort } from '../kernel/race-abort.js';
+import { JSON_RPC_ERROR } from '../kernel/rpc-codes.js';
 
 /** The requests a tool may send its caller, by MCP method name. */
 export type ToolCallerMethod = 'sampling/createMessage' | 'elicitation/create' | 'roots/list';
@@ -137,10 +138,10 @@ export interface ToolCaller {
   readonly acceptsTasks: boolean;
 }
 
-/** JSON-RPC "method not found": the answer to a method the caller never declared. */
-export const CALLER_METHOD_NOT_FOUND = -32601;
-/** JSON-RPC "internal error": the answer when the host's handler failed. */
-export const CALLER_INTERNAL_ERROR = -32603;
+/** JSON-RPC "method not found" (`-32601`): the answer to a method the caller never declared. */
+export const CALLER_METHOD_NOT_FOUND = JSON_RPC_ERROR.methodNotFound;
+/** JSON-RPC "internal error" (`-32603`): the answer when the host's handler failed. */
+export const CALLER_INTERNAL_ERROR = JSON_RPC_ERROR.internalError;
 
 const CAPABILITY_OF_METHOD: Readonly<Record<ToolCallerMethod, keyof ToolCallerCapabilities>> = {
   'sampling/createMessage': 'sampling',

@@ -17,16 +17,10 @@ import {
   mcpTaskRequesterOf,
   TASKS_EXTENSION,
 } from '../kernel/mcp-protocols.js';
+import { JSON_RPC_ERROR, MCP_RPC_ERROR } from '../kernel/rpc-codes.js';
 import { isRecord } from '../kernel/type-guards.js';
 import type { GatewayStateCodec } from './gateway-state.js';
 import { type McpHandlerRequest, type McpToolServer, mcpHandlerRequestOf } from './mcp-request.js';
-
-/** JSON-RPC: the client did not declare a capability the request needs (MCP 2026-07-28). */
-const MISSING_CAPABILITY = -32021;
-/** JSON-RPC: invalid params, SEP-2663's answer for a task id the receiver does not know. */
-const INVALID_PARAMS = -32602;
-/** JSON-RPC: internal error, for a forwarded request that failed on the gateway's side. */
-const INTERNAL_ERROR = -32603;
 
 /** The methods the relay serves. */
 const RELAYED_METHODS = ['tasks/get', 'tasks/update', 'tasks/cancel'] as const;
@@ -48,7 +42,7 @@ function rpcError(code: number, message: string, data?: unknown): Error {
 
 /** The `-32021` a `tasks/*` request gets when it did not declare the extension. */
 function missingExtension(): Error {
-  return rpcError(MISSING_CAPABILITY, 'Missing required client capability', {
+  return rpcError(MCP_RPC_ERROR.missingClientCapability, 'Missing required client capability', {
     requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
   });
 }
@@ -88,7 +82,8 @@ function upstreamRequestOf(
   if (method !== 'tasks/update') return { method, taskId: upstream };
   // The v2 SDK lifts a request's `inputResponses` out of its params into `ctx.mcpReq`.
   const responses = params.inputResponses ?? request.inputResponses;
-  if (!isRecord(responses)) throw rpcError(INVALID_PARAMS, 'inputResponses must be an object');
+  if (!isRecord(responses))
+    throw rpcError(JSON_RPC_ERROR.invalidParams, 'inputResponses must be an object');
   return { method, taskId: upstream, inputResponses: responses };
 }
 
@@ -100,7 +95,7 @@ function forwardFailure(error: unknown): Error {
   }
   // Our own typed failure (a timeout, a refused answer): its safe envelope, as a tool's would be.
   return rpcError(
-    INTERNAL_ERROR,
+    JSON_RPC_ERROR.internalError,
     'The upstream task request failed',
     toolErrorEnvelope(toolResultFromError(error)),
   );
@@ -227,10 +222,10 @@ async function forward(
   // A tampered, expired or foreign id, or another client's, is one the gateway does not know.
   const sealed = states.openTask(String(params.taskId));
   if (sealed === undefined || sealed.owner !== request.owner) {
-    throw rpcError(INVALID_PARAMS, 'Task not found');
+    throw rpcError(JSON_RPC_ERROR.invalidParams, 'Task not found');
   }
   const requester = requestersOf(source.tools()).get(sealed.tool);
-  if (requester === undefined) throw rpcError(INVALID_PARAMS, 'Task not found');
+  if (requester === undefined) throw rpcError(JSON_RPC_ERROR.invalidParams, 'Task not found');
   const upstream = upstreamRequestOf(method, params, request, sealed.upstream);
   const { signal } = request;
   let answer: Readonly<Record<string, unknown>>;

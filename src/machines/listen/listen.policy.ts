@@ -3,6 +3,8 @@
  * server offers no list changes at all. Time is passed in.
  */
 
+import { JSON_RPC_ERROR } from '../../binding/kernel/rpc-codes.js';
+
 /** How long a burst of list-changed notifications is gathered into one change, in ms. */
 export const DEFAULT_LISTEN_DEBOUNCE_MS = 100;
 /** How many connects in a row may fail before the stream is given up. */
@@ -11,8 +13,6 @@ export const DEFAULT_LISTEN_MAX_FAILURES = 5;
 export const LISTEN_BACKOFF_BASE_MS = 1_000;
 /** The longest wait before a reconnect. */
 export const LISTEN_BACKOFF_MAX_MS = 30_000;
-/** JSON-RPC "method not found": the server does not know `subscriptions/listen`. */
-export const METHOD_NOT_FOUND = -32601;
 
 /**
  * The wait before the next connect after `failures` failed connects in a row: 1 s after a stream
@@ -31,7 +31,7 @@ export function isUnofferedAnswer(
   status: number | undefined,
   rpcCode: number | undefined,
 ): boolean {
-  return status === 404 || status === 405 || rpcCode === METHOD_NOT_FOUND;
+  return status === 404 || status === 405 || rpcCode === JSON_RPC_ERROR.methodNotFound;
 }
 
 /** The operation a stream's failures are scoped to, by its wire. */

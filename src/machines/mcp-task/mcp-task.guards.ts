@@ -4,6 +4,7 @@
  */
 
 import { isRetryableStatus } from '../../binding/kernel/app-error.js';
+import { JSON_RPC_ERROR } from '../../binding/kernel/rpc-codes.js';
 import {
   ConnectionProtocolError,
   isUnauthorizedStatus,
@@ -14,7 +15,7 @@ import { isTransientPollFailure, unansweredOf } from './mcp-task.policy.js';
 import type { TaskExchange } from './mcp-task.types.js';
 
 /** `-32602`: the server no longer knows the task (expired, purged, or never created). */
-export const TASK_NOT_FOUND = -32602;
+export const TASK_NOT_FOUND = JSON_RPC_ERROR.invalidParams;
 
 /** How a task request ended. */
 export interface ExchangeParams {

@@ -20,6 +20,7 @@ import {
   type McpInputRequest,
   type McpInputRequiring,
 } from '../../binding/kernel/mcp-protocols.js';
+import { MCP_RPC_ERROR } from '../../binding/kernel/rpc-codes.js';
 import { brandSymbol } from '../../binding/kernel/type-guards.js';
 import {
   type ConnectionOperation,
@@ -29,7 +30,6 @@ import {
 } from '../core/operation.js';
 import { redactUrl } from '../core/redact.js';
 import type { AuthChallenge } from '../core/www-authenticate.js';
-import { MCP_RPC_ERROR } from './mcp-rpc-error.js';
 
 export type { ConnectionOperation, ConnectionPhase, OperationScope } from '../core/operation.js';
 export type { AuthChallenge } from '../core/www-authenticate.js';

@@ -5,11 +5,11 @@
  * HTTP 4xx answer carries. Pure: no I/O.
  */
 
+import { MCP_RPC_ERROR } from '../../binding/kernel/rpc-codes.js';
 import { isRecord } from '../../binding/kernel/type-guards.js';
 import { isHttpToken } from '../core/header-text.js';
 import type { OperationScope } from '../core/operation.js';
 import { ConnectionProtocolError } from '../errors/errors.js';
-import { MCP_RPC_ERROR } from '../errors/mcp-rpc-error.js';
 
 /** The protocol revision of the stateless wire. */
 export const STATELESS_REVISION = '2026-07-28';
