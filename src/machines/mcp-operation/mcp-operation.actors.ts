@@ -9,7 +9,7 @@
  */
 import { fromCallback, fromPromise } from 'xstate';
 import { SESSION_REVISION, STATELESS_REVISION, type WireSend } from '../../wire/index.js';
-import { DEFAULT_TASK_TIMEOUT_MS } from '../../wire/mcp/tasks.js';
+import { DEFAULT_TASK_TIMEOUT_MS, taskKnownBy } from '../../wire/mcp/tasks.js';
 import { bytesReadCounter } from '../bytes-read.js';
 import { makeResolveCredentials, type TokenResolver } from '../credentials.js';
 import { makeMcpTaskActors } from '../mcp-task/mcp-task.actors.js';
@@ -138,13 +138,7 @@ export function taskInput(
   return {
     revision: context.stateless ? STATELESS_REVISION : SESSION_REVISION,
     // Entered only after `createsTask`, which saw the task.
-    created: context.task ?? {
-      taskId: '',
-      status: 'working',
-      createdAt: '',
-      lastUpdatedAt: '',
-      ttlMs: null,
-    },
+    created: context.task ?? taskKnownBy('', 'working'),
     base: actorBase(context),
     url: context.url,
     limits: {

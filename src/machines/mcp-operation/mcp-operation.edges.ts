@@ -16,7 +16,7 @@ import {
   STATELESS_REVISION,
   supportedVersionsOf,
 } from '../../wire/index.js';
-import type { TaskSnapshot } from '../../wire/mcp/tasks.js';
+import { type TaskSnapshot, taskKnownBy } from '../../wire/mcp/tasks.js';
 import { readSoFar } from '../bytes-read.js';
 import {
   challengeOf,
@@ -398,13 +398,7 @@ export const sharedActions = {
   // A retry resumes the task its answers are for: known by its id, waiting for input, its
   // retention unknown (the task deadline bounds it).
   assignResumedTask: assignRun(({ context }) => ({
-    task: {
-      taskId: context.resumedTaskId ?? '',
-      status: 'input_required' as const,
-      createdAt: '',
-      lastUpdatedAt: '',
-      ttlMs: null,
-    },
+    task: taskKnownBy(context.resumedTaskId ?? '', 'input_required'),
     taskBackstopAt: Date.now() + taskBackstopMs(context.limits),
   })),
   // No handshake: the version is the stateless wire's own, sent with every request.

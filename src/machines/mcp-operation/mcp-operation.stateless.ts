@@ -18,7 +18,7 @@ import {
   type RpcErrorBody,
   rpcRefusalViolation,
 } from '../../wire/index.js';
-import type { TaskSnapshot } from '../../wire/mcp/tasks.js';
+import { type TaskSnapshot, taskKnownBy } from '../../wire/mcp/tasks.js';
 import { readSoFar } from '../bytes-read.js';
 import { exchangeOf, failed, type With } from '../connection-outcomes.js';
 import { answerInputInput, exchangeInput } from './mcp-operation.actors.js';
@@ -70,13 +70,9 @@ const taskHandBackOf = ({ context, event }: WithContext & ExchangeDone) => ({
 });
 // Taken only after `handsTaskBack`, which saw the task, so the fallback is never used.
 const createdTaskOf = ({ event }: ExchangeDone) => ({
-  task: (event.output.kind === 'response' ? event.output.task : undefined) ?? {
-    taskId: '',
-    status: 'working' as const,
-    createdAt: '',
-    lastUpdatedAt: '',
-    ttlMs: null,
-  },
+  task:
+    (event.output.kind === 'response' ? event.output.task : undefined) ??
+    taskKnownBy('', 'working'),
 });
 // Taken only after `asksForInput`, so the fallback is never used.
 const inputRequiredOf = ({ event }: ExchangeDone) => ({

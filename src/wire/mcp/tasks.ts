@@ -192,6 +192,14 @@ export interface TaskSnapshot {
 }
 
 /**
+ * A task known only by its id and status, its times and retention unseen: a task a retry resumes
+ * (decision 0051), and the fallback of a parameter taken only after a guard that saw the task.
+ */
+export function taskKnownBy(taskId: string, status: TaskStatus): TaskSnapshot {
+  return { taskId, status, createdAt: '', lastUpdatedAt: '', ttlMs: null };
+}
+
+/**
  * A `tasks/get` answer. On 2026-07-28 the payload of its status is inlined: `result` when
  * `completed` (a tool's `isError` kept), `error` when `failed`, `inputRequests` when
  * `input_required`. On 2025-11-25 none is: `tasks/result` carries the outcome and the requests.
