@@ -263,6 +263,41 @@ describe('an OpenAPI operation answering 2 MB of JSON', () => {
   });
 });
 
+describe("an OpenAPI connection's own budget under a mount's budget with a spill", () => {
+  it("is cut to the connection's budget, and its whole answer is spilled for read_result", async () => {
+    // A root of its own: the spill test below counts its files from 00.
+    const root = await mkdtemp(join(tmpdir(), 'result-spill-openapi-'));
+    const boundary = createFileBoundary({ root });
+    const connection = defineOpenApiConnection({
+      name: 'items',
+      spec: `${service.origin}/openapi.json`,
+      maxResponseBytes: 16 * 1_048_576,
+      results: { maxTokens: 2_000 },
+    });
+    const tools = await mountConnections([connection], {
+      resultBudget: { maxTokens: 20_000, spill: { boundary } },
+    });
+    expect(tools.map((tool) => tool.name)).toEqual(['items__listItems', 'read_result']);
+    const { output } = await modelOutputOf(tools, 'items__listItems');
+    const marker = textsOf(output)[1] ?? '';
+    expect(marker).toMatch(
+      /^\[Result cut to fit the model's budget of 2,000 tokens: the original is 2,131,483 characters, about 899,133 tokens\./,
+    );
+    expect(marker).toMatch(
+      /The whole result is kept as stitchkit-results\/00\.txt: read it page by page with read_result \{"id":"r[0-9a-f]{16}"\}/,
+    );
+    // read_result reads on from the spilled file (it waits for the write).
+    const id = /read_result \{"id":"(r[0-9a-f]{16})"\}/.exec(marker)?.[1] ?? '';
+    const first = await runTool(toolNamed(tools, 'read_result'), { id }, { source: 'agent' });
+    if (!first.ok) throw new Error(JSON.stringify(first));
+    const page = (first.data as { content: { text: string }[] }).content[0]?.text ?? '';
+    expect(page.length).toBeGreaterThan(0);
+    expect(BIG.startsWith(page)).toBe(true);
+    expect(await readFile(join(root, 'stitchkit-results', '00.txt'), 'utf8')).toBe(BIG);
+    await rm(root, { recursive: true, force: true });
+  });
+});
+
 describe('a definition from elsewhere under mountAgent({ resultBudget })', () => {
   const report = defineRuntimeTool({
     name: 'report',
