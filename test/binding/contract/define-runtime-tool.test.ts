@@ -41,6 +41,16 @@ describe('defineRuntimeTool', () => {
       message: 'Runtime tool "": name must match [A-Za-z0-9_-]{1,64} (got 0 characters)',
     },
     {
+      label: 'a name that is not a string',
+      patch: { name: 42 },
+      message: 'Runtime tool "42": name must match [A-Za-z0-9_-]{1,64}',
+    },
+    {
+      label: 'a description that is not a string',
+      patch: { description: ['Looks', 'up'] },
+      message: 'Runtime tool "lookup": description must be a string',
+    },
+    {
       label: 'empty transports',
       patch: { transports: [] },
       message: 'Runtime tool "lookup": must expose at least one transport',
@@ -95,6 +105,12 @@ describe('defineRuntimeTool', () => {
   ])('refuses $label, naming the tool', ({ patch, message }) => {
     const definition = { ...valid, ...patch } as unknown as AnyRuntimeToolDefinition;
     expect(() => defineRuntimeTool(definition)).toThrow(new TypeError(message));
+  });
+
+  it('refuses a definition that is not an object', () => {
+    expect(() => defineRuntimeTool(null as unknown as AnyRuntimeToolDefinition)).toThrow(
+      new TypeError('Runtime tool definition must be an object'),
+    );
   });
 
   it('accepts an object schema built with zod/mini and validates with it', async () => {
