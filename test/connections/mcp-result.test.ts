@@ -5,7 +5,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/binding/index.js';
-import { unwrapMcpResult, upstreamToolError } from '../../src/connections/mcp-result.js';
+import {
+  namesUnknownTool,
+  unwrapMcpResult,
+  upstreamToolError,
+} from '../../src/connections/mcp-result.js';
+import { ConnectionProtocolError } from '../../src/wire/index.js';
 
 const text = (value: string) => ({ type: 'text' as const, text: value });
 
@@ -162,5 +167,34 @@ describe('upstreamToolError', () => {
   it('carries a two-part refusal as the whole envelope', () => {
     const result: CallToolResult = { isError: true, content: [text('a'), text('b')] };
     expect(upstreamToolError('lookup', result).details).toEqual({ upstream: result });
+  });
+});
+
+describe('namesUnknownTool', () => {
+  const refusal = (rpcCode: number, rpcMessage: string) =>
+    new ConnectionProtocolError({
+      connectionName: 'docs',
+      operation: 'tools/call',
+      phase: 'call',
+      violation: 'answered with a JSON-RPC error',
+      rpcCode,
+      rpcMessage,
+    });
+  const toolError = (message: string, isError = true): CallToolResult => ({
+    content: [{ type: 'text', text: message }],
+    isError,
+  });
+
+  it('reads a -32602 that names the tool, or a tool error that does, as the tool gone', () => {
+    expect(namesUnknownTool(refusal(-32602, 'MCP error: Tool echo not found'), 'echo')).toBe(true);
+    expect(namesUnknownTool(toolError('MCP error -32602: Tool echo not found'), 'echo')).toBe(true);
+  });
+
+  it('reads any other code, another tool, or a plain result as something else', () => {
+    expect(namesUnknownTool(refusal(-32603, 'Tool echo not found'), 'echo')).toBe(false);
+    expect(namesUnknownTool(refusal(-32602, 'Tool other not found'), 'echo')).toBe(false);
+    expect(namesUnknownTool(refusal(-32602, 'Invalid arguments'), 'echo')).toBe(false);
+    expect(namesUnknownTool(toolError('Tool echo not found', false), 'echo')).toBe(false);
+    expect(namesUnknownTool(toolError('Tool other not found'), 'echo')).toBe(false);
   });
 });
