@@ -14,6 +14,9 @@ import {
   searchCatalog,
   toolInputJsonSchema,
 } from '../../../src/binding/index.js';
+import { searchDocumentOf } from '../../../src/binding/mounts/search-ranking.js';
+import { termsOf } from '../../../src/binding/mounts/search-text.js';
+import { FAMILY_VOCABULARY } from '../../../src/binding/mounts/search-vocabulary-families.js';
 import { defineOpenApiConnection, mountConnections } from '../../../src/connections/index.js';
 import {
   answerable,
@@ -158,24 +161,37 @@ function summariesOf(document: Record<string, unknown>): Map<string, string> {
   return summaries;
 }
 
+describe('the family vocabulary (search-vocabulary-families.ts)', () => {
+  it("adds only words GitHub's tools hold, and gives no word two rows", () => {
+    const held = new Set(tools.flatMap((tool) => Object.values(searchDocumentOf(tool)).flat()));
+    const missing = FAMILY_VOCABULARY.flatMap(([, means]) => termsOf(means)).filter(
+      (term) => !held.has(term),
+    );
+    expect(missing).toEqual([]);
+    const said = FAMILY_VOCABULARY.flatMap(([words]) => words.split(' '));
+    expect(said.filter((word, index) => said.indexOf(word) !== index)).toEqual([]);
+  });
+});
+
 describe('recall over GitHub (1,202 tools)', () => {
-  // Pinned at what the ranking measures (decision 0045, "Later"): found in the top 5 and the
+  // Pinned at what the ranking measures (decision 0045, "Later" and "A vocabulary written
+  // blind"): found in the top 5 and the
   // top 10, of n. 'tuning' is the first 168 queries (both halves), tuned on; 'fresh' was written
   // later by someone else and only measured: its row is the honest figure. An exact pin fails on
   // a gain as on a loss, so a ranking change states its new figures here and in the decision.
   it.each([
     ['direct', 'tuning', 58, 58, 58],
-    ['paraphrase', 'tuning', 55, 36, 42],
-    ['indirect', 'tuning', 51, 34, 38],
+    ['paraphrase', 'tuning', 55, 34, 42],
+    ['indirect', 'tuning', 51, 32, 38],
     ['direct', 'tune', 29, 29, 29],
-    ['paraphrase', 'tune', 28, 22, 24],
+    ['paraphrase', 'tune', 28, 20, 24],
     ['indirect', 'tune', 25, 18, 21],
     ['direct', 'held-out', 29, 29, 29],
     ['paraphrase', 'held-out', 27, 14, 18],
-    ['indirect', 'held-out', 26, 16, 17],
+    ['indirect', 'held-out', 26, 14, 17],
     ['direct', 'fresh', 20, 20, 20],
-    ['paraphrase', 'fresh', 40, 14, 19],
-    ['indirect', 'fresh', 40, 8, 13],
+    ['paraphrase', 'fresh', 40, 18, 22],
+    ['indirect', 'fresh', 40, 12, 17],
   ] as const)(
     '%s queries (%s): found in the top 5 and 10 as measured',
     async (kind, part, n, at5, at10) => {
@@ -213,11 +229,7 @@ describe('recall over GitHub (1,202 tools)', () => {
     ],
     [
       'the PR is behind main, bring it up to date',
-      [
-        'pulls/update-branch',
-        'actions/set-private-repo-fork-pr-workflows-settings-organization',
-        'actions/set-private-repo-fork-pr-workflows-settings-repository',
-      ],
+      ['pulls/update-branch', 'repos/merge-upstream', 'repos/update-branch-protection'],
     ],
   ])('ranks %j exactly', async (query, top) => {
     expect(await ranked(query, 3)).toEqual(top);

@@ -111,6 +111,33 @@ describe('queryConcepts', () => {
     ]);
   });
 
+  it('reads the family vocabulary after the first: its phrases become one word, its rows add', () => {
+    // "build agent" is a phrase of the families (a runner), "prem" only after "on" (on premises).
+    expect(queryConcepts('our build agent is on prem')).toEqual([
+      [{ term: 'runner', weight: 1 }],
+      [
+        { term: 'onprem', weight: 1 },
+        { term: 'runner', weight: 0.75 },
+        { term: 'self', weight: 0.75 },
+        { term: 'host', weight: 0.75 },
+      ],
+    ]);
+    // A word of a family row adds its API words; a word of the first vocabulary keeps its own.
+    expect(queryConcepts('offboard a contractor')).toEqual([
+      [
+        { term: 'offboard', weight: 1 },
+        { term: 'remov', weight: 0.75 },
+        { term: 'member', weight: 0.75 },
+        { term: 'membership', weight: 0.75 },
+      ],
+      [
+        { term: 'contractor', weight: 1 },
+        { term: 'member', weight: 0.75 },
+        { term: 'collaborator', weight: 0.75 },
+      ],
+    ]);
+  });
+
   it('adds nothing for a word the vocabulary does not hold', () => {
     expect(vocabularyOf('octocat')).toEqual([]);
   });
