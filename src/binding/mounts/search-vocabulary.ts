@@ -8,13 +8,14 @@
  */
 import { stemWord } from './search-text.js';
 import { FAMILY_PHRASES, FAMILY_VOCABULARY } from './search-vocabulary-families.js';
+import { GOAL_PHRASES, GOAL_VOCABULARY } from './search-vocabulary-goals.js';
 
 /** The weight of a word the vocabulary adds, against 1 for a word of the query. */
 export const ADDED_TERM_WEIGHT = 0.75;
 
 /**
  * Each row: the words people say, then the API words they stand for. The rows of
- * `search-vocabulary-families.ts`, written apart, follow these.
+ * `search-vocabulary-families.ts` and `search-vocabulary-goals.ts`, written apart, follow these.
  */
 const VOCABULARY: readonly (readonly [words: string, means: string])[] = [
   // Things.
@@ -165,7 +166,7 @@ const PHRASES: readonly (readonly [phrase: string, word: string])[] = [
   ["what's new", 'feed'],
 ];
 
-const PHRASE_PATTERNS = [...PHRASES, ...FAMILY_PHRASES].map(
+const PHRASE_PATTERNS = [...PHRASES, ...FAMILY_PHRASES, ...GOAL_PHRASES].map(
   ([phrase, word]) =>
     [new RegExp(`\\b${phrase.split(' ').join('\\s+')}\\b`, 'gi'), ` ${word} `] as const,
 );
@@ -184,7 +185,7 @@ function stemsOf(words: string): string[] {
 /** Each stemmed query word to the stemmed API words it adds. */
 const ADDED: ReadonlyMap<string, readonly string[]> = (() => {
   const added = new Map<string, string[]>();
-  for (const [words, means] of [...VOCABULARY, ...FAMILY_VOCABULARY]) {
+  for (const [words, means] of [...VOCABULARY, ...FAMILY_VOCABULARY, ...GOAL_VOCABULARY]) {
     const targets = stemsOf(means);
     for (const word of stemsOf(words)) {
       const list = added.get(word) ?? [];
