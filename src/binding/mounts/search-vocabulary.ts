@@ -7,6 +7,7 @@
  * set's README says how that was kept). Pure: no I/O.
  */
 import { stemWord } from './search-text.js';
+import { EVERYDAY_PHRASES, EVERYDAY_VOCABULARY } from './search-vocabulary-everyday.js';
 import { FAMILY_PHRASES, FAMILY_VOCABULARY } from './search-vocabulary-families.js';
 import { GOAL_PHRASES, GOAL_VOCABULARY } from './search-vocabulary-goals.js';
 
@@ -15,7 +16,8 @@ export const ADDED_TERM_WEIGHT = 0.75;
 
 /**
  * Each row: the words people say, then the API words they stand for. The rows of
- * `search-vocabulary-families.ts` and `search-vocabulary-goals.ts`, written apart, follow these.
+ * `search-vocabulary-families.ts`, `search-vocabulary-goals.ts` and `search-vocabulary-everyday.ts`,
+ * written apart, follow these.
  */
 const VOCABULARY: readonly (readonly [words: string, means: string])[] = [
   // Things.
@@ -166,7 +168,7 @@ const PHRASES: readonly (readonly [phrase: string, word: string])[] = [
   ["what's new", 'feed'],
 ];
 
-const PHRASE_PATTERNS = [...PHRASES, ...FAMILY_PHRASES, ...GOAL_PHRASES].map(
+const PHRASE_PATTERNS = [...PHRASES, ...FAMILY_PHRASES, ...GOAL_PHRASES, ...EVERYDAY_PHRASES].map(
   ([phrase, word]) =>
     [new RegExp(`\\b${phrase.split(' ').join('\\s+')}\\b`, 'gi'), ` ${word} `] as const,
 );
@@ -185,7 +187,12 @@ function stemsOf(words: string): string[] {
 /** Each stemmed query word to the stemmed API words it adds. */
 const ADDED: ReadonlyMap<string, readonly string[]> = (() => {
   const added = new Map<string, string[]>();
-  for (const [words, means] of [...VOCABULARY, ...FAMILY_VOCABULARY, ...GOAL_VOCABULARY]) {
+  for (const [words, means] of [
+    ...VOCABULARY,
+    ...FAMILY_VOCABULARY,
+    ...GOAL_VOCABULARY,
+    ...EVERYDAY_VOCABULARY,
+  ]) {
     const targets = stemsOf(means);
     for (const word of stemsOf(words)) {
       const list = added.get(word) ?? [];

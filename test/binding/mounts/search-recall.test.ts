@@ -16,6 +16,7 @@ import {
 } from '../../../src/binding/index.js';
 import { searchDocumentOf } from '../../../src/binding/mounts/search-ranking.js';
 import { termsOf } from '../../../src/binding/mounts/search-text.js';
+import { EVERYDAY_VOCABULARY } from '../../../src/binding/mounts/search-vocabulary-everyday.js';
 import { FAMILY_VOCABULARY } from '../../../src/binding/mounts/search-vocabulary-families.js';
 import { GOAL_VOCABULARY } from '../../../src/binding/mounts/search-vocabulary-goals.js';
 import { defineOpenApiConnection, mountConnections } from '../../../src/connections/index.js';
@@ -165,10 +166,11 @@ function summariesOf(document: Record<string, unknown>): Map<string, string> {
   return summaries;
 }
 
-describe('the vocabularies written apart (search-vocabulary-families.ts, -goals.ts)', () => {
+describe('the vocabularies written apart (search-vocabulary-families.ts, -goals.ts, -everyday.ts)', () => {
   it.each([
     ['families', FAMILY_VOCABULARY],
     ['goals', GOAL_VOCABULARY],
+    ['everyday', EVERYDAY_VOCABULARY],
   ] as const)("%s: adds only words GitHub's tools hold, and gives no word two rows", (_, rows) => {
     const held = new Set(tools.flatMap((tool) => Object.values(searchDocumentOf(tool)).flat()));
     const missing = rows.flatMap(([, means]) => termsOf(means)).filter((term) => !held.has(term));
@@ -186,20 +188,20 @@ describe('recall over GitHub (1,202 tools)', () => {
   // so a ranking change states its new figures here and in the decision.
   it.each([
     ['direct', 'tuning', 58, 58, 58],
-    ['paraphrase', 'tuning', 55, 34, 42],
+    ['paraphrase', 'tuning', 55, 35, 43],
     ['indirect', 'tuning', 51, 32, 38],
     ['direct', 'tune', 29, 29, 29],
     ['paraphrase', 'tune', 28, 20, 24],
     ['indirect', 'tune', 25, 18, 21],
     ['direct', 'held-out', 29, 29, 29],
-    ['paraphrase', 'held-out', 27, 14, 18],
+    ['paraphrase', 'held-out', 27, 15, 19],
     ['indirect', 'held-out', 26, 14, 17],
     ['direct', 'fresh', 20, 20, 20],
-    ['paraphrase', 'fresh', 40, 19, 22],
+    ['paraphrase', 'fresh', 40, 20, 23],
     ['indirect', 'fresh', 40, 12, 19],
     ['direct', 'fresh-2', 19, 19, 19],
-    ['paraphrase', 'fresh-2', 40, 14, 18],
-    ['indirect', 'fresh-2', 40, 18, 23],
+    ['paraphrase', 'fresh-2', 40, 15, 21],
+    ['indirect', 'fresh-2', 40, 19, 23],
   ] as const)(
     '%s queries (%s): found in the top 5 and 10 as measured',
     async (kind, part, n, at5, at10) => {
