@@ -201,7 +201,11 @@ function hostFieldsOf(ctx: RuntimeToolHandlerContext): Record<string, unknown> {
 }
 
 const searchInput = z.object({
-  query: z.string().min(1).max(500).describe('What you want to do, in your own words'),
+  query: z
+    .string()
+    .min(1)
+    .max(500)
+    .describe("What you want to do: the API's words for the thing and the act find most"),
   limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional().describe('How many tools'),
 });
 const describeInput = z.object({
@@ -240,7 +244,9 @@ export function searchCatalog(
     name: CATALOG_TOOL_NAMES.search,
     description:
       `Finds tools in a catalog of ${tools.length} (${connectionsLine(tools)}) by what you want ` +
-      `to do, in your own words; answers the best ${defaultLimit} (or limit): name, connection, one line. ` +
+      'to do, in the words an API would use for the thing and the act ("cancel order" finds more ' +
+      `than "stop my purchase"; add other words if unsure); answers the best ${defaultLimit} ` +
+      '(or limit): name, connection, one line. ' +
       'Then describe_tools gives their input schemas, and call_tool runs one.',
     identity: identity(CATALOG_TOOL_NAMES.search, 'GET'),
     input: searchInput,

@@ -17,6 +17,7 @@ import {
   mountMcp,
   runTool,
   searchCatalog,
+  toolInputJsonSchema,
 } from '../../../src/binding/index.js';
 import { modelCalling } from '../../support/agent-model.js';
 import { type McpPeer, startMcpPeer } from '../../support/binding-mcp-peer.js';
@@ -130,6 +131,22 @@ describe('catalog modes', () => {
 describe('search_tools and describe_tools', () => {
   const [search, describeTools] = searchCatalog(catalog);
   if (search === undefined || describeTools === undefined) throw new Error('no meta-tools');
+
+  it("tells the model what the catalog holds and to search in the API's words", () => {
+    expect(search.description).toBe(
+      `Finds tools in a catalog of ${catalog.length} (ops (3), widgets (28)) by what you want to do, ` +
+        'in the words an API would use for the thing and the act ("cancel order" finds more than ' +
+        '"stop my purchase"; add other words if unsure); answers the best 8 (or limit): name, ' +
+        'connection, one line. Then describe_tools gives their input schemas, and call_tool runs one.',
+    );
+    expect(toolInputJsonSchema(search)).toMatchObject({
+      properties: {
+        query: {
+          description: "What you want to do: the API's words for the thing and the act find most",
+        },
+      },
+    });
+  });
 
   it('answers names, connection and one line, best first, 8 by default', async () => {
     const found = await runTool(
