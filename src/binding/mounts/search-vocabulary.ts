@@ -10,14 +10,15 @@ import { stemWord } from './search-text.js';
 import { EVERYDAY_PHRASES, EVERYDAY_VOCABULARY } from './search-vocabulary-everyday.js';
 import { FAMILY_PHRASES, FAMILY_VOCABULARY } from './search-vocabulary-families.js';
 import { GOAL_PHRASES, GOAL_VOCABULARY } from './search-vocabulary-goals.js';
+import { IDIOM_PHRASES, IDIOM_VOCABULARY } from './search-vocabulary-idioms.js';
 
 /** The weight of a word the vocabulary adds, against 1 for a word of the query. */
 export const ADDED_TERM_WEIGHT = 0.75;
 
 /**
  * Each row: the words people say, then the API words they stand for. The rows of
- * `search-vocabulary-families.ts`, `search-vocabulary-goals.ts` and `search-vocabulary-everyday.ts`,
- * written apart, follow these.
+ * `search-vocabulary-families.ts`, `search-vocabulary-goals.ts`, `search-vocabulary-everyday.ts`
+ * and `search-vocabulary-idioms.ts`, written apart, follow these.
  */
 const VOCABULARY: readonly (readonly [words: string, means: string])[] = [
   // Things.
@@ -168,7 +169,13 @@ const PHRASES: readonly (readonly [phrase: string, word: string])[] = [
   ["what's new", 'feed'],
 ];
 
-const PHRASE_PATTERNS = [...PHRASES, ...FAMILY_PHRASES, ...GOAL_PHRASES, ...EVERYDAY_PHRASES].map(
+const PHRASE_PATTERNS = [
+  ...PHRASES,
+  ...FAMILY_PHRASES,
+  ...GOAL_PHRASES,
+  ...EVERYDAY_PHRASES,
+  ...IDIOM_PHRASES,
+].map(
   ([phrase, word]) =>
     [new RegExp(`\\b${phrase.split(' ').join('\\s+')}\\b`, 'gi'), ` ${word} `] as const,
 );
@@ -192,6 +199,7 @@ const ADDED: ReadonlyMap<string, readonly string[]> = (() => {
     ...FAMILY_VOCABULARY,
     ...GOAL_VOCABULARY,
     ...EVERYDAY_VOCABULARY,
+    ...IDIOM_VOCABULARY,
   ]) {
     const targets = stemsOf(means);
     for (const word of stemsOf(words)) {

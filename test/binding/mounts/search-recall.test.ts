@@ -19,6 +19,7 @@ import { termsOf } from '../../../src/binding/mounts/search-text.js';
 import { EVERYDAY_VOCABULARY } from '../../../src/binding/mounts/search-vocabulary-everyday.js';
 import { FAMILY_VOCABULARY } from '../../../src/binding/mounts/search-vocabulary-families.js';
 import { GOAL_VOCABULARY } from '../../../src/binding/mounts/search-vocabulary-goals.js';
+import { IDIOM_VOCABULARY } from '../../../src/binding/mounts/search-vocabulary-idioms.js';
 import { defineOpenApiConnection, mountConnections } from '../../../src/connections/index.js';
 import {
   answerable,
@@ -170,11 +171,12 @@ function summariesOf(document: Record<string, unknown>): Map<string, string> {
   return summaries;
 }
 
-describe('the vocabularies written apart (search-vocabulary-families.ts, -goals.ts, -everyday.ts)', () => {
+describe('the vocabularies written apart (search-vocabulary-families, -goals, -everyday, -idioms)', () => {
   it.each([
     ['families', FAMILY_VOCABULARY],
     ['goals', GOAL_VOCABULARY],
     ['everyday', EVERYDAY_VOCABULARY],
+    ['idioms', IDIOM_VOCABULARY],
   ] as const)("%s: adds only words GitHub's tools hold, and gives no word two rows", (_, rows) => {
     const held = new Set(tools.flatMap((tool) => Object.values(searchDocumentOf(tool)).flat()));
     const missing = rows.flatMap(([, means]) => termsOf(means)).filter((term) => !held.has(term));
@@ -193,19 +195,19 @@ describe('recall over GitHub (1,202 tools)', () => {
   // so a ranking change states its new figures here and in the decision.
   it.each([
     ['direct', 'tuning', 58, 58, 58],
-    ['paraphrase', 'tuning', 55, 35, 43],
-    ['indirect', 'tuning', 51, 32, 38],
+    ['paraphrase', 'tuning', 55, 37, 45],
+    ['indirect', 'tuning', 51, 33, 39],
     ['direct', 'tune', 29, 29, 29],
-    ['paraphrase', 'tune', 28, 20, 24],
+    ['paraphrase', 'tune', 28, 21, 25],
     ['indirect', 'tune', 25, 18, 21],
     ['direct', 'held-out', 29, 29, 29],
-    ['paraphrase', 'held-out', 27, 15, 19],
-    ['indirect', 'held-out', 26, 14, 17],
+    ['paraphrase', 'held-out', 27, 16, 20],
+    ['indirect', 'held-out', 26, 15, 18],
     ['direct', 'fresh', 20, 20, 20],
     ['paraphrase', 'fresh', 40, 20, 23],
-    ['indirect', 'fresh', 40, 12, 19],
+    ['indirect', 'fresh', 40, 13, 19],
     ['direct', 'fresh-2', 19, 19, 19],
-    ['paraphrase', 'fresh-2', 40, 15, 21],
+    ['paraphrase', 'fresh-2', 40, 16, 22],
     ['indirect', 'fresh-2', 40, 19, 23],
     ['direct', 'fresh-3', 20, 20, 20],
     ['paraphrase', 'fresh-3', 40, 18, 18],
