@@ -16,10 +16,22 @@ import {
 } from '../../../src/binding/index.js';
 import { searchDocumentOf } from '../../../src/binding/mounts/search-ranking.js';
 import { termsOf } from '../../../src/binding/mounts/search-text.js';
-import { EVERYDAY_VOCABULARY } from '../../../src/binding/mounts/search-vocabulary-everyday.js';
-import { FAMILY_VOCABULARY } from '../../../src/binding/mounts/search-vocabulary-families.js';
-import { GOAL_VOCABULARY } from '../../../src/binding/mounts/search-vocabulary-goals.js';
-import { IDIOM_VOCABULARY } from '../../../src/binding/mounts/search-vocabulary-idioms.js';
+import {
+  EVERYDAY_PHRASES,
+  EVERYDAY_VOCABULARY,
+} from '../../../src/binding/mounts/search-vocabulary-everyday.js';
+import {
+  FAMILY_PHRASES,
+  FAMILY_VOCABULARY,
+} from '../../../src/binding/mounts/search-vocabulary-families.js';
+import {
+  GOAL_PHRASES,
+  GOAL_VOCABULARY,
+} from '../../../src/binding/mounts/search-vocabulary-goals.js';
+import {
+  IDIOM_PHRASES,
+  IDIOM_VOCABULARY,
+} from '../../../src/binding/mounts/search-vocabulary-idioms.js';
 import { defineOpenApiConnection, mountConnections } from '../../../src/connections/index.js';
 import {
   answerable,
@@ -183,6 +195,19 @@ describe('the vocabularies written apart (search-vocabulary-families, -goals, -e
     expect(missing).toEqual([]);
     const said = rows.flatMap(([words]) => words.split(' '));
     expect(said.filter((word, index) => said.indexOf(word) !== index)).toEqual([]);
+  });
+
+  it.each([
+    ['families', FAMILY_PHRASES],
+    ['goals', GOAL_PHRASES],
+    ['everyday', EVERYDAY_PHRASES],
+    ['idioms', IDIOM_PHRASES],
+  ] as const)('%s: phrases are plain words read as one word, each once', (_, phrases) => {
+    // A phrase becomes a regular expression: anything but words and spaces would change its sense.
+    expect(phrases.filter(([phrase]) => !/^[a-z0-9']+( [a-z0-9']+)+$/.test(phrase))).toEqual([]);
+    expect(phrases.filter(([, word]) => !/^[a-z0-9]+$/.test(word))).toEqual([]);
+    const said = phrases.map(([phrase]) => phrase);
+    expect(said.filter((phrase, index) => said.indexOf(phrase) !== index)).toEqual([]);
   });
 });
 
