@@ -63,7 +63,7 @@ describe('describeCatalog', () => {
         },
       ],
       // Estimated tokens of the two tools shown whole, and of the three search meta-tools.
-      footprint: { inlineTokens: 95, searchTokens: 374 },
+      footprint: { inlineTokens: 95, searchTokens: 409 },
     });
   });
 
