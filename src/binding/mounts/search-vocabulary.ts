@@ -169,18 +169,28 @@ const PHRASES: readonly (readonly [phrase: string, word: string])[] = [
   ["what's new", 'feed'],
 ];
 
-const PHRASE_PATTERNS = [
-  ...PHRASES,
-  ...FAMILY_PHRASES,
-  ...GOAL_PHRASES,
-  ...EVERYDAY_PHRASES,
-  ...IDIOM_PHRASES,
-].map(
-  ([phrase, word]) =>
-    [new RegExp(`\\b${phrase.split(' ').join('\\s+')}\\b`, 'gi'), ` ${word} `] as const,
-);
+/** A phrase's pattern and what it becomes: `$&` is the phrase as written. */
+function phrasePattern(phrase: string, replacement: string): readonly [RegExp, string] {
+  return [new RegExp(`\\b${phrase.split(' ').join('\\s+')}\\b`, 'gi'), replacement];
+}
 
-/** `query` with each phrase of the vocabulary replaced by the one word it means. */
+/**
+ * The first table's phrases replace their words, which mislead apart ("look over" is no search).
+ * The phrases of the tables written apart add their word and keep the phrase's own words: a
+ * catalog whose API says "current user" (Spotify's) must still be found by those words, where
+ * GitHub's says "authenticated user" (decision 0045, "The phrases keep their words").
+ */
+const PHRASE_PATTERNS: readonly (readonly [RegExp, string])[] = [
+  ...PHRASES.map(([phrase, word]) => phrasePattern(phrase, ` ${word} `)),
+  ...[...FAMILY_PHRASES, ...GOAL_PHRASES, ...EVERYDAY_PHRASES, ...IDIOM_PHRASES].map(
+    ([phrase, word]) => phrasePattern(phrase, ` ${word} $& `),
+  ),
+];
+
+/**
+ * `query` with each phrase of the first table replaced by the one word it means, and each phrase
+ * of the tables written apart followed by its word.
+ */
 export function rewritePhrases(query: string): string {
   let rewritten = query;
   for (const [pattern, word] of PHRASE_PATTERNS) rewritten = rewritten.replace(pattern, word);

@@ -253,6 +253,35 @@ async function callThroughAgent(
   return { asked: requests.length, steps: recorder.steps, toolMessage };
 }
 
+describe('search_tools over an API whose own words are a phrase of the vocabulary', () => {
+  // Spotify's API says "current user" where GitHub's says "authenticated user"; the vocabulary
+  // reads "current user" as the latter, and must not lose the words the API itself uses.
+  const spotifyLike = [
+    "Get User's Profile",
+    "Get Current User's Profile",
+    "Get User's Playlists",
+    "Get Current User's Playlists",
+  ].map((title, index) =>
+    defineRuntimeTool({
+      name: `tool_${index}`,
+      description: title,
+      identity: { serviceName: 'music', action: `tool${index}`, method: 'GET' },
+      input: z.object({}),
+      handler: () => ({}),
+    }),
+  );
+  const [search] = searchCatalog(spotifyLike);
+  if (search === undefined) throw new Error('no search_tools');
+
+  it.each([
+    ["Get Current User's Profile", 'tool_1'],
+    ["current user's playlists", 'tool_3'],
+  ])('finds %j first', async (query, first) => {
+    const found = await runTool(search, { query, limit: 3 }, { source: 'internal' });
+    expect(found.ok && (found.data as { tools: { name: string }[] }).tools[0]?.name).toBe(first);
+  });
+});
+
 describe('call_tool through mountAgent', () => {
   it('runs the named tool once; the hooks see that tool and its own arguments', async () => {
     const { asked, steps, toolMessage } = await callThroughAgent({

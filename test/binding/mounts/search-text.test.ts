@@ -58,8 +58,8 @@ describe('termsOf', () => {
 describe('rewritePhrases', () => {
   it.each([
     ['ask bob to look over it', 'ask bob to  review  it'],
-    // "who am I" is an idiom of the fifth vocabulary (the current user), read before the rest.
-    ['who am I logged   in as', ' currentuser   login  as'],
+    // "who am I" is an idiom of a table written apart: its word is added, its own words kept.
+    ['who am I logged   in as', ' currentuser who am I   login  as'],
     ['get rid of the cache', ' delete  the cache'],
     ['make it read-only', 'make it  archived '],
     ["see what's new in the repos I follow", 'see  feed  in the repos I follow'],
@@ -112,16 +112,27 @@ describe('queryConcepts', () => {
     ]);
   });
 
-  it('reads the family vocabulary after the first: its phrases become one word, its rows add', () => {
-    // "build agent" is a phrase of the families (a runner), "prem" only after "on" (on premises).
+  it('reads the family vocabulary after the first: its phrases add a word and keep theirs, its rows add', () => {
+    // "build agent" is a phrase of the families (a runner), "on prem" too (on premises); their
+    // own words stay, so an API that says "build" or "agent" is still found by them.
     expect(queryConcepts('our build agent is on prem')).toEqual([
       [{ term: 'runner', weight: 1 }],
+      [
+        { term: 'build', weight: 1 },
+        { term: 'workflow', weight: 0.75 },
+        { term: 'run', weight: 0.75 },
+        { term: 'action', weight: 0.75 },
+        { term: 'job', weight: 0.75 },
+        { term: 'check', weight: 0.75 },
+      ],
+      [{ term: 'agent', weight: 1 }],
       [
         { term: 'onprem', weight: 1 },
         { term: 'runner', weight: 0.75 },
         { term: 'self', weight: 0.75 },
         { term: 'host', weight: 0.75 },
       ],
+      [{ term: 'prem', weight: 1 }],
     ]);
     // A word of a family row adds its API words; a word of the first vocabulary keeps its own.
     expect(queryConcepts('offboard a contractor')).toEqual([
