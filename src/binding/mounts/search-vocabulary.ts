@@ -17,8 +17,7 @@ export const ADDED_TERM_WEIGHT = 0.75;
 
 /**
  * Each row: the words people say, then the API words they stand for. The rows of
- * `search-vocabulary-families.ts`, `search-vocabulary-goals.ts`, `search-vocabulary-everyday.ts`
- * and `search-vocabulary-idioms.ts`, written apart, follow these.
+ * {@link TABLES_WRITTEN_APART} follow these.
  */
 const VOCABULARY: readonly (readonly [words: string, means: string])[] = [
   // Things.
@@ -169,48 +168,55 @@ const PHRASES: readonly (readonly [phrase: string, word: string])[] = [
   ["what's new", 'feed'],
 ];
 
-/** A phrase's pattern and what it becomes: `$&` is the phrase as written. */
-function phrasePattern(phrase: string, replacement: string): readonly [RegExp, string] {
-  return [new RegExp(`\\b${phrase.split(' ').join('\\s+')}\\b`, 'gi'), replacement];
+/** A table written apart from the first (decision 0045): its rows and its phrases. */
+export interface VocabularyTable {
+  /** What it holds, as the decision names it. */
+  readonly name: string;
+  /** Each row: the words people say, then the API words they stand for. */
+  readonly rows: readonly (readonly [words: string, means: string])[];
+  /** Each phrase, and the one word it is also read as. */
+  readonly phrases: readonly (readonly [phrase: string, word: string])[];
 }
 
-/**
- * The first table's phrases replace their words, which mislead apart ("look over" is no search).
- * The phrases of the tables written apart add their word and keep the phrase's own words: a
- * catalog whose API says "current user" (Spotify's) must still be found by those words, where
- * GitHub's says "authenticated user" (decision 0045, "The phrases keep their words").
- */
-const PHRASE_PATTERNS: readonly (readonly [RegExp, string])[] = [
-  ...PHRASES.map(([phrase, word]) => phrasePattern(phrase, ` ${word} `)),
-  ...[...FAMILY_PHRASES, ...GOAL_PHRASES, ...EVERYDAY_PHRASES, ...IDIOM_PHRASES].map(
-    ([phrase, word]) => phrasePattern(phrase, ` ${word} $& `),
-  ),
+/** The tables written apart, read after the first in this order. */
+export const TABLES_WRITTEN_APART: readonly VocabularyTable[] = [
+  { name: 'families', rows: FAMILY_VOCABULARY, phrases: FAMILY_PHRASES },
+  { name: 'goals', rows: GOAL_VOCABULARY, phrases: GOAL_PHRASES },
+  { name: 'everyday', rows: EVERYDAY_VOCABULARY, phrases: EVERYDAY_PHRASES },
+  { name: 'idioms', rows: IDIOM_VOCABULARY, phrases: IDIOM_PHRASES },
 ];
 
-/**
- * `query` with each phrase of the first table replaced by the one word it means, and each phrase
- * of the tables written apart followed by its word.
- */
-export function rewritePhrases(query: string): string {
-  let rewritten = query;
-  for (const [pattern, word] of PHRASE_PATTERNS) rewritten = rewritten.replace(pattern, word);
-  return rewritten;
+/** The vocabulary as a query reads it. */
+interface ReadVocabulary {
+  /**
+   * Each phrase's pattern and what it becomes (`$&` is the phrase as written). The first table's
+   * phrases replace their words, which mislead apart ("look over" is no search). The phrases of
+   * the tables written apart add their word and keep the phrase's own words: a catalog whose API
+   * says "current user" (Spotify's) must still be found by those words, where GitHub's says
+   * "authenticated user" (decision 0045, "The phrases keep their words").
+   */
+  readonly phrases: readonly (readonly [RegExp, string])[];
+  /** Each stemmed query word to the stemmed API words it adds. */
+  readonly added: ReadonlyMap<string, readonly string[]>;
+}
+
+function phrasePattern(phrase: string, replacement: string): readonly [RegExp, string] {
+  return [new RegExp(`\\b${phrase.split(' ').join('\\s+')}\\b`, 'gi'), replacement];
 }
 
 function stemsOf(words: string): string[] {
   return words.split(' ').map((word) => stemWord(word));
 }
 
-/** Each stemmed query word to the stemmed API words it adds. */
-const ADDED: ReadonlyMap<string, readonly string[]> = (() => {
+function readVocabulary(): ReadVocabulary {
+  const phrases = [
+    ...PHRASES.map(([phrase, word]) => phrasePattern(phrase, ` ${word} `)),
+    ...TABLES_WRITTEN_APART.flatMap((table) =>
+      table.phrases.map(([phrase, word]) => phrasePattern(phrase, ` ${word} $& `)),
+    ),
+  ];
   const added = new Map<string, string[]>();
-  for (const [words, means] of [
-    ...VOCABULARY,
-    ...FAMILY_VOCABULARY,
-    ...GOAL_VOCABULARY,
-    ...EVERYDAY_VOCABULARY,
-    ...IDIOM_VOCABULARY,
-  ]) {
+  for (const [words, means] of [...VOCABULARY, ...TABLES_WRITTEN_APART.flatMap((t) => t.rows)]) {
     const targets = stemsOf(means);
     for (const word of stemsOf(words)) {
       const list = added.get(word) ?? [];
@@ -220,10 +226,28 @@ const ADDED: ReadonlyMap<string, readonly string[]> = (() => {
       added.set(word, list);
     }
   }
-  return added;
-})();
+  return { phrases, added };
+}
+
+let read: ReadVocabulary | undefined;
+
+/** Read on the first query, not at import: a host that never searches never pays for it. */
+function vocabulary(): ReadVocabulary {
+  read ??= readVocabulary();
+  return read;
+}
+
+/**
+ * `query` with each phrase of the first table replaced by the one word it means, and each phrase
+ * of the tables written apart followed by its word.
+ */
+export function rewritePhrases(query: string): string {
+  let rewritten = query;
+  for (const [pattern, word] of vocabulary().phrases) rewritten = rewritten.replace(pattern, word);
+  return rewritten;
+}
 
 /** The API words `term` (a stem) stands for, if the vocabulary knows it. */
 export function vocabularyOf(term: string): readonly string[] {
-  return ADDED.get(term) ?? [];
+  return vocabulary().added.get(term) ?? [];
 }

@@ -16,22 +16,7 @@ import {
 } from '../../../src/binding/index.js';
 import { searchDocumentOf } from '../../../src/binding/mounts/search-ranking.js';
 import { termsOf } from '../../../src/binding/mounts/search-text.js';
-import {
-  EVERYDAY_PHRASES,
-  EVERYDAY_VOCABULARY,
-} from '../../../src/binding/mounts/search-vocabulary-everyday.js';
-import {
-  FAMILY_PHRASES,
-  FAMILY_VOCABULARY,
-} from '../../../src/binding/mounts/search-vocabulary-families.js';
-import {
-  GOAL_PHRASES,
-  GOAL_VOCABULARY,
-} from '../../../src/binding/mounts/search-vocabulary-goals.js';
-import {
-  IDIOM_PHRASES,
-  IDIOM_VOCABULARY,
-} from '../../../src/binding/mounts/search-vocabulary-idioms.js';
+import { TABLES_WRITTEN_APART } from '../../../src/binding/mounts/search-vocabulary.js';
 import { defineOpenApiConnection, mountConnections } from '../../../src/connections/index.js';
 import {
   answerable,
@@ -184,31 +169,46 @@ function summariesOf(document: Record<string, unknown>): Map<string, string> {
 }
 
 describe('the vocabularies written apart (search-vocabulary-families, -goals, -everyday, -idioms)', () => {
-  it.each([
-    ['families', FAMILY_VOCABULARY],
-    ['goals', GOAL_VOCABULARY],
-    ['everyday', EVERYDAY_VOCABULARY],
-    ['idioms', IDIOM_VOCABULARY],
-  ] as const)("%s: adds only words GitHub's tools hold, and gives no word two rows", (_, rows) => {
-    const held = new Set(tools.flatMap((tool) => Object.values(searchDocumentOf(tool)).flat()));
-    const missing = rows.flatMap(([, means]) => termsOf(means)).filter((term) => !held.has(term));
-    expect(missing).toEqual([]);
-    const said = rows.flatMap(([words]) => words.split(' '));
-    expect(said.filter((word, index) => said.indexOf(word) !== index)).toEqual([]);
+  let held: ReadonlySet<string> | undefined;
+  /** Every term of GitHub's tools, as the index holds them (made once). */
+  const heldTerms = (): ReadonlySet<string> => {
+    held ??= new Set(tools.flatMap((tool) => Object.values(searchDocumentOf(tool)).flat()));
+    return held;
+  };
+
+  it('are the four tables, read in the order they were written', () => {
+    expect(TABLES_WRITTEN_APART.map((table) => table.name)).toEqual([
+      'families',
+      'goals',
+      'everyday',
+      'idioms',
+    ]);
   });
 
-  it.each([
-    ['families', FAMILY_PHRASES],
-    ['goals', GOAL_PHRASES],
-    ['everyday', EVERYDAY_PHRASES],
-    ['idioms', IDIOM_PHRASES],
-  ] as const)('%s: phrases are plain words read as one word, each once', (_, phrases) => {
-    // A phrase becomes a regular expression: anything but words and spaces would change its sense.
-    expect(phrases.filter(([phrase]) => !/^[a-z0-9']+( [a-z0-9']+)+$/.test(phrase))).toEqual([]);
-    expect(phrases.filter(([, word]) => !/^[a-z0-9]+$/.test(word))).toEqual([]);
-    const said = phrases.map(([phrase]) => phrase);
-    expect(said.filter((phrase, index) => said.indexOf(phrase) !== index)).toEqual([]);
-  });
+  describe.each(TABLES_WRITTEN_APART.map((table) => [table.name, table] as const))(
+    '%s',
+    (_, { rows, phrases }) => {
+      it("adds only words GitHub's tools hold, and gives no word two rows", () => {
+        const held = heldTerms();
+        const missing = rows
+          .flatMap(([, means]) => termsOf(means))
+          .filter((term) => !held.has(term));
+        expect(missing).toEqual([]);
+        const said = rows.flatMap(([words]) => words.split(' '));
+        expect(said.filter((word, index) => said.indexOf(word) !== index)).toEqual([]);
+      });
+
+      it('has phrases of plain words read as one word, each once', () => {
+        // A phrase becomes a regular expression: anything but words and spaces would change its sense.
+        expect(phrases.filter(([phrase]) => !/^[a-z0-9']+( [a-z0-9']+)+$/.test(phrase))).toEqual(
+          [],
+        );
+        expect(phrases.filter(([, word]) => !/^[a-z0-9]+$/.test(word))).toEqual([]);
+        const said = phrases.map(([phrase]) => phrase);
+        expect(said.filter((phrase, index) => said.indexOf(phrase) !== index)).toEqual([]);
+      });
+    },
+  );
 });
 
 describe('recall over GitHub (1,202 tools)', () => {
