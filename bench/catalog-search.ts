@@ -19,9 +19,10 @@ import { defineOpenApiConnection, mountConnections } from 'stitchkit-transport/c
 import {
   answerable,
   githubDocument,
-  type LabelledQuery,
+  inPart,
   QUERIES,
   type QueryKind,
+  type QueryPart,
   recallOf,
 } from '../test/fixtures/catalog-queries/github-catalog.js';
 import { fmt, median, p95, printTable } from './stats.js';
@@ -45,15 +46,20 @@ const KINDS: readonly QueryKind[] = ['direct', 'paraphrase', 'indirect'];
  * to fourth fresh sets, each written beside or after a vocabulary and measured once before it
  * decided anything (the last is the honest figure; the set's README).
  */
-const PARTS = [
-  ['tuning set', (query: LabelledQuery) => query.split === 'tune' || query.split === 'held-out'],
-  ['tuned half', (query: LabelledQuery) => query.split === 'tune'],
-  ['held-out half', (query: LabelledQuery) => query.split === 'held-out'],
-  ['fresh set', (query: LabelledQuery) => query.split === 'fresh'],
-  ['second fresh set', (query: LabelledQuery) => query.split === 'fresh-2'],
-  ['third fresh set', (query: LabelledQuery) => query.split === 'fresh-3'],
-  ['fourth fresh set', (query: LabelledQuery) => query.split === 'fresh-4'],
-] as const;
+const PARTS: readonly {
+  readonly label: string;
+  readonly part: QueryPart;
+  /** Whether an "all kinds" row is printed for it. */
+  readonly summed: boolean;
+}[] = [
+  { label: 'tuning set', part: 'tuning', summed: true },
+  { label: 'tuned half', part: 'tune', summed: false },
+  { label: 'held-out half', part: 'held-out', summed: false },
+  { label: 'fresh set', part: 'fresh', summed: true },
+  { label: 'second fresh set', part: 'fresh-2', summed: true },
+  { label: 'third fresh set', part: 'fresh-3', summed: true },
+  { label: 'fourth fresh set', part: 'fresh-4', summed: true },
+];
 
 async function searchOnce(search: AnyRuntimeToolDefinition, query: string, limit: number) {
   const result = await runTool(search, { query, limit }, { source: 'internal' });
@@ -107,8 +113,8 @@ export async function runCatalogSearch(options: { rounds: number }): Promise<Cat
   const scored = answerable(QUERIES, new Set(tools.map((tool) => tool.identity.action)));
   const rows: string[][] = [];
   for (const kind of KINDS) {
-    for (const [label, pick] of PARTS) {
-      const queries = scored.filter((query) => query.kind === kind && pick(query));
+    for (const { label, part } of PARTS) {
+      const queries = scored.filter((query) => query.kind === kind && inPart(query, part));
       const recall = await recallOf(ranker, queries);
       rows.push([
         kind,
@@ -120,8 +126,11 @@ export async function runCatalogSearch(options: { rounds: number }): Promise<Cat
       ]);
     }
   }
-  for (const [label, pick] of [PARTS[0], PARTS[3], PARTS[4], PARTS[5], PARTS[6]] as const) {
-    const all = await recallOf(ranker, scored.filter(pick));
+  for (const { label, part } of PARTS.filter((entry) => entry.summed)) {
+    const all = await recallOf(
+      ranker,
+      scored.filter((query) => inPart(query, part)),
+    );
     rows.push(['all', label, String(all.queries), fmt(all.at1), fmt(all.at5), fmt(all.at10)]);
   }
   log(

@@ -21,6 +21,7 @@ import { defineOpenApiConnection, mountConnections } from '../../../src/connecti
 import {
   answerable,
   githubDocument,
+  inPart,
   type LabelledQuery,
   QUERIES,
   type QueryHalf,
@@ -243,13 +244,7 @@ describe('recall over GitHub (1,202 tools)', () => {
   ] as const)(
     '%s queries (%s): found in the top 5 and 10 as measured',
     async (kind, part, n, at5, at10) => {
-      const queries = scored.filter(
-        (query) =>
-          query.kind === kind &&
-          (part === 'tuning'
-            ? query.split === 'tune' || query.split === 'held-out'
-            : query.split === part),
-      );
+      const queries = scored.filter((query) => query.kind === kind && inPart(query, part));
       const recall = await recallOf(ranked, queries);
       expect(recall.queries).toBe(n);
       expect([Math.round(recall.at5 * n), Math.round(recall.at10 * n)]).toEqual([at5, at10]);
