@@ -195,13 +195,26 @@ interface ReadVocabulary {
    * says "current user" (Spotify's) must still be found by those words, where GitHub's says
    * "authenticated user" (decision 0045, "The phrases keep their words").
    */
-  readonly phrases: readonly (readonly [RegExp, string])[];
+  readonly phrases: readonly PhrasePattern[];
   /** Each stemmed query word to the stemmed API words it adds. */
   readonly added: ReadonlyMap<string, readonly string[]>;
 }
 
-function phrasePattern(phrase: string, replacement: string): readonly [RegExp, string] {
-  return [new RegExp(`\\b${phrase.split(' ').join('\\s+')}\\b`, 'gi'), replacement];
+/** A phrase as a query reads it. */
+interface PhrasePattern {
+  /** Its first word: a query without it (in any case) cannot hold the phrase. */
+  readonly first: string;
+  readonly pattern: RegExp;
+  readonly replacement: string;
+}
+
+function phrasePattern(phrase: string, replacement: string): PhrasePattern {
+  const words = phrase.split(' ');
+  return {
+    first: words[0] ?? phrase,
+    pattern: new RegExp(`\\b${words.join('\\s+')}\\b`, 'gi'),
+    replacement,
+  };
 }
 
 function stemsOf(words: string): string[] {
@@ -243,7 +256,16 @@ function vocabulary(): ReadVocabulary {
  */
 export function rewritePhrases(query: string): string {
   let rewritten = query;
-  for (const [pattern, word] of vocabulary().phrases) rewritten = rewritten.replace(pattern, word);
+  // Most of the ~640 phrases share no word with a query: a substring test skips their patterns.
+  let lower = query.toLowerCase();
+  for (const { first, pattern, replacement } of vocabulary().phrases) {
+    if (!lower.includes(first)) continue;
+    const next = rewritten.replace(pattern, replacement);
+    if (next !== rewritten) {
+      rewritten = next;
+      lower = next.toLowerCase();
+    }
+  }
   return rewritten;
 }
 
