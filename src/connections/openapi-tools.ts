@@ -7,6 +7,7 @@
 import { withResultBudget } from '../binding/contract/budgeted-tool.js';
 import { resultBudgetTokens } from '../binding/contract/result-budget.js';
 import { withLazyInput } from '../binding/contract/runtime-tool.js';
+import { markSearchKeywords } from '../binding/contract/search-keywords.js';
 import {
   type AnyRuntimeToolDefinition,
   defineRuntimeTool,
@@ -26,6 +27,7 @@ import {
   type OperationDocument,
   OperationRefusal,
   operationBaseUrl,
+  operationKeywords,
   PENDING_INPUT,
   pathUnder,
   RefExpander,
@@ -260,7 +262,8 @@ export async function discoverOpenApiTools(
       () => lazyInputValidator(compiled.inputSchema),
     );
     recordMountedToolCost(definition, resolved.name, compiled.inputSchema);
-    tools.push(definition);
+    const tags: unknown = operation.tags;
+    tools.push(markSearchKeywords(definition, () => operationKeywords(path, tags)));
     if (compiled.credential.kind !== 'none') sendsToken = true;
   }
   // A token no mounted operation places is never sent: say so once, and how to send it.

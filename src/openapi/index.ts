@@ -7,7 +7,7 @@ export { annotationsForMethod } from './annotations.js';
 export { assertOpenApiDocument, listOperations } from './document.js';
 export { RefExpander } from './expand.js';
 export { lazyInputValidator, PENDING_INPUT } from './input-validator.js';
-export { createToolNamer, rawOperationName } from './naming.js';
+export { createToolNamer, operationKeywords, rawOperationName } from './naming.js';
 export {
   type CompiledOperation,
   compileOperation,

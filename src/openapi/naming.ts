@@ -55,3 +55,16 @@ export function createToolNamer(connectionName: string): (rawName: string) => st
 export function prefixedToolName(prefix: string, name: string): string {
   return fitName(`${sanitizeNamePart(prefix)}__${sanitizeNamePart(name)}`, MAX_TOOL_NAME_LENGTH);
 }
+
+/**
+ * The words an operation is found by in catalog search beyond its name and text (decision
+ * 0045): its path's literal segments (not its `{variables}`, which are parameters) and its tags.
+ * `/repos/{owner}/{repo}/forks` with tag `repos` gives `repos forks repos`.
+ */
+export function operationKeywords(path: string, tags: unknown): string {
+  const words = path.split('/').filter((segment) => segment !== '' && !segment.includes('{'));
+  if (Array.isArray(tags)) {
+    for (const tag of tags) if (typeof tag === 'string') words.push(tag);
+  }
+  return words.join(' ');
+}

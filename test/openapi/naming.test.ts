@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createToolNamer,
   MAX_TOOL_NAME_LENGTH,
+  operationKeywords,
   rawOperationName,
   sanitizeNamePart,
 } from '../../src/openapi/naming.js';
@@ -18,6 +19,15 @@ describe('OpenAPI tool names', () => {
     expect(rawOperationName('listPets', 'GET', '/pets')).toBe('listPets');
     expect(rawOperationName('  ', 'GET', '/pets')).toBe('GET_/pets');
     expect(rawOperationName(undefined, 'DELETE', '/pets/{id}')).toBe('DELETE_/pets/{id}');
+  });
+
+  it("keeps an operation's literal path segments and its string tags as search keywords", () => {
+    expect(operationKeywords('/repos/{owner}/{repo}/forks', ['repos'])).toBe('repos forks repos');
+    expect(operationKeywords('/v2/{tenant}.json/items', ['Billing', 7, null, 'CRM'])).toBe(
+      'v2 items Billing CRM',
+    );
+    expect(operationKeywords('/', undefined)).toBe('');
+    expect(operationKeywords('/{id}', 'not-a-list')).toBe('');
   });
 
   it('prefixes the connection and suffixes collisions _2, _3', () => {

@@ -19,6 +19,7 @@ import {
   resultSpillStoreOf,
 } from './result-spill.js';
 import type { AnyRuntimeToolDefinition, McpPresentation } from './runtime-tool.js';
+import { markSearchKeywords, searchKeywordsOf } from './search-keywords.js';
 
 /** What a model may see of each result: a token budget, and where cut results are kept whole. */
 export interface ResultBudget {
@@ -228,5 +229,5 @@ export function withResultBudget<D extends AnyRuntimeToolDefinition>(
         budgetAgentOutput(presentOutput(definition, 'AGENT', output), applied),
     },
   });
-  return markResultBudget(budgeted, applied);
+  return markResultBudget(markSearchKeywords(budgeted, searchKeywordsOf(definition)), applied);
 }

@@ -2,10 +2,12 @@
  * What catalog search ranks a tool by, and how a query becomes weighted terms (decision 0045):
  * the tool's name (the connection's prefix taken off) and its action (an OpenAPI operationId,
  * whose first segment is the document's tag on GitHub's), its title or first line, its
- * description, its parameters' names, and the verbs of its HTTP method; each field weighted.
+ * description, its parameters' names, the verbs of its HTTP method, and the words recorded beside
+ * it (an OpenAPI operation's path segments and tags); each field weighted.
  * Pure: no I/O.
  */
 import type { AnyRuntimeToolDefinition, ToolHttpMethod } from '../contract/runtime-tool.js';
+import { searchKeywordsOf } from '../contract/search-keywords.js';
 import {
   buildSearchIndex,
   type QueryConcept,
@@ -23,7 +25,7 @@ import {
 import { sharedInputJsonSchema } from './tool-surface.js';
 
 /** The fields a tool is ranked by. */
-export type SearchField = 'name' | 'summary' | 'description' | 'parameters' | 'method';
+export type SearchField = 'name' | 'summary' | 'description' | 'parameters' | 'method' | 'keywords';
 
 /** Each field's weight and length normalisation (measured on the query set, decision 0045). */
 export const SEARCH_FIELDS: Readonly<Record<SearchField, SearchFieldSpec>> = {
@@ -32,6 +34,7 @@ export const SEARCH_FIELDS: Readonly<Record<SearchField, SearchFieldSpec>> = {
   description: { weight: 1, b: 0.75 },
   parameters: { weight: 0.5, b: 0.75 },
   method: { weight: 0.5, b: 0 },
+  keywords: { weight: 0.5, b: 0.5 },
 };
 
 /** The characters of a description that are indexed: the opening says what a tool does. */
@@ -107,6 +110,7 @@ export function searchDocumentOf(
     description: termsOf(definition.description.slice(0, INDEXED_DESCRIPTION_CHARS)),
     parameters: termsOf(parameterWords(inputSchemaOf(definition)).join(' ')),
     method: termsOf(METHOD_VERBS[definition.identity.method]),
+    keywords: termsOf(searchKeywordsOf(definition)),
   };
 }
 
