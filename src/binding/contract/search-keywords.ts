@@ -19,7 +19,7 @@ export function markSearchKeywords<D extends AnyRuntimeToolDefinition>(
   definition: D,
   words: Keywords,
 ): D {
-  if (words !== '') keywords.set(definition, words);
+  keywords.set(definition, words);
   return definition;
 }
 

@@ -4,9 +4,15 @@
  * mount's definitions as any runner gets them, and through a copy the library budgets again.
  */
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { withResultBudget } from '../../../src/binding/contract/budgeted-tool.js';
 import {
+  markSearchKeywords,
+  searchKeywordsOf,
+} from '../../../src/binding/contract/search-keywords.js';
+import {
   type AnyRuntimeToolDefinition,
+  defineRuntimeTool,
   runTool,
   searchCatalog,
 } from '../../../src/binding/index.js';
@@ -58,5 +64,38 @@ describe('an OpenAPI operation found by its path and its tags', () => {
     const copies = tools.map((tool) => withResultBudget(tool, { maxTokens: 1_000 }));
     expect(copies[1]).not.toBe(tools[1]);
     expect(await found(copies, 'customers')).toEqual(['shop__op2']);
+  });
+});
+
+describe('the words recorded beside a definition', () => {
+  const tool = () =>
+    defineRuntimeTool({
+      name: 'plain',
+      description: 'A tool',
+      identity: { serviceName: 'svc', action: 'plain', method: 'GET' },
+      input: z.object({}),
+      handler: () => ({}),
+    });
+
+  it('are none for a definition nobody marked, and what was recorded otherwise', () => {
+    expect(searchKeywordsOf(tool())).toBe('');
+    const marked = tool();
+    expect(markSearchKeywords(marked, 'v1 invoices Billing')).toBe(marked);
+    expect(searchKeywordsOf(marked)).toBe('v1 invoices Billing');
+  });
+
+  it('are made by the recorded function once, on the first read', () => {
+    const marked = tool();
+    let made = 0;
+    markSearchKeywords(marked, () => {
+      made += 1;
+      return 'v1 customers CRM';
+    });
+    expect(made).toBe(0);
+    expect([searchKeywordsOf(marked), searchKeywordsOf(marked)]).toEqual([
+      'v1 customers CRM',
+      'v1 customers CRM',
+    ]);
+    expect(made).toBe(1);
   });
 });
