@@ -11,6 +11,7 @@ import { EVERYDAY_PHRASES, EVERYDAY_VOCABULARY } from './search-vocabulary-every
 import { FAMILY_PHRASES, FAMILY_VOCABULARY } from './search-vocabulary-families.js';
 import { GOAL_PHRASES, GOAL_VOCABULARY } from './search-vocabulary-goals.js';
 import { IDIOM_PHRASES, IDIOM_VOCABULARY } from './search-vocabulary-idioms.js';
+import { WORD_PHRASES, WORD_VOCABULARY } from './search-vocabulary-words.js';
 
 /** The weight of a word the vocabulary adds, against 1 for a word of the query. */
 export const ADDED_TERM_WEIGHT = 0.75;
@@ -184,6 +185,7 @@ export const TABLES_WRITTEN_APART: readonly VocabularyTable[] = [
   { name: 'goals', rows: GOAL_VOCABULARY, phrases: GOAL_PHRASES },
   { name: 'everyday', rows: EVERYDAY_VOCABULARY, phrases: EVERYDAY_PHRASES },
   { name: 'idioms', rows: IDIOM_VOCABULARY, phrases: IDIOM_PHRASES },
+  { name: 'words', rows: WORD_VOCABULARY, phrases: WORD_PHRASES },
 ];
 
 /** The vocabulary as a query reads it. */

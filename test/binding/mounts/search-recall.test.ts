@@ -170,7 +170,7 @@ function summariesOf(document: Record<string, unknown>): Map<string, string> {
   return summaries;
 }
 
-describe('the vocabularies written apart (search-vocabulary-families, -goals, -everyday, -idioms)', () => {
+describe('the vocabularies written apart (search-vocabulary-families, -goals, -everyday, -idioms, -words)', () => {
   let held: ReadonlySet<string> | undefined;
   /** Every term of GitHub's tools, as the index holds them (made once). */
   const heldTerms = (): ReadonlySet<string> => {
@@ -178,12 +178,13 @@ describe('the vocabularies written apart (search-vocabulary-families, -goals, -e
     return held;
   };
 
-  it('are the four tables, read in the order they were written', () => {
+  it('are the five tables, read in the order they were written', () => {
     expect(TABLES_WRITTEN_APART.map((table) => table.name)).toEqual([
       'families',
       'goals',
       'everyday',
       'idioms',
+      'words',
     ]);
   });
 
@@ -216,8 +217,8 @@ describe('the vocabularies written apart (search-vocabulary-families, -goals, -e
 describe('recall over GitHub (1,202 tools)', () => {
   // Pinned at what the ranking measures (decision 0045): found in the top 5 and the top 10, of
   // n. 'tuning' is the first 168 queries (both halves), tuned on; 'fresh' was written later by
-  // someone else; 'fresh-2' and 'fresh-3' were each written beside or after a blind vocabulary and
-  // then helped decide whether the next was kept. 'fresh-4' was written beside the last and
+  // someone else; 'fresh-2' to 'fresh-4' were each written beside or after a blind vocabulary
+  // and then helped decide whether the next was kept. 'fresh-5' was written beside the last and
   // measured once, deciding nothing: its row is the honest figure. An exact pin fails on a gain
   // as on a loss, so a ranking change states its new figures here and in the decision.
   it.each([
@@ -232,16 +233,19 @@ describe('recall over GitHub (1,202 tools)', () => {
     ['indirect', 'held-out', 26, 14, 18],
     ['direct', 'fresh', 20, 20, 20],
     ['paraphrase', 'fresh', 40, 19, 23],
-    ['indirect', 'fresh', 40, 14, 19],
+    ['indirect', 'fresh', 40, 14, 20],
     ['direct', 'fresh-2', 19, 19, 19],
     ['paraphrase', 'fresh-2', 40, 16, 22],
-    ['indirect', 'fresh-2', 40, 18, 22],
+    ['indirect', 'fresh-2', 40, 19, 23],
     ['direct', 'fresh-3', 20, 20, 20],
     ['paraphrase', 'fresh-3', 40, 18, 18],
     ['indirect', 'fresh-3', 40, 16, 22],
     ['direct', 'fresh-4', 19, 19, 19],
-    ['paraphrase', 'fresh-4', 37, 16, 20],
+    ['paraphrase', 'fresh-4', 37, 16, 21],
     ['indirect', 'fresh-4', 40, 16, 20],
+    ['direct', 'fresh-5', 20, 20, 20],
+    ['paraphrase', 'fresh-5', 39, 12, 19],
+    ['indirect', 'fresh-5', 40, 14, 18],
   ] as const)(
     '%s queries (%s): found in the top 5 and 10 as measured',
     async (kind, part, n, at5, at10) => {
