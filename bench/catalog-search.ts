@@ -24,6 +24,7 @@ import {
   type QueryKind,
   type QueryPart,
   recallOf,
+  searchedNames,
 } from '../test/fixtures/catalog-queries/github-catalog.js';
 import { fmt, median, p95, printTable } from './stats.js';
 import { log } from './transcript.js';
@@ -63,9 +64,7 @@ const PARTS: readonly {
 ];
 
 async function searchOnce(search: AnyRuntimeToolDefinition, query: string, limit: number) {
-  const result = await runTool(search, { query, limit }, { source: 'internal' });
-  if (!result.ok) throw new Error(`search_tools failed: ${result.code}`);
-  return (result.data as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+  return searchedNames(await runTool(search, { query, limit }, { source: 'internal' }));
 }
 
 /** A tool as a provider sends it to the model. */

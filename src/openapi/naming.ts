@@ -1,7 +1,8 @@
 /**
  * Tool names of OpenAPI operations: `<connection>__<operationId or METHOD_path>`, sanitised to
  * `[A-Za-z0-9_-]`, at most 64 characters (shortened with a stable hash suffix, never by plain
- * truncation), collisions suffixed `_2`, `_3`. Deterministic for a given document. Pure.
+ * truncation), collisions suffixed `_2`, `_3`. Deterministic for a given document. Beside the
+ * name, the words an operation is also searched by (`operationKeywords`). Pure.
  */
 import { createHash } from 'node:crypto';
 

@@ -17,6 +17,7 @@ import {
   searchCatalog,
 } from '../../../src/binding/index.js';
 import { defineOpenApiConnection, mountConnections } from '../../../src/connections/index.js';
+import { searchedNames } from '../../fixtures/catalog-queries/github-catalog.js';
 
 const opaque = (operationId: string, tags: string[]) => ({
   get: {
@@ -42,9 +43,7 @@ const spec = {
 async function found(tools: readonly AnyRuntimeToolDefinition[], query: string) {
   const [search] = searchCatalog(tools);
   if (search === undefined) throw new Error('no search_tools');
-  const result = await runTool(search, { query }, { source: 'internal' });
-  if (!result.ok) throw new Error(`search_tools failed: ${result.code}`);
-  return (result.data as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+  return searchedNames(await runTool(search, { query }, { source: 'internal' }));
 }
 
 describe('an OpenAPI operation found by its path and its tags', () => {

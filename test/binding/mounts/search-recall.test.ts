@@ -27,11 +27,14 @@ import {
   type QueryHalf,
   type QueryKind,
   recallOf,
+  searchedNames,
 } from '../../fixtures/catalog-queries/github-catalog.js';
 
 let tools: AnyRuntimeToolDefinition[] = [];
 let search: AnyRuntimeToolDefinition;
 let scored: LabelledQuery[] = [];
+/** Each tool's name to its action (the operationId the labels name). */
+let actionOf: ReadonlyMap<string, string> = new Map();
 
 beforeAll(async () => {
   tools = [
@@ -44,16 +47,13 @@ beforeAll(async () => {
   if (meta === undefined) throw new Error('no search_tools');
   search = meta;
   scored = answerable(QUERIES, new Set(tools.map((tool) => tool.identity.action)));
+  actionOf = new Map(tools.map((tool) => [tool.name, tool.identity.action]));
 });
 
 /** The operationIds `search_tools` answers for `query`, best first, as the model receives them. */
 async function ranked(query: string, limit: number): Promise<string[]> {
-  const result = await runTool(search, { query, limit }, { source: 'internal' });
-  if (!result.ok) throw new Error(`search_tools failed: ${result.code}`);
-  const byName = new Map(tools.map((tool) => [tool.name, tool.identity.action]));
-  return (result.data as { tools: { name: string }[] }).tools.map(
-    (tool) => byName.get(tool.name) ?? tool.name,
-  );
+  const names = searchedNames(await runTool(search, { query, limit }, { source: 'internal' }));
+  return names.map((name) => actionOf.get(name) ?? name);
 }
 
 // The set's own check, independent of the ranking's rules: function words, a crude stem, and
